@@ -1,0 +1,1 @@
+"""Loaders: the only code that reads data files."""

@@ -1,0 +1,1 @@
+"""Judges: the protocol, the registry and the implementations."""

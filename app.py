@@ -1,0 +1,46 @@
+"""Streamlit entry point: page config, navigation, and the shared sidebar.
+
+Run with ``streamlit run app.py`` (``bash start.sh`` sets everything up first). Opens on the
+Overview of a built-in sample already evaluated by the offline default judge.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from agentic_core.errors import AgenticError
+from ui.state import ensure_run, get_data
+
+st.set_page_config(page_title="Agent evaluation workbench", page_icon=":material/science:", layout="wide")
+
+PAGES = {
+    "Evaluate": [
+        st.Page("pages/data.py", title="Data", icon=":material/upload_file:", url_path="data"),
+        st.Page("pages/run.py", title="Run", icon=":material/play_circle:", url_path="run"),
+    ],
+    "Results": [
+        st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", url_path="overview", default=True),
+        st.Page("pages/uncertainty.py", title="Uncertainty", icon=":material/stacked_line_chart:", url_path="uncertainty"),
+        st.Page("pages/tools.py", title="Tools", icon=":material/build:", url_path="tools"),
+        st.Page("pages/explorer.py", title="Explorer", icon=":material/search:", url_path="explorer"),
+    ],
+    "Share": [
+        st.Page("pages/export.py", title="Export", icon=":material/download:", url_path="export"),
+    ],
+}
+
+page = st.navigation(PAGES)
+
+try:
+    run = ensure_run()
+except AgenticError as exc:
+    st.error(f"The built-in sample could not be evaluated: {exc}")
+    st.stop()
+
+data = get_data()
+with st.sidebar:
+    st.caption(f"**Run:** {run.data_name}  \n**Judge:** {run.judge_label}")
+    if data is not None and data.name != run.data_name:
+        st.caption(f":orange[Loaded but not run yet: {data.name}] (see Run)")
+
+page.run()

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Quick start: set everything up and run the whole test suite (lint, types, tests incl. the
+# real-browser test when Debian's Chromium is present; installed here when we are root).
+set -euo pipefail
+cd "$(dirname "$0")"
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing Debian's chromium for the real-browser test" >&2
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+bash scripts/setup_env.sh requirements-dev.txt
+.venv/bin/ruff check .
+.venv/bin/mypy
+set +e
+.venv/bin/python -m pytest "$@"
+rc=$?
+set -e
+if [ "$rc" -eq 5 ]; then
+  echo "error: pytest collected no tests; that is a failure, not a pass" >&2
+  exit 1
+fi
+exit "$rc"

@@ -1,0 +1,79 @@
+"""Settings validation: every invalid value is a SettingsError naming place, rule, value and fix."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agentic_core.errors import SettingsError
+from agentic_core.settings import AggregateSettings, ToolWeights, make_settings
+
+
+def test_defaults_match_the_seeds() -> None:
+    s = AggregateSettings()
+    # seed 003: threshold 0.7, tool_threshold 1.0, weights 0.25 each.
+    assert (s.threshold, s.tool_threshold) == (0.7, 1.0)
+    assert s.tool_weights.as_tuple() == (0.25, 0.25, 0.25, 0.25)
+
+
+@pytest.mark.parametrize("k", [0, -1, 2.5, True, "3"])
+def test_invalid_k_is_an_error_naming_k(k: object) -> None:
+    with pytest.raises(SettingsError) as info:
+        make_settings(k=k)
+    assert info.value.place == "k"
+    assert "Fix:" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("threshold", 1.5), ("threshold", -0.1), ("threshold", math.nan), ("tool_threshold", 2.0),
+     ("ci_level", 1.0), ("ci_level", 0.0), ("prior_a", 0.0), ("prior_b", -1.0)],
+)
+def test_out_of_range_values_name_the_setting(name: str, value: float) -> None:
+    with pytest.raises(SettingsError) as info:
+        make_settings(**{name: value})
+    assert info.value.place == name
+    assert repr(value) in str(info.value)
+
+
+def test_unknown_setting_is_rejected() -> None:
+    with pytest.raises(SettingsError):
+        make_settings(treshold=0.5)
+
+
+def test_weights_parse_and_partial_weights_mean_only_those() -> None:
+    w = ToolWeights.parse("selection=0.4, parameters=0.3,sequence=0.2,utilization=0.1")
+    assert w.as_tuple() == (0.4, 0.3, 0.2, 0.1)
+    only = ToolWeights.from_mapping({"selection": 1})
+    assert only.as_tuple() == (1.0, 0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "place_part"),
+    [
+        ("selection=-1", "selection"),
+        ("selection=nan", "selection"),
+        ("selection=inf", "selection"),
+        ("selektion=1", "selektion"),
+        ("selection=0,parameters=0,sequence=0,utilization=0", "--tool-weights"),
+        ("selection", "--tool-weights"),
+        ("selection=abc", "selection"),
+    ],
+)
+def test_bad_weights_are_errors(text: str, place_part: str) -> None:
+    with pytest.raises(SettingsError) as info:
+        ToolWeights.parse(text)
+    assert place_part in info.value.place
+
+
+@given(st.lists(st.floats(min_value=0, max_value=10, allow_nan=False), min_size=4, max_size=4))
+def test_any_non_negative_weights_with_a_positive_one_are_accepted(ws: list[float]) -> None:
+    names = ["selection", "parameters", "sequence", "utilization"]
+    if sum(ws) <= 0:
+        with pytest.raises(SettingsError):
+            ToolWeights.from_mapping(dict(zip(names, ws, strict=True)))
+    else:
+        assert ToolWeights.from_mapping(dict(zip(names, ws, strict=True))).as_tuple() == tuple(ws)

@@ -1,0 +1,1 @@
+"""Dashboard helpers shared by the pages: session state, setting widgets, charts, formatting."""

@@ -1,0 +1,148 @@
+"""Plotly figures for the pages. Rendering only: every number comes from agentic_core."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from agentic_core.stats import CurvePoint
+
+AT_COLOR = "#1f77b4"
+POW_COLOR = "#d62728"
+_LAYOUT: dict[str, Any] = {
+    "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+    "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
+    "hovermode": "x unified",
+    "template": "plotly_white",
+}
+
+
+def _rgba(hex_color: str, alpha: float) -> str:
+    r, g, b = (int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def _band(xs: list[int], lows: list[float], highs: list[float], color: str, name: str) -> go.Scatter:
+    # One closed polygon (mode="lines" only: markers would leave stray dots at the corners).
+    return go.Scatter(
+        x=xs + xs[::-1],
+        y=highs + lows[::-1],
+        fill="toself",
+        fillcolor=_rgba(color, 0.18),
+        line={"width": 0},
+        mode="lines",
+        hoverinfo="skip",
+        name=name,
+        showlegend=True,
+    )
+
+
+def curve_figure(curve: Sequence[CurvePoint], level: float) -> go.Figure:
+    """pass@k and pass^k against k with shaded interval bands."""
+    fig = go.Figure()
+    for attr, ci_attr, color, label in (
+        ("pass_at_k", "pass_at_k_ci", AT_COLOR, "pass@k"),
+        ("pass_pow_k", "pass_pow_k_ci", POW_COLOR, "pass^k"),
+    ):
+        pts = [p for p in curve if getattr(p, attr) is not None]
+        with_ci = [p for p in pts if getattr(p, ci_attr) is not None]
+        if len(with_ci) >= 1:
+            xs = [p.k for p in with_ci]
+            fig.add_trace(
+                _band(
+                    xs,
+                    [getattr(p, ci_attr)[0] for p in with_ci],
+                    [getattr(p, ci_attr)[1] for p in with_ci],
+                    color,
+                    f"{label} {level:.0%} interval",
+                )
+            )
+        fig.add_trace(
+            go.Scatter(
+                x=[p.k for p in pts],
+                y=[getattr(p, attr) for p in pts],
+                mode="lines+markers",
+                line={"color": color, "width": 3},
+                name=label,
+                hovertemplate=f"{label} = %{{y:.3f}}<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        **_LAYOUT,
+        height=380,
+        xaxis={"title": "k (attempts)", "dtick": 1, "range": [0.8, max((p.k for p in curve), default=1) + 0.2]},
+        yaxis={"title": "probability", "range": [0, 1.02], "tickformat": ".0%"},
+    )
+    return fig
+
+
+def posterior_figure(
+    samples: np.ndarray,
+    ci: tuple[float, float] | None,
+    mean: float | None,
+    title: str,
+    color: str = AT_COLOR,
+    target: float | None = None,
+) -> go.Figure:
+    """Histogram (as density) of posterior samples with the credible interval shaded."""
+    fig = go.Figure()
+    fig.add_trace(
+        go.Histogram(
+            x=samples,
+            histnorm="probability density",
+            nbinsx=60,
+            marker={"color": _rgba(color, 0.55), "line": {"width": 0}},
+            name="posterior",
+            hovertemplate="%{x:.3f}<extra></extra>",
+        )
+    )
+    if ci is not None:
+        fig.add_vrect(
+            x0=ci[0],
+            x1=ci[1],
+            fillcolor=_rgba(color, 0.12),
+            line_width=0,
+            annotation_text=f"[{ci[0]:.3f}, {ci[1]:.3f}]",
+            annotation_position="top left",
+        )
+    if mean is not None:
+        fig.add_vline(x=mean, line={"color": color, "width": 2}, annotation_text=f"mean {mean:.3f}")
+    if target is not None:
+        fig.add_vline(x=target, line={"color": "#555", "dash": "dash"}, annotation_text=f"target {target:.2f}")
+    fig.update_layout(
+        **{**_LAYOUT, "hovermode": "closest"},
+        title={"text": title, "font": {"size": 15}},
+        height=300,
+        showlegend=False,
+        xaxis={"range": [0, 1], "tickformat": ".0%"},
+        yaxis={"title": "density"},
+        bargap=0.02,
+    )
+    return fig
+
+
+def tool_dimension_figure(summary: dict[str, Any]) -> go.Figure:
+    """Mean of each tool dimension (and overall) with interval error bars."""
+    names = [*summary["dimensions"].keys(), "overall"]
+    entries = [*summary["dimensions"].values(), summary["overall"]]
+    means = [e["mean"] if e["mean"] is not None else 0.0 for e in entries]
+    plus = [(e["ci"][1] - e["mean"]) if e["ci"] else 0.0 for e in entries]
+    minus = [(e["mean"] - e["ci"][0]) if e["ci"] else 0.0 for e in entries]
+    colors = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#333333"]
+    fig = go.Figure(
+        go.Bar(
+            x=names,
+            y=means,
+            marker_color=colors,
+            error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
+            text=[f"{m:.2f}" for m in means],
+            textposition="inside",
+            customdata=[e["n"] for e in entries],
+            hovertemplate="%{x}: %{y:.3f} over %{customdata} interactions<extra></extra>",
+        )
+    )
+    fig.update_layout(**{**_LAYOUT, "hovermode": "closest"}, height=340, yaxis={"range": [0, 1.05], "title": "mean score"})
+    return fig

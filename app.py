@@ -19,8 +19,19 @@ PAGES = {
         st.Page("pages/run.py", title="Run", icon=":material/play_circle:", url_path="run"),
     ],
     "Results": [
-        st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", url_path="overview", default=True),
-        st.Page("pages/uncertainty.py", title="Uncertainty", icon=":material/stacked_line_chart:", url_path="uncertainty"),
+        st.Page(
+            "pages/overview.py",
+            title="Overview",
+            icon=":material/dashboard:",
+            url_path="overview",
+            default=True,
+        ),
+        st.Page(
+            "pages/uncertainty.py",
+            title="Uncertainty",
+            icon=":material/stacked_line_chart:",
+            url_path="uncertainty",
+        ),
         st.Page("pages/tools.py", title="Tools", icon=":material/build:", url_path="tools"),
         st.Page("pages/explorer.py", title="Explorer", icon=":material/search:", url_path="explorer"),
     ],

@@ -30,7 +30,10 @@ def _parse_prior(text: str) -> tuple[float, float]:
         a, b = (float(p) for p in parts)
     except ValueError:
         raise SettingsError(
-            "--prior", "must be A,B (two positive numbers) or 'uniform' / 'jeffreys'", text, "write e.g. --prior 1,1"
+            "--prior",
+            "must be A,B (two positive numbers) or 'uniform' / 'jeffreys'",
+            text,
+            "write e.g. --prior 1,1",
         ) from None
     return a, b
 
@@ -51,7 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["hybrid", "lexical", "embedding", "dataset", "llm"],
         help="answer-correctness judge (default: hybrid, offline)",
     )
-    j.add_argument("--provider", help="LLM provider: groq, openai, openai-compatible, anthropic, google, ollama")
+    j.add_argument(
+        "--provider", help="LLM provider: groq, openai, openai-compatible, anthropic, google, ollama"
+    )
     j.add_argument("--model", help="LLM model name")
     j.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
     j.add_argument("--api-key-env", help="name of the environment variable holding the API key")
@@ -67,14 +72,22 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--k", type=int, default=3, help="curve for k = 1..K (default 3)")
     a.add_argument("--threshold", type=float, default=None, help="answer threshold (default: the judge's)")
     a.add_argument("--tool-threshold", type=float, default=1.0)
-    a.add_argument("--tool-weights", default=None, help="selection=..,parameters=..,sequence=..,utilization=..")
-    a.add_argument("--ignore-extra-tools", action="store_true", help="extra tool calls do not lower selection")
-    a.add_argument("--require-tools", action="store_true", help="an interaction is correct only if its tools are")
+    a.add_argument(
+        "--tool-weights", default=None, help="selection=..,parameters=..,sequence=..,utilization=.."
+    )
+    a.add_argument(
+        "--ignore-extra-tools", action="store_true", help="extra tool calls do not lower selection"
+    )
+    a.add_argument(
+        "--require-tools", action="store_true", help="an interaction is correct only if its tools are"
+    )
     a.add_argument("--prior", default="1,1", help="Beta prior A,B, or uniform / jeffreys (default 1,1)")
     a.add_argument("--ci", type=float, default=0.95, help="interval level (default 0.95)")
     a.add_argument("--seed", type=int, default=0, help="seed for bootstrap / Monte Carlo")
     a.add_argument(
-        "--unscored-as-incorrect", action="store_true", help="count judge failures as incorrect (default: exclude)"
+        "--unscored-as-incorrect",
+        action="store_true",
+        help="count judge failures as incorrect (default: exclude)",
     )
     o = ev.add_argument_group("output")
     o.add_argument("--out", help="directory for CSV / JSON exports")
@@ -235,7 +248,9 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     return EXIT_OK
 
 
-def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
     """Entry point; returns the process exit code."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr

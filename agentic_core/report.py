@@ -66,7 +66,9 @@ def tool_scores(result: EvaluationResult, agg: Aggregate) -> list[ToolCorrectnes
     ]
 
 
-def interactions_table(result: EvaluationResult, agg: Aggregate, *, with_reasoning: bool = True) -> pd.DataFrame:
+def interactions_table(
+    result: EvaluationResult, agg: Aggregate, *, with_reasoning: bool = True
+) -> pd.DataFrame:
     """One row per interaction, with judge and tool results under the current settings."""
     base = result.interactions
     frame = pd.DataFrame(
@@ -146,9 +148,7 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
                     "judge_reasoning": [
                         reasoning[i] if errors[i] is None else f"unscored: {errors[i]}" for i in range(lo, hi)
                     ],
-                    "tool_correctness_scores": [
-                        None if t is None else t.model_dump() for t in scores[lo:hi]
-                    ],
+                    "tool_correctness_scores": [None if t is None else t.model_dump() for t in scores[lo:hi]],
                     "k": s.k,
                     "pass_at_k": row.get("pass_at_k"),
                     "pass_at_k_ci_low": row.get("pass_at_k_ci_low"),
@@ -189,7 +189,9 @@ def run_metadata(result: EvaluationResult, agg: Aggregate) -> dict[str, Any]:
     )
 
 
-def summary(result: EvaluationResult, agg: Aggregate, *, include_conversations: bool = True) -> dict[str, Any]:
+def summary(
+    result: EvaluationResult, agg: Aggregate, *, include_conversations: bool = True
+) -> dict[str, Any]:
     """The JSON summary: curve, interpretation, counts, tool correctness, settings, judge."""
     rate, low, high = agg.success_rate
     out: dict[str, Any] = {
@@ -225,6 +227,8 @@ def write_exports(result: EvaluationResult, agg: Aggregate, out_dir: str | Path)
     interactions_table(result, agg).to_csv(paths["interactions"], index=False)
     conversations_table(agg).to_csv(paths["conversations"], index=False)
     tasks_table(agg).to_csv(paths["tasks"], index=False)
-    paths["summary"].write_text(json.dumps(summary(result, agg), indent=2, ensure_ascii=False), encoding="utf-8")
+    paths["summary"].write_text(
+        json.dumps(summary(result, agg), indent=2, ensure_ascii=False), encoding="utf-8"
+    )
     paths["settings"].write_text(json.dumps(run_metadata(result, agg), indent=2), encoding="utf-8")
     return paths

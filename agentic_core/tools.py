@@ -42,7 +42,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -238,6 +238,21 @@ def _num_tolerance(rule: ParameterRule) -> Callable[[Any, Any], bool]:
     return equal
 
 
+def _mapping_equal(
+    expected: Mapping[Any, Any],
+    used: Mapping[Any, Any],
+    num_eq: Callable[[Any, Any], bool],
+    str_eq: Callable[[str, str], bool],
+) -> bool:
+    # Same key set, then values by key: the order of keys never matters.
+    if len(expected) != len(used):
+        return False
+    for key, value in expected.items():
+        if key not in used or not _structural_equal(value, used[key], num_eq, str_eq):
+            return False
+    return True
+
+
 def _structural_equal(
     expected: Any,
     used: Any,
@@ -245,6 +260,17 @@ def _structural_equal(
     str_eq: Callable[[str, str], bool],
 ) -> bool:
     """Structural equality with pluggable leaf comparisons for numbers and strings."""
+    kind = type(expected)
+    # Fast path for the common case of two leaves of the very same built-in type.
+    if kind is type(used):
+        if kind is str:
+            return str_eq(expected, used)
+        if kind is int or kind is float:
+            return num_eq(expected, used)
+        if kind is bool:
+            return bool(expected is used)
+        if kind is dict:
+            return _mapping_equal(expected, used, num_eq, str_eq)
     if isinstance(expected, str) and isinstance(used, str):
         return str_eq(expected, used)
     if isinstance(expected, bool) or isinstance(used, bool):
@@ -252,12 +278,7 @@ def _structural_equal(
     if _is_number(expected) and _is_number(used):
         return num_eq(expected, used)
     if isinstance(expected, Mapping) and isinstance(used, Mapping):
-        if len(expected) != len(used):
-            return False
-        for key, value in expected.items():
-            if key not in used or not _structural_equal(value, used[key], num_eq, str_eq):
-                return False
-        return True
+        return _mapping_equal(expected, used, num_eq, str_eq)
     if isinstance(expected, (list, tuple)) and isinstance(used, (list, tuple)):
         return len(expected) == len(used) and all(
             _structural_equal(e, u, num_eq, str_eq) for e, u in zip(expected, used, strict=True)
@@ -310,16 +331,29 @@ def values_agree(expected: Any, used: Any, rule: ParameterRule | None = None) ->
     return _structural_equal(expected, used, _num_exact, _str_exact)
 
 
+def _canonical(value: Any) -> Any:
+    """The value with dict keys sorted (recursively), so rendered text never depends on key order."""
+    if isinstance(value, Mapping):
+        return {k: _canonical(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    return value
+
+
+def _show(value: Any) -> str:
+    return show_value(_canonical(value))
+
+
 def _why_differ(expected: Any, used: Any, rule: ParameterRule | None) -> str:
     """A short, deterministic explanation of why two present values disagree."""
     if rule is not None and rule.rule == "any_of":
-        return f"not the expected value nor one of the allowed values {show_value(rule.values)}"
+        return f"not the expected value nor one of the allowed values {_show(rule.values)}"
     if rule is not None and rule.rule == "tolerance":
         return f"outside tolerance (abs_tol={rule.abs_tol:g}, rel_tol={rule.rel_tol:g})"
     if rule is not None and rule.rule == "text" and isinstance(expected, str) and isinstance(used, str):
         return (
-            f"text differs after normalisation ({show_value(normalise_text(expected))} vs "
-            f"{show_value(normalise_text(used))})"
+            f"text differs after normalisation ({_show(normalise_text(expected))} vs "
+            f"{_show(normalise_text(used))})"
         )
     if (isinstance(expected, bool) and _is_number(used)) or (isinstance(used, bool) and _is_number(expected)):
         return "a boolean is not a number"
@@ -363,7 +397,11 @@ def _pair_agreement(expected: ExpectedTool, used: ToolCall) -> tuple[float, list
                 )
             continue
         exp_value = exp_params[name]
-        if values_agree(exp_value, used_value, rule):
+        if (
+            _structural_equal(exp_value, used_value, _num_exact, _str_exact)
+            if rule is None
+            else values_agree(exp_value, used_value, rule)
+        ):
             agreed += 1
         else:
             errors.append(
@@ -383,9 +421,10 @@ def _pair_agreement(expected: ExpectedTool, used: ToolCall) -> tuple[float, list
 
 def _order(steps: Sequence[int | None]) -> list[int]:
     """Original indices in evaluation order: by step when all calls have one, else list order."""
-    if steps and all(s is not None for s in steps):
-        return sorted(range(len(steps)), key=lambda i: (steps[i], i))
-    return list(range(len(steps)))
+    if not steps or None in steps:
+        return list(range(len(steps)))
+    known = cast("Sequence[int]", steps)
+    return sorted(range(len(known)), key=known.__getitem__)  # a stable sort: ties keep list order
 
 
 def _assign(value: list[list[float]]) -> list[tuple[int, int]]:
@@ -564,6 +603,11 @@ def score_tools(
         u_list = by_name_u.get(name)
         if not u_list:
             continue
+        if len(e_list) == 1 and len(u_list) == 1:  # the common case needs no optimisation
+            agreement, errors = _pair_agreement(exp[e_list[0]], used[u_list[0]])
+            match_of_exp[e_list[0]] = (u_list[0], agreement, errors)
+            matched_used.add(u_list[0])
+            continue
         pairs = [[_pair_agreement(exp[e], used[u]) for u in u_list] for e in e_list]
         # Required matches first (worth more than any total agreement), then total agreement,
         # then closeness in order within the name group.
@@ -672,20 +716,22 @@ def score_tools(
                 f"#{row.expected_index + 1}, used call #{row.used_index + 1}): "
             )
             if err.why == "missing from the call":
-                sentence += f"expected {show_value(err.expected_value)} but the call omits it"
+                sentence += f"expected {_show(err.expected_value)} but the call omits it"
             elif err.why == "not an expected parameter":
-                sentence += f"not expected, but the call passes {show_value(err.used_value)}"
+                sentence += f"not expected, but the call passes {_show(err.used_value)}"
             else:
                 sentence += (
-                    f"expected {show_value(err.expected_value)} but got "
-                    f"{show_value(err.used_value)} ({err.why})"
+                    f"expected {_show(err.expected_value)} but got {_show(err.used_value)} ({err.why})"
                 )
             if not counts:
                 sentence += "; optional call, so it does not lower the parameter score"
             deductions.append(sentence + ".")
     if sequence_checked and n_required and lcs < n_required:
+        # Missing calls also shorten the common subsequence; say "order" only when matched calls
+        # are out of order, so the reason points at the real fault.
+        what = "Order differs" if lcs < n_matched_required else "Sequence incomplete (calls missing)"
         deductions.append(
-            f"Order differs: expected {' -> '.join(required_names)}, used "
+            f"{what}: expected {' -> '.join(required_names)}, used "
             f"{' -> '.join(used_names) if used_names else 'no call'}; the longest common "
             f"subsequence covers {lcs} of {_plural(n_required, 'required call')}."
         )
@@ -734,7 +780,7 @@ def score_tools(
                 u, leaf = found
                 deductions.append(
                     "Utilization inferred (final_answer_uses_tools is absent): the result value "
-                    f"{show_value(leaf)} of '{used[u].tool_name}' (used call #{u + 1}) "
+                    f"{_show(leaf)} of '{used[u].tool_name}' (used call #{u + 1}) "
                     "appears in the final answer."
                 )
             else:
@@ -785,7 +831,8 @@ def score_interaction(interaction: Interaction) -> ToolComponents | None:
 
 
 def _check_threshold(tool_threshold: float) -> None:
-    if not (isinstance(tool_threshold, (int, float)) and 0.0 <= tool_threshold <= 1.0):
+    valid = isinstance(tool_threshold, (int, float)) and not isinstance(tool_threshold, bool)
+    if not (valid and 0.0 <= tool_threshold <= 1.0):
         raise SettingsError(
             "tool_threshold", "must be a number between 0 and 1", tool_threshold, "give e.g. 1.0 or 0.75"
         )

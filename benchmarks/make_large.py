@@ -39,14 +39,22 @@ def make_records(n_conversations: int, interactions: int, seed: int = 0) -> list
                     "score": round(rng.uniform(0.75, 1.0) if ok else rng.uniform(0.0, 0.6), 3),
                     "agentic": {
                         "tools_used": [
-                            {"tool_name": "calculator", "parameters": {"op": "add", "a": a, "b": used_b},
-                             "result": a + used_b, "step": 1}
+                            {
+                                "tool_name": "calculator",
+                                "parameters": {"op": "add", "a": a, "b": used_b},
+                                "result": a + used_b,
+                                "step": 1,
+                            }
                         ],
                         "final_answer_uses_tools": True,
                     },
                     "ground_truth_agentic": {
                         "expected_tools": [
-                            {"tool_name": "calculator", "parameters": {"op": "add", "a": a, "b": b}, "step": 1}
+                            {
+                                "tool_name": "calculator",
+                                "parameters": {"op": "add", "a": a, "b": b},
+                                "step": 1,
+                            }
                         ],
                         "tool_sequence_matters": False,
                     },

@@ -29,8 +29,16 @@ def test_invalid_k_is_an_error_naming_k(k: object) -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("threshold", 1.5), ("threshold", -0.1), ("threshold", math.nan), ("tool_threshold", 2.0),
-     ("ci_level", 1.0), ("ci_level", 0.0), ("prior_a", 0.0), ("prior_b", -1.0)],
+    [
+        ("threshold", 1.5),
+        ("threshold", -0.1),
+        ("threshold", math.nan),
+        ("tool_threshold", 2.0),
+        ("ci_level", 1.0),
+        ("ci_level", 0.0),
+        ("prior_a", 0.0),
+        ("prior_b", -1.0),
+    ],
 )
 def test_out_of_range_values_name_the_setting(name: str, value: float) -> None:
     with pytest.raises(SettingsError) as info:

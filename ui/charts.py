@@ -73,7 +73,11 @@ def curve_figure(curve: Sequence[CurvePoint], level: float) -> go.Figure:
     fig.update_layout(
         **_LAYOUT,
         height=380,
-        xaxis={"title": "k (attempts)", "dtick": 1, "range": [0.8, max((p.k for p in curve), default=1) + 0.2]},
+        xaxis={
+            "title": "k (attempts)",
+            "dtick": 1,
+            "range": [0.8, max((p.k for p in curve), default=1) + 0.2],
+        },
         yaxis={"title": "probability", "range": [0, 1.02], "tickformat": ".0%"},
     )
     return fig
@@ -111,7 +115,9 @@ def posterior_figure(
     if mean is not None:
         fig.add_vline(x=mean, line={"color": color, "width": 2}, annotation_text=f"mean {mean:.3f}")
     if target is not None:
-        fig.add_vline(x=target, line={"color": "#555", "dash": "dash"}, annotation_text=f"target {target:.2f}")
+        fig.add_vline(
+            x=target, line={"color": "#555", "dash": "dash"}, annotation_text=f"target {target:.2f}"
+        )
     fig.update_layout(
         **{**_LAYOUT, "hovermode": "closest"},
         title={"text": title, "font": {"size": 15}},
@@ -144,5 +150,7 @@ def tool_dimension_figure(summary: dict[str, Any]) -> go.Figure:
             hovertemplate="%{x}: %{y:.3f} over %{customdata} interactions<extra></extra>",
         )
     )
-    fig.update_layout(**{**_LAYOUT, "hovermode": "closest"}, height=340, yaxis={"range": [0, 1.05], "title": "mean score"})
+    fig.update_layout(
+        **{**_LAYOUT, "hovermode": "closest"}, height=340, yaxis={"range": [0, 1.05], "title": "mean score"}
+    )
     return fig

@@ -150,7 +150,11 @@ def prior_controls() -> None:
     cols[0].radio(
         "Prior on the success rate",
         ["uniform", "jeffreys", "custom"],
-        format_func={"uniform": "Uniform Beta(1,1)", "jeffreys": "Jeffreys Beta(½,½)", "custom": "Custom"}.get,
+        format_func={
+            "uniform": "Uniform Beta(1,1)",
+            "jeffreys": "Jeffreys Beta(½,½)",
+            "custom": "Custom",
+        }.get,
         horizontal=True,
         key="prior",
         **_URL,

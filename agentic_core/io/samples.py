@@ -64,6 +64,9 @@ def load_sample(name: str) -> LoadReport:
         raise DataError("sample", f"must be one of {', '.join(SAMPLES)}", name, "pick a built-in sample")
     if not sample.path.exists():
         raise DataError(
-            str(sample.path), "the built-in sample file is missing", sample.file, "restore sample_data/ from git"
+            str(sample.path),
+            "the built-in sample file is missing",
+            sample.file,
+            "restore sample_data/ from git",
         )
     return load_paths([sample.path])

@@ -22,7 +22,7 @@ class DatasetJudge:
             else Verdict(
                 status="failed",
                 error="no 'score' field on this interaction: the dataset judge needs one "
-                "(add \"score\": <0..1> or choose another judge)",
+                '(add "score": <0..1> or choose another judge)',
             )
             for item in items
         ]

@@ -1,0 +1,506 @@
+"""Turn pydantic validation errors and unknown keys into rules and fixes a person can act on.
+
+pydantic says ``Input should be a valid boolean``; a user needs ``must be true or false (JSON
+boolean), not a string (got 'false'). Fix: write false without quotes``. The translation
+knows the schema (which model a JSON path points into) so that it can name the field's
+meaning, and suggest a close known key for typos.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+import reprlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, get_args
+
+from pydantic import BaseModel
+from pydantic_core import ErrorDetails
+
+from agentic_core.errors import show_value
+from agentic_core.schemas import (
+    Agentic,
+    Conversation,
+    ExpectedTool,
+    GroundTruthAgentic,
+    Interaction,
+    ParameterRule,
+    RuleKind,
+    ToolCall,
+)
+
+Loc = tuple[int | str, ...]
+
+# Where each model lives in a record, for messages ("'expected_tools' belongs in ...").
+_HOME: dict[type[BaseModel], str] = {
+    Conversation: "the conversation object (the top level of a record)",
+    Interaction: "each interaction (an item of 'conversation')",
+    Agentic: "'agentic'",
+    ToolCall: "each call in 'agentic.tools_used'",
+    GroundTruthAgentic: "'ground_truth_agentic'",
+    ExpectedTool: "each call in 'ground_truth_agentic.expected_tools'",
+    ParameterRule: "a parameter rule",
+}
+
+# Child models reached through a field: (model, field) -> (child model, "list" | "dict" | "one").
+_CHILDREN: dict[tuple[type[BaseModel], str], tuple[type[BaseModel], str]] = {
+    (Conversation, "conversation"): (Interaction, "list"),
+    (Interaction, "agentic"): (Agentic, "one"),
+    (Interaction, "ground_truth_agentic"): (GroundTruthAgentic, "one"),
+    (Agentic, "tools_used"): (ToolCall, "list"),
+    (GroundTruthAgentic, "expected_tools"): (ExpectedTool, "list"),
+    (ExpectedTool, "parameter_rules"): (ParameterRule, "dict"),
+}
+
+_KNOWN: dict[type[BaseModel], frozenset[str]] = {m: frozenset(m.model_fields) for m in _HOME}
+
+# What a field holds, for "required field 'qa_id' is missing (it holds ...)".
+_HOLDS: dict[str, str] = {
+    "session_id": "the conversation's unique id, a string",
+    "assistant_id": "the id of the agent that produced the conversation, a string",
+    "conversation": "the list of interactions, the question/answer turns",
+    "qa_id": "the interaction's id, a string; repeated attempts at one question share it",
+    "query": "the user's question, a string",
+    "assistant": "the agent's answer, a string",
+    "ground_truth_assistant": "the expected (reference) answer, a string",
+    "tool_name": "the name of the tool, a string",
+}
+
+# An example to paste, for "add ...".
+_EXAMPLE: dict[str, str] = {
+    "conversation": '"conversation": [{"qa_id": "...", "query": "...", "assistant": "...", '
+    '"ground_truth_assistant": "..."}]',
+}
+
+_SHAPE: dict[type[BaseModel], str] = {
+    Conversation: '{"session_id": "...", "assistant_id": "...", "conversation": [...]}',
+    Interaction: '{"qa_id": "...", "query": "...", "assistant": "...", "ground_truth_assistant": "..."}',
+    Agentic: '{"tools_used": [...], "final_answer_uses_tools": true}',
+    ToolCall: '{"tool_name": "...", "parameters": {...}, "result": ..., "step": 1}',
+    GroundTruthAgentic: '{"expected_tools": [...], "tool_sequence_matters": false}',
+    ExpectedTool: '{"tool_name": "...", "parameters": {...}, "step": 1}',
+    ParameterRule: '{"rule": "tolerance", "abs_tol": 0.01}',
+}
+
+_RULE_KINDS: tuple[str, ...] = get_args(RuleKind)
+_SECRET_KEY = re.compile(r"api[_-]?key|secret|token|password|passwd|authorization|credential", re.I)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 6, 6, 100, 60
+_SIMILARITY = 0.7
+
+
+def is_secret_key(key: object) -> bool:
+    """True for keys that usually hold credentials (``api_key``, ``token``, ...)."""
+    return isinstance(key, str) and _SECRET_KEY.search(key) is not None
+
+
+def _redact(value: Any, depth: int = 0) -> Any:
+    # Containers are copied (bounded) with credential-looking values masked, so an API key
+    # pasted into a data file never reaches a message, a log or the screen.
+    if depth > 4:
+        return value
+    if isinstance(value, dict):
+        return {
+            k: "***" if is_secret_key(k) else _redact(v, depth + 1)
+            for k, v in list(value.items())[: _REPR.maxdict + 1]
+        }
+    if isinstance(value, list):
+        return [_redact(v, depth + 1) for v in value[: _REPR.maxlist + 1]]
+    return value
+
+
+def safe_value(value: Any) -> str:
+    """Shortened repr of ``value`` for a message; credential-looking keys are masked."""
+    if isinstance(value, dict | list):
+        return show_value(_Shown(_REPR.repr(_redact(value))))
+    return show_value(value)
+
+
+class _Shown(str):
+    """A pre-rendered text whose repr is itself (so show_value does not quote it again)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def json_type(value: Any) -> str:
+    """The JSON kind of a parsed value, with an article: ``a string``, ``null``, ``an object``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def render_path(loc: Loc) -> str:
+    """JSON path of a location inside a record: ``conversation[2].agentic.final_answer_uses_tools``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _IDENTIFIER.match(part):
+            out += f".{part}" if out else part
+        else:
+            out += f"[{show_value(part)}]"
+    return out
+
+
+def join_path(base: str, key: str) -> str:
+    """Append a key to a rendered JSON path."""
+    if _IDENTIFIER.match(key):
+        return f"{base}.{key}" if base else key
+    return f"{base}[{show_value(key)}]"
+
+
+def _model_at(loc: Loc) -> tuple[type[BaseModel] | None, str]:
+    """The model holding the last element of ``loc`` (relative to a record), and that element."""
+    model: type[BaseModel] | None = Conversation
+    pending: tuple[type[BaseModel], str] | None = None  # a list/dict child waiting for its key
+    last = ""
+    for i, part in enumerate(loc):
+        if i == len(loc) - 1:
+            last = str(part)
+            if pending is not None:
+                # The last element is a list index / dict key: its "holder" is the container.
+                return None, last
+            return model, last
+        if pending is not None:
+            model, pending = pending[0], None
+            continue
+        if model is None or not isinstance(part, str):
+            return None, str(loc[-1])
+        child = _CHILDREN.get((model, part))
+        if child is None:
+            return None, str(loc[-1])
+        if child[1] == "one":
+            model = child[0]
+        else:
+            pending = child
+    return model, last
+
+
+def _close(word: str, candidates: frozenset[str] | tuple[str, ...]) -> str | None:
+    matches = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=_SIMILARITY)
+    return matches[0] if matches else None
+
+
+@lru_cache(maxsize=4096)
+def unknown_key_fix(model: type[BaseModel], key: str) -> str:
+    """The fix for an unknown key in ``model``: a close known key, or where the key belongs.
+
+    Cached because one typo usually repeats in thousands of records.
+    """
+    close = _close(key, _KNOWN[model])
+    if close is not None:
+        return f"did you mean {close!r}? Rename it; an unknown key is kept but never used"
+    homes = [home for m, home in _HOME.items() if m is not model and key in _KNOWN[m]]
+    if homes:
+        return f"{key!r} belongs in {' or '.join(homes)}; move it there, or remove it"
+    known = ", ".join(sorted(_KNOWN[model]))
+    return f"remove it if it is a mistake (the keys here are {known}); if it is intended, ignore this warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Explained:
+    """A validation problem in words."""
+
+    path: str
+    rule: str
+    value: str | None
+    fix: str
+
+
+def unknown_key_rule(key: str) -> str:
+    """The rule text of an unknown-key warning."""
+    return f"unknown key {show_value(key)} (kept, but not used)"
+
+
+def iter_model_extras(conv: Conversation) -> Iterator[tuple[str, type[BaseModel], str]]:
+    """Unknown keys of a validated conversation: ``(path of the holder, holder model, key)``.
+
+    Walks ``__pydantic_extra__`` only, which is ``{}`` for clean data, so this stays cheap at
+    100k interactions.
+    """
+    if conv.__pydantic_extra__:
+        for key in conv.__pydantic_extra__:
+            yield "", Conversation, key
+    for i, inter in enumerate(conv.conversation):
+        base = f"conversation[{i}]"
+        if inter.__pydantic_extra__:
+            for key in inter.__pydantic_extra__:
+                yield base, Interaction, key
+        agentic = inter.agentic
+        if agentic is not None:
+            if agentic.__pydantic_extra__:
+                for key in agentic.__pydantic_extra__:
+                    yield f"{base}.agentic", Agentic, key
+            for j, call in enumerate(agentic.tools_used):
+                if call.__pydantic_extra__:
+                    for key in call.__pydantic_extra__:
+                        yield f"{base}.agentic.tools_used[{j}]", ToolCall, key
+        truth = inter.ground_truth_agentic
+        if truth is not None:
+            if truth.__pydantic_extra__:
+                for key in truth.__pydantic_extra__:
+                    yield f"{base}.ground_truth_agentic", GroundTruthAgentic, key
+            for j, expected in enumerate(truth.expected_tools):
+                if expected.__pydantic_extra__:
+                    for key in expected.__pydantic_extra__:
+                        yield f"{base}.ground_truth_agentic.expected_tools[{j}]", ExpectedTool, key
+
+
+def iter_raw_extras(
+    obj: Any, model: type[BaseModel] = Conversation, base: str = ""
+) -> Iterator[tuple[str, type[BaseModel], str]]:
+    """Unknown keys of a raw (not validated, possibly invalid) record, like :func:`iter_model_extras`.
+
+    Used for skipped records: a typo such as ``sesion_id`` often *is* the reason a required
+    field is missing, so the warning is worth showing next to the error.
+    """
+    if not isinstance(obj, dict):
+        return
+    if model is ParameterRule:  # extra keys there are errors, reported by validation
+        return
+    known = _KNOWN[model]
+    for key in obj:
+        if isinstance(key, str) and key not in known:
+            yield base, model, key
+    for (parent, name), (child, kind) in _CHILDREN.items():
+        if parent is not model or name not in obj:
+            continue
+        value = obj[name]
+        path = join_path(base, name)
+        if kind == "one":
+            yield from iter_raw_extras(value, child, path)
+        elif kind == "list" and isinstance(value, list):
+            for j, item in enumerate(value):
+                yield from iter_raw_extras(item, child, f"{path}[{j}]")
+
+
+def _number_text(value: Any) -> str | None:
+    """The text of a string that holds a plain number (``"0.5"``), else ``None``."""
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return None
+        if math.isfinite(number):
+            return value.strip()
+    return None
+
+
+def _missing(model: type[BaseModel] | None, name: str, container: Any) -> tuple[str, str]:
+    holds = _HOLDS.get(name)
+    rule = f"required field {name!r} is missing"
+    if holds:
+        rule += f" (it holds {holds})"
+    if isinstance(container, dict):
+        # A close key in the same object is almost always the typo that caused this.
+        candidates = tuple(k for k in container if isinstance(k, str))
+        close = difflib.get_close_matches(name, candidates, n=1, cutoff=_SIMILARITY)
+        if close:
+            return rule, f"rename {close[0]!r} to {name!r}"
+    example = _EXAMPLE.get(name, f'"{name}": "..."')
+    where = f" to {_HOME[model]}" if model is not None else ""
+    return rule, f"add {example}{where}"
+
+
+def _bool_fix(value: Any, name: str) -> str:
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return f"write {value.strip().lower()} without quotes"
+    if isinstance(value, str) and value.strip().lower() in ("yes", "no", "y", "n", "1", "0", "on", "off"):
+        return "write true or false without quotes"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return "write true or false instead of a number"
+    if name == "tool_sequence_matters":
+        return "write true or false, or remove the key to use the default (false)"
+    if name == "optional":
+        return "write true or false, or remove the key to use the default (false)"
+    return "write true or false without quotes, or remove the key"
+
+
+def explain(err: ErrorDetails, loc: Loc) -> Explained:
+    """Explain one pydantic error.
+
+    Args:
+        err: The error as returned by ``ValidationError.errors()``.
+        loc: Its location *inside the record* (the record index removed).
+
+    Returns:
+        The JSON path, the rule, the shortened value (``None`` when not worth showing) and
+        the fix.
+    """
+    kind = err["type"]
+    value = err.get("input")
+    ctx = err.get("ctx") or {}
+    model, name = _model_at(loc)
+    path = render_path(loc)
+    shown: str | None = safe_value(value)
+
+    if kind == "missing":
+        rule, fix = _missing(model, name, value)
+        return Explained(path, rule, None, fix)
+
+    if kind == "model_type" or kind == "model_attributes_type":
+        target = next((m for m in _HOME if m.__name__ == ctx.get("class_name")), None)
+        shape = _SHAPE.get(target, "{...}") if target is not None else "{...}"
+        if not loc:
+            rule = f"each record must be a JSON object (one conversation), not {json_type(value)}"
+            return Explained(path, rule, shown, f"make each record an object like {shape}")
+        if target is ParameterRule and isinstance(value, str) and value in _RULE_KINDS:
+            return Explained(
+                path,
+                f"a parameter rule must be an object, not {json_type(value)}",
+                shown,
+                f'write {{"rule": "{value}"}}',
+            )
+        return Explained(
+            path, f"must be an object, not {json_type(value)}", shown, f"give an object like {shape}"
+        )
+
+    if kind == "bool_type":
+        return Explained(
+            path,
+            f"must be true or false (JSON boolean), not {json_type(value)}",
+            shown,
+            _bool_fix(value, name),
+        )
+
+    if name == "score" and model is Interaction:
+        if kind == "float_type":
+            text = _number_text(value)
+            if text is not None:
+                fix = f"write {text} without quotes"
+            elif isinstance(value, bool):
+                fix = "write 1 or 0 (a number), or remove the score"
+            else:
+                fix = "give a number in [0, 1], or null (or no 'score' key) when there is no score"
+            return Explained(path, f"must be a number in [0, 1], not {json_type(value)}", shown, fix)
+        if kind == "finite_number":
+            return Explained(
+                path,
+                "must be a finite number in [0, 1]; NaN and Infinity are not scores",
+                shown,
+                "give a number in [0, 1], or null (or no 'score' key) when the interaction has no score",
+            )
+        if kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
+            return Explained(
+                path,
+                "must be a number in [0, 1]",
+                shown,
+                "rescale scores to [0, 1] (for example divide a 0-10 grade by 10, a percentage by 100)",
+            )
+
+    if model is ParameterRule or (kind == "value_error" and model is None and "parameter_rules" in loc):
+        explained = _explain_rule(kind, value, ctx, name, path, shown, err["msg"])
+        if explained is not None:
+            return explained
+
+    if kind == "too_short" and name == "conversation":
+        return Explained(
+            path,
+            "a conversation needs at least one interaction",
+            shown,
+            "add the conversation's interactions, or remove this record",
+        )
+    if kind == "string_too_short":
+        fixes = {
+            "session_id": "give each conversation a unique, non-empty session_id",
+            "qa_id": "give the interaction an id (repeated attempts at one question share it)",
+            "tool_name": "give the tool's name",
+        }
+        return Explained(path, "must not be empty", shown, fixes.get(name, "give a non-empty string"))
+    if kind == "string_type":
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            fix = f'write "{value}" in quotes'
+        elif value is None:
+            fix = "give a string; null is not allowed here"
+        else:
+            fix = "give a string (text in double quotes)"
+        return Explained(path, f"must be a string (text in quotes), not {json_type(value)}", shown, fix)
+    if kind == "int_type" or kind == "int_from_float":
+        if isinstance(value, float) and value.is_integer():
+            fix = f"write {int(value)} instead of {value}"
+        elif isinstance(value, str) and value.strip().isdigit():
+            fix = f"write {value.strip()} without quotes"
+        else:
+            fix = "give a whole number such as 1, or remove it"
+        return Explained(path, f"must be a whole number (JSON integer), not {json_type(value)}", shown, fix)
+    if kind == "list_type":
+        if isinstance(value, dict) and name in ("conversation", "tools_used", "expected_tools"):
+            fix = "wrap the object in [ ] to make a list of one item"
+        else:
+            fix = "give a list [...]"
+        return Explained(path, f"must be a list (JSON array), not {json_type(value)}", shown, fix)
+    if kind == "dict_type":
+        fixes = {
+            "parameters": 'give the parameters as an object of name: value pairs, e.g. {"city": "Paris"}',
+            "parameter_rules": (
+                'give an object mapping a parameter name to its rule, e.g. {"city": {"rule": "text"}}'
+            ),
+            "logprobs": "give an object, or remove the key",
+        }
+        return Explained(
+            path,
+            f"must be an object (JSON {{...}}), not {json_type(value)}",
+            shown,
+            fixes.get(name, "give an object"),
+        )
+    if kind == "float_type":
+        return Explained(
+            path, f"must be a number, not {json_type(value)}", shown, "give a number without quotes"
+        )
+    if kind == "finite_number":
+        return Explained(path, "must be a finite number (not NaN or Infinity)", shown, "give a finite number")
+
+    message = err["msg"]
+    rule = message[:1].lower() + message[1:]
+    return Explained(path, rule, shown, "correct the value at this path")
+
+
+def _explain_rule(
+    kind: str, value: Any, ctx: dict[str, Any], name: str, path: str, shown: str | None, msg: str
+) -> Explained | None:
+    """Errors inside ``parameter_rules`` (``ParameterRule`` forbids unknown keys)."""
+    kinds = ", ".join(repr(k) for k in _RULE_KINDS)
+    if kind == "literal_error" and name == "rule":
+        close = _close(str(value), _RULE_KINDS) if isinstance(value, str) else None
+        fix = f"did you mean {close!r}?" if close else f"use one of {kinds}"
+        return Explained(path, f"must be one of {kinds}", shown, fix)
+    if kind == "extra_forbidden":
+        fields = ", ".join(repr(f) for f in sorted(_KNOWN[ParameterRule]))
+        close = _close(name, _KNOWN[ParameterRule])
+        fix = f"did you mean {close!r}?" if close else "remove it"
+        return Explained(
+            path, f"{name!r} is not a parameter-rule field (the fields are {fields})", shown, fix
+        )
+    if kind == "value_error":
+        error = ctx.get("error")
+        text = str(error) if error is not None else msg
+        if "any_of" in text:
+            fix = 'add "values": [...] listing the accepted values'
+        elif "tolerance" in text:
+            fix = 'add "abs_tol" or "rel_tol" greater than 0, e.g. "abs_tol": 0.01'
+        else:
+            fix = "correct the parameter rule"
+        return Explained(path, f"invalid parameter rule: {text}", shown, fix)
+    if name in ("abs_tol", "rel_tol"):
+        if kind in ("greater_than_equal", "greater_than"):
+            return Explained(path, "must be a number >= 0", shown, "give a tolerance >= 0, e.g. 0.01")
+        if kind == "finite_number":
+            return Explained(path, "must be a finite number >= 0", shown, "give a tolerance >= 0, e.g. 0.01")
+    return None

@@ -1,0 +1,325 @@
+"""Build a LangChain chat model (and an LLM judge over it) from a provider *name*.
+
+The reference implementation imported whatever class path a caller sent; here the provider is
+chosen from a fixed table, and the module and class come from that table only.
+
+API keys come from an argument or an environment variable, travel as ``SecretStr``, are checked
+*before* the model is built (``ChatOpenAI`` and ``ChatGroq`` raise an unhelpful error at
+construction without one) and never appear in the judge identity, an error message, a log line
+or the cache.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import SecretStr
+
+from agentic_core.errors import JudgeConfigError
+from agentic_core.judges.llm import LLMJudge, StructuredMode
+
+NO_KEY_PLACEHOLDER = "not-needed"
+"""Sent as the key to OpenAI-compatible servers that need none (the client insists on one)."""
+
+
+@dataclass(frozen=True)
+class ProviderSpec:
+    """One supported provider.
+
+    Attributes:
+        name: The name users pick (``groq``, ``openai-compatible``, ...).
+        label: Human name for menus.
+        package: The pip package that provides the LangChain integration.
+        version: The version we pin in install hints.
+        module: Module to import the chat model class from (fixed here, never user input).
+        class_name: The chat model class in ``module``.
+        key_env: Environment variable read for the API key by default (``None``: no key).
+        key_required: Whether a missing key is an error (else a placeholder is sent).
+        base_url_required: Whether a base URL must be given.
+    """
+
+    name: str
+    label: str
+    package: str
+    version: str
+    module: str
+    class_name: str
+    key_env: str | None
+    key_required: bool
+    base_url_required: bool = False
+
+    @property
+    def install_command(self) -> str:
+        """The exact command that installs this provider's integration."""
+        return f"pip install {self.package}=={self.version}"
+
+
+PROVIDERS: dict[str, ProviderSpec] = {
+    spec.name: spec
+    for spec in (
+        ProviderSpec(
+            "groq", "Groq", "langchain-groq", "1.1.3", "langchain_groq", "ChatGroq", "GROQ_API_KEY", True
+        ),
+        ProviderSpec(
+            "openai",
+            "OpenAI",
+            "langchain-openai",
+            "1.7.3",
+            "langchain_openai",
+            "ChatOpenAI",
+            "OPENAI_API_KEY",
+            True,
+        ),
+        ProviderSpec(
+            "openai-compatible",
+            "OpenAI-compatible server (vLLM, llama.cpp, LM Studio, ...)",
+            "langchain-openai",
+            "1.7.3",
+            "langchain_openai",
+            "ChatOpenAI",
+            "OPENAI_API_KEY",
+            False,
+            base_url_required=True,
+        ),
+        ProviderSpec(
+            "anthropic",
+            "Anthropic",
+            "langchain-anthropic",
+            "1.7.10",
+            "langchain_anthropic",
+            "ChatAnthropic",
+            "ANTHROPIC_API_KEY",
+            True,
+        ),
+        ProviderSpec(
+            "google",
+            "Google Gemini",
+            "langchain-google-genai",
+            "4.4.2",
+            "langchain_google_genai",
+            "ChatGoogleGenerativeAI",
+            "GOOGLE_API_KEY",
+            True,
+        ),
+        ProviderSpec(
+            "ollama", "Ollama", "langchain-ollama", "1.1.0", "langchain_ollama", "ChatOllama", None, False
+        ),
+    )
+}
+
+
+def provider_names() -> list[str]:
+    """The names :func:`build_chat_model` accepts, in menu order."""
+    return list(PROVIDERS)
+
+
+def get_provider(name: str) -> ProviderSpec:
+    """The spec of provider ``name``.
+
+    Raises:
+        JudgeConfigError: unknown provider (the message lists the known ones).
+    """
+    spec = PROVIDERS.get(str(name).strip().lower())
+    if spec is None:
+        raise JudgeConfigError(
+            "provider", f"must be one of {', '.join(PROVIDERS)}", name, "pick one of the listed providers"
+        )
+    return spec
+
+
+def resolve_api_key(
+    spec: ProviderSpec, api_key: str | SecretStr | None = None, api_key_env: str | None = None
+) -> SecretStr | None:
+    """Find the key: the argument, else ``api_key_env``, else the provider's default variable.
+
+    Returns:
+        The key, a placeholder for OpenAI-compatible servers without one, or ``None`` for
+        providers that take no key (Ollama).
+
+    Raises:
+        JudgeConfigError: a required key is missing; the message names the variable to set.
+    """
+    if isinstance(api_key, SecretStr):
+        api_key = api_key.get_secret_value()
+    if spec.key_env is None:
+        return None
+    if api_key is not None and api_key.strip():
+        return SecretStr(api_key.strip())
+    if api_key_env:
+        value = os.environ.get(api_key_env, "").strip()
+        if value:
+            return SecretStr(value)
+        if not spec.key_required:
+            # The user named this variable: do not silently fall back to another one.
+            return SecretStr(NO_KEY_PLACEHOLDER)
+        raise JudgeConfigError(
+            f"environment variable {api_key_env}",
+            f"must hold the {spec.label} API key, but it is not set or empty",
+            fix=f"run `export {api_key_env}=<your key>` before starting, or enter the key in the key field",
+            show=False,
+        )
+    value = os.environ.get(spec.key_env, "").strip()
+    if value:
+        return SecretStr(value)
+    if not spec.key_required:
+        return SecretStr(NO_KEY_PLACEHOLDER)
+    raise JudgeConfigError(
+        f"{spec.label} API key",
+        f"is required but no key was given and the environment variable {spec.key_env} is not set",
+        fix=f"run `export {spec.key_env}=<your key>` before starting, or enter the key in the key field",
+        show=False,
+    )
+
+
+def _load_class(spec: ProviderSpec) -> type[BaseChatModel]:
+    """Import the provider's chat model class from the fixed table."""
+    install = f"install it with `{spec.install_command}` (in the workbench's environment), then run again"
+    if importlib.util.find_spec(spec.module) is None:
+        raise JudgeConfigError(
+            f"provider {spec.name}",
+            f"needs the Python package {spec.package}, which is not installed",
+            fix=install,
+            show=False,
+        )
+    try:
+        module = importlib.import_module(spec.module)
+    except ImportError as exc:
+        raise JudgeConfigError(
+            f"provider {spec.name}",
+            f"the package {spec.package} failed to import ({exc})",
+            fix=install,
+            show=False,
+        ) from None
+    cls: type[BaseChatModel] = getattr(module, spec.class_name)
+    return cls
+
+
+def _check_base_url(spec: ProviderSpec, base_url: str | None) -> str | None:
+    url = (base_url or "").strip() or None
+    if url is None:
+        if spec.base_url_required:
+            raise JudgeConfigError(
+                "base_url",
+                f"is required for provider {spec.name}",
+                base_url,
+                "give the server's OpenAI-style URL, such as http://127.0.0.1:8000/v1",
+            )
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise JudgeConfigError(
+            "base_url", "must start with http:// or https://", url, "such as http://127.0.0.1:8000/v1"
+        )
+    return url
+
+
+def build_chat_model(
+    provider: str,
+    model: str,
+    *,
+    api_key: str | SecretStr | None = None,
+    api_key_env: str | None = None,
+    base_url: str | None = None,
+    temperature: float = 0.0,
+    timeout_s: float = 60.0,
+) -> BaseChatModel:
+    """Build the chat model of ``provider`` for ``model``.
+
+    The provider SDK's own retries are switched off: the judge retries with jitter and counts
+    the retries, and two layers of retries would multiply. Keyword names were checked against
+    the pinned versions in :data:`PROVIDERS`.
+
+    Args:
+        provider: One of :func:`provider_names`.
+        model: The provider's model name (``llama-3.3-70b-versatile``, ``gpt-4o-mini``, ...).
+        api_key: The key itself (from a password field); wins over the environment.
+        api_key_env: Name of the environment variable holding the key (default: the
+            provider's usual one, such as ``GROQ_API_KEY``).
+        base_url: Server URL (required for ``openai-compatible``; optional for ``ollama``).
+        temperature: Sampling temperature (0 for reproducible judging).
+        timeout_s: Request timeout handed to the client.
+
+    Raises:
+        JudgeConfigError: unknown provider, empty model name, missing package (naming the pip
+            command), missing key (naming the variable), bad base URL, or a constructor error.
+    """
+    spec = get_provider(provider)
+    if not str(model or "").strip():
+        raise JudgeConfigError("model", "must be a model name of the provider", model, "such as gpt-4o-mini")
+    url = _check_base_url(spec, base_url)
+    cls = _load_class(spec)
+    # Before constructing: ChatOpenAI / ChatGroq fail at construction without a key, with a
+    # message that does not say which variable to set.
+    key = resolve_api_key(spec, api_key, api_key_env)
+
+    kwargs: dict[str, Any] = {"model": str(model).strip(), "temperature": temperature}
+    if spec.name == "ollama":
+        if url:
+            kwargs["base_url"] = url
+        kwargs["client_kwargs"] = {"timeout": timeout_s}
+    else:
+        # langchain-google-genai reads max_retries=0 as "the Google SDK's default (5 retries)";
+        # 1 means a single attempt there.
+        kwargs.update(api_key=key, timeout=timeout_s, max_retries=1 if spec.name == "google" else 0)
+        if url:
+            kwargs["base_url"] = url
+    try:
+        return cls(**kwargs)
+    except Exception as exc:
+        message = str(exc)
+        if key is not None:
+            message = message.replace(key.get_secret_value(), "***")
+        raise JudgeConfigError(
+            f"provider {spec.name}",
+            f"could not build {spec.class_name} ({type(exc).__name__}: {message[:500]})",
+            fix="check the model name and base URL",
+            show=False,
+        ) from None
+
+
+def build_llm_judge(
+    provider: str,
+    model: str,
+    *,
+    api_key: str | SecretStr | None = None,
+    api_key_env: str | None = None,
+    base_url: str | None = None,
+    temperature: float = 0.0,
+    concurrency: int = 8,
+    timeout_s: float = 60.0,
+    max_retries: int = 4,
+    rps: float | None = None,
+    use_structured_output: StructuredMode = "auto",
+) -> LLMJudge:
+    """Build an :class:`~agentic_core.judges.llm.LLMJudge` for ``provider`` / ``model``.
+
+    Arguments are those of :func:`build_chat_model` and :class:`LLMJudge`.
+
+    Raises:
+        JudgeConfigError: see :func:`build_chat_model` and :class:`LLMJudge`.
+    """
+    chat_model = build_chat_model(
+        provider,
+        model,
+        api_key=api_key,
+        api_key_env=api_key_env,
+        base_url=base_url,
+        temperature=temperature,
+        timeout_s=timeout_s,
+    )
+    return LLMJudge(
+        chat_model,
+        provider=get_provider(provider).name,
+        model_name=str(model).strip(),
+        concurrency=concurrency,
+        timeout_s=timeout_s,
+        max_retries=max_retries,
+        rps=rps,
+        use_structured_output=use_structured_output,
+        temperature=temperature,
+        base_url=base_url,
+    )

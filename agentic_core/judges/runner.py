@@ -1,0 +1,363 @@
+"""Run a judge over items with deduplication and the persistent cache.
+
+``run_judge`` is the one place that decides what is sent to a judge:
+
+1. identical items are judged once (the verdict is copied to the duplicates);
+2. with ``cache_mode="use"`` the cache answers what it can (status ``cached``);
+3. the rest goes to the judge, and each verdict is written to the cache as it completes (in
+   small batches), so a run that fails half-way (Ctrl-C, a cancelled task, a judge bug) keeps
+   everything judged so far: the next run starts where this one stopped.
+
+Only cacheable judges use the cache (the ``dataset`` judge reads scores from the data itself).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import AsyncGenerator, Hashable, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from agentic_core.errors import CacheError, SettingsError
+from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.cache import JudgeCache, cache_key
+
+CacheMode = Literal["use", "refresh", "off"]
+CACHE_MODES: tuple[str, str, str] = ("use", "refresh", "off")
+
+# Verdicts are written after this many completions or this many seconds, whichever comes
+# first: small enough that an interruption loses little, large enough that writing costs
+# nothing next to judging.
+FLUSH_EVERY = 32
+FLUSH_SECONDS = 1.0
+# Judges without ``ajudge_stream`` are called on chunks of this many items, so their verdicts
+# reach the cache before the whole run ends.
+CHUNK_SIZE = 128
+
+
+class JudgeRun(BaseModel):
+    """The outcome of :func:`run_judge`.
+
+    Attributes:
+        verdicts: One per input item, same order; cache hits have status ``cached``.
+        identity: The judge that produced (or originally produced) the verdicts.
+        counts: Items by status: ``{"ok": .., "failed": .., "cached": ..}``.
+        cache_hits: Distinct items answered by the cache.
+        cache_misses: Distinct items looked up and not found (0 when the cache was not read).
+        model_calls: Distinct items actually sent to the judge.
+        duplicates: Items that repeated an earlier item and were not judged again.
+        retries: Calls the judge repeated after retryable errors (LLM judges).
+        elapsed_s: Wall time of the run.
+        input_tokens: Prompt tokens spent by this run (cache hits cost none).
+        output_tokens: Completion tokens spent by this run.
+        cache_mode: The cache mode used (``off`` when no cache was used at all).
+        cache_path: The cache file, or ``None`` (no cache, or in memory).
+        warnings: Things the user should know (corrupt cache rebuilt, cache not writable, ...).
+    """
+
+    verdicts: list[Verdict]
+    identity: JudgeIdentity
+    counts: dict[str, int] = Field(default_factory=lambda: {"ok": 0, "failed": 0, "cached": 0})
+    cache_hits: int = 0
+    cache_misses: int = 0
+    model_calls: int = 0
+    duplicates: int = 0
+    retries: int = 0
+    elapsed_s: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_mode: str = "off"
+    cache_path: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+
+def _check_mode(cache_mode: str) -> None:
+    if cache_mode not in CACHE_MODES:
+        raise SettingsError("cache_mode", f"must be one of {', '.join(CACHE_MODES)}", cache_mode, "use 'use'")
+
+
+def _dedupe_key(judge: Judge, item: JudgeItem) -> Hashable:
+    # A cacheable judge's verdict depends on exactly the texts (that is the cache key); a
+    # non-cacheable one (the dataset judge) may also read the item's own score.
+    if judge.cacheable:
+        return (item.query, item.answer, item.ground_truth)
+    return item
+
+
+def _distinct(judge: Judge, items: Sequence[JudgeItem]) -> tuple[list[JudgeItem], list[list[int]]]:
+    """The distinct items, and for each the positions in ``items`` where it occurs."""
+    where: dict[Hashable, int] = {}
+    unique: list[JudgeItem] = []
+    positions: list[list[int]] = []
+    for pos, item in enumerate(items):
+        key = _dedupe_key(judge, item)
+        u = where.get(key)
+        if u is None:
+            where[key] = len(unique)
+            unique.append(item)
+            positions.append([pos])
+        else:
+            positions[u].append(pos)
+    return unique, positions
+
+
+def estimate_calls(
+    judge: Judge,
+    items: Sequence[JudgeItem],
+    cache: JudgeCache | None = None,
+    cache_mode: CacheMode = "use",
+) -> int:
+    """How many items :func:`run_judge` would send to the judge (for the dashboard's estimate).
+
+    Distinct items, minus those the cache would answer. A cache that cannot be read counts
+    as empty (the estimate is then an upper bound).
+    """
+    _check_mode(cache_mode)
+    unique, _ = _distinct(judge, items)
+    if cache is None or cache_mode != "use" or not judge.cacheable:
+        return len(unique)
+    fingerprint = judge.identity.fingerprint()
+    try:
+        hits = cache.contains_many([cache_key(fingerprint, item) for item in unique])
+    except (CacheError, sqlite3.Error):
+        return len(unique)
+    return len(unique) - len(hits)
+
+
+async def _stream(judge: Judge, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
+    """``(index, verdict)`` pairs as the judge completes them."""
+    stream = getattr(judge, "ajudge_stream", None)
+    if stream is not None:
+        async with contextlib.aclosing(stream(items)) as pairs:
+            async for pair in pairs:
+                yield pair
+        return
+    for start in range(0, len(items), CHUNK_SIZE):
+        chunk = items[start : start + CHUNK_SIZE]
+        verdicts = await judge.ajudge(chunk)
+        if len(verdicts) != len(chunk):
+            raise RuntimeError(
+                f"judge {judge.identity.label()} returned {len(verdicts)} verdicts for {len(chunk)} items"
+            )
+        for offset, verdict in enumerate(verdicts):
+            yield start + offset, verdict
+
+
+def _retries(judge: Judge) -> int:
+    stats: Any = getattr(judge, "stats", None)
+    value = getattr(stats, "retries", 0)
+    return value if isinstance(value, int) else 0
+
+
+async def run_judge(
+    judge: Judge,
+    items: Sequence[JudgeItem],
+    *,
+    cache: JudgeCache | None = None,
+    cache_mode: CacheMode = "use",
+    progress: ProgressFn | None = None,
+) -> JudgeRun:
+    """Judge ``items`` once each, using and filling the cache.
+
+    Args:
+        judge: Any :class:`~agentic_core.judges.base.Judge`.
+        items: What to judge (duplicates are judged once).
+        cache: The persistent cache, or ``None`` for none.
+        cache_mode: ``use`` (read and write), ``refresh`` (judge everything again, overwrite),
+            ``off`` (neither read nor write; the database is not even opened).
+        progress: Called as ``progress(done, total)`` over ``len(items)`` as items complete
+            (cache hits and duplicates count as done when their verdict is known).
+
+    Returns:
+        The verdicts and the run's accounting.
+
+    Raises:
+        SettingsError: unknown ``cache_mode``.
+        BaseException: whatever interrupted the judge; everything judged before it is
+            already in the cache.
+    """
+    _check_mode(cache_mode)
+    started = time.perf_counter()
+    total = len(items)
+    use_cache = cache is not None and judge.cacheable and cache_mode != "off"
+    warnings: list[str] = []
+    unique, positions = _distinct(judge, items)
+    verdicts: list[Verdict | None] = [None] * total
+    done = 0
+
+    def place(u: int, verdict: Verdict) -> None:
+        nonlocal done
+        first, *copies = positions[u]
+        verdicts[first] = verdict
+        for pos in copies:
+            verdicts[pos] = verdict.model_copy()
+        done += len(positions[u])
+
+    fingerprint = judge.identity.fingerprint()
+    keys: list[str] = [cache_key(fingerprint, item) for item in unique] if use_cache else []
+    hits: dict[str, Verdict] = {}
+    if use_cache and cache is not None and cache_mode == "use":
+        try:
+            hits = cache.get_many(keys)
+        except (CacheError, sqlite3.Error) as exc:
+            warnings.append(f"{exc} The run continues without cached verdicts.")
+    todo = [u for u in range(len(unique)) if not (hits and keys[u] in hits)]
+    for u in range(len(unique)):
+        if hits and keys[u] in hits:
+            place(u, hits[keys[u]])
+    if progress is not None and done:
+        progress(done, total)
+
+    retries_before = _retries(judge)
+    pending: list[tuple[str, Verdict]] = []
+    writable = use_cache
+    last_flush = time.monotonic()
+
+    def flush() -> None:
+        nonlocal writable, last_flush
+        last_flush = time.monotonic()
+        if not pending or not writable or cache is None:
+            pending.clear()
+            return
+        try:
+            cache.put_many(pending, judge=fingerprint)
+        except (CacheError, sqlite3.Error) as exc:
+            # Judging goes on; only persistence is lost, and the user is told.
+            writable = False
+            warnings.append(f"{exc} Verdicts of this run are not cached.")
+        pending.clear()
+
+    judged: list[Verdict] = []
+    try:
+        # aclosing: if ``progress`` raises, the judge's calls in flight are cancelled at once.
+        async with contextlib.aclosing(_stream(judge, [unique[u] for u in todo])) as stream:
+            async for index, verdict in stream:
+                u = todo[index]
+                place(u, verdict)
+                judged.append(verdict)
+                if writable and verdict.status == "ok" and verdict.score is not None:
+                    pending.append((keys[u], verdict))
+                    if len(pending) >= FLUSH_EVERY or time.monotonic() - last_flush >= FLUSH_SECONDS:
+                        flush()
+                if progress is not None:
+                    progress(done, total)
+    finally:
+        # Also on KeyboardInterrupt / cancellation: keep what was judged.
+        flush()
+        if cache is not None and use_cache:
+            warnings.extend(cache.drain_warnings())
+    warnings.extend(getattr(judge, "warnings", None) or [])
+
+    missing = [i for i, v in enumerate(verdicts) if v is None]
+    if missing:
+        raise RuntimeError(f"judge {judge.identity.label()} returned no verdict for items {missing[:10]}")
+    final: list[Verdict] = [v for v in verdicts if v is not None]
+    counts = {"ok": 0, "failed": 0, "cached": 0}
+    for v in final:
+        counts[v.status] = counts.get(v.status, 0) + 1
+    return JudgeRun(
+        verdicts=final,
+        identity=judge.identity,
+        counts=counts,
+        cache_hits=len(unique) - len(todo),
+        cache_misses=len(todo) if use_cache and cache_mode == "use" else 0,
+        model_calls=len(todo),
+        duplicates=total - len(unique),
+        retries=max(0, _retries(judge) - retries_before),
+        elapsed_s=time.perf_counter() - started,
+        input_tokens=sum(v.input_tokens or 0 for v in judged),
+        output_tokens=sum(v.output_tokens or 0 for v in judged),
+        cache_mode=cache_mode if use_cache else "off",
+        cache_path=str(cache.path) if use_cache and cache is not None and cache.path else None,
+        warnings=list(dict.fromkeys(warnings)),
+    )
+
+
+_LOOP: asyncio.AbstractEventLoop | None = None
+_LOOP_LOCK = threading.Lock()
+# How long an interrupted synchronous run waits for the judge to stop and the cache to be written.
+_STOP_GRACE_S = 30.0
+
+
+def _judge_loop() -> asyncio.AbstractEventLoop:
+    """The one long-lived event loop (in a daemon thread) that synchronous runs use.
+
+    Why not ``asyncio.run`` per call: chat model clients (``ChatOpenAI``'s shared httpx client)
+    keep connections bound to the loop of their first call, so a second run on a fresh loop
+    fails with "Event loop is closed". One loop for the whole process avoids that.
+    """
+    global _LOOP
+    with _LOOP_LOCK:
+        if _LOOP is None or _LOOP.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="agentic-judge-loop", daemon=True).start()
+            _LOOP = loop
+        return _LOOP
+
+
+def run_judge_sync(
+    judge: Judge,
+    items: Sequence[JudgeItem],
+    *,
+    cache: JudgeCache | None = None,
+    cache_mode: CacheMode = "use",
+    progress: ProgressFn | None = None,
+) -> JudgeRun:
+    """:func:`run_judge` from synchronous code (CLI, Streamlit, notebooks, tests).
+
+    The run executes on a long-lived background event loop (see :func:`_judge_loop`), so it
+    works whether or not this thread runs a loop, and repeated runs can share one chat model.
+    ``progress`` is called in *this* thread (Streamlit widgets must be updated from the script
+    thread), with bursts of updates coalesced.
+
+    If this thread is interrupted (Ctrl-C, or ``progress`` raising, as Streamlit does when a
+    script reruns), the run is cancelled and, before the exception propagates, allowed up to
+    30 s to stop and write what it judged to the cache.
+    """
+    loop = _judge_loop()
+    with contextlib.suppress(RuntimeError):
+        if asyncio.get_running_loop() is loop:
+            raise RuntimeError("run_judge_sync cannot be called from the judge loop; await run_judge instead")
+    updates: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+    finished = threading.Event()
+
+    async def job() -> JudgeRun:
+        try:
+            return await run_judge(
+                judge,
+                items,
+                cache=cache,
+                cache_mode=cache_mode,
+                progress=(lambda done, total: updates.put((done, total))) if progress is not None else None,
+            )
+        finally:
+            finished.set()
+
+    future = asyncio.run_coroutine_threadsafe(job(), loop)
+    try:
+        while not finished.wait(0.05):
+            _relay(updates, progress)
+        _relay(updates, progress)
+        return future.result()
+    except BaseException:
+        future.cancel()
+        finished.wait(_STOP_GRACE_S)
+        raise
+
+
+def _relay(updates: queue.SimpleQueue[tuple[int, int]], progress: ProgressFn | None) -> None:
+    """Report the latest queued progress update (earlier ones are stale by now)."""
+    latest = None
+    while True:
+        try:
+            latest = updates.get_nowait()
+        except queue.Empty:
+            break
+    if latest is not None and progress is not None:
+        progress(*latest)

@@ -232,3 +232,91 @@ def write_exports(result: EvaluationResult, agg: Aggregate, out_dir: str | Path)
     )
     paths["settings"].write_text(json.dumps(run_metadata(result, agg), indent=2), encoding="utf-8")
     return paths
+
+
+def tool_breakdown(result: EvaluationResult) -> pd.DataFrame:
+    """Per tool name: expected and used calls, matches, missing, extra, parameter errors.
+
+    Weight-independent (built from the tool components), so it is computed once per run.
+    """
+    rows: dict[str, dict[str, float]] = {}
+
+    def row(name: str) -> dict[str, float]:
+        return rows.setdefault(
+            name,
+            {
+                "expected_calls": 0,
+                "used_calls": 0,
+                "matched": 0,
+                "missing": 0,
+                "extra": 0,
+                "calls_with_parameter_errors": 0,
+                "parameter_errors": 0,
+                "agreement_sum": 0.0,
+            },
+        )
+
+    interactions = [i for c in result.conversations for i in c.conversation]
+    for interaction, comp in zip(interactions, result.tool_components, strict=True):
+        if comp is None:
+            continue
+        expected = interaction.ground_truth_agentic.expected_tools if interaction.ground_truth_agentic else []
+        used = interaction.agentic.tools_used if interaction.agentic else []
+        for call in expected:
+            row(call.tool_name)["expected_calls"] += 1
+        for call in used:
+            row(call.tool_name)["used_calls"] += 1
+        for m in comp.matches:
+            if m.expected_index is not None and m.used_index is not None:
+                r = row(expected[m.expected_index].tool_name)
+                r["matched"] += 1
+                r["agreement_sum"] += m.agreement
+                if m.agreement < 1.0:
+                    r["calls_with_parameter_errors"] += 1
+        for name in comp.missing:
+            row(name)["missing"] += 1
+        for name in comp.extra:
+            row(name)["extra"] += 1
+        for err in comp.param_errors:
+            row(err.tool_name)["parameter_errors"] += 1
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    if frame.empty:
+        return pd.DataFrame(
+            columns=["tool_name", "expected_calls", "used_calls", "matched", "missing", "extra",
+                     "calls_with_parameter_errors", "parameter_errors", "mean_parameter_agreement"]
+        )
+    frame["mean_parameter_agreement"] = np.where(
+        frame["matched"] > 0, frame["agreement_sum"] / frame["matched"].where(frame["matched"] > 0, 1), np.nan
+    )
+    frame = frame.drop(columns="agreement_sum").astype(
+        {c: "int64" for c in frame.columns if c not in ("mean_parameter_agreement", "agreement_sum")}
+    )
+    frame.index.name = "tool_name"
+    return frame.reset_index().sort_values(["missing", "extra", "parameter_errors"], ascending=False, kind="stable")
+
+
+def failing_tool_calls(result: EvaluationResult, agg: Aggregate) -> pd.DataFrame:
+    """Interactions whose tool use is below the tool threshold, worst first, with the reasons."""
+    inter = agg.interactions
+    base = result.interactions
+    mask = base["tool_applicable"].to_numpy() & ~inter["tool_correct"].to_numpy()
+    idx = np.flatnonzero(mask)
+    comps = [result.tool_components[i] for i in idx]
+    s = agg.settings
+    frame = pd.DataFrame(
+        {
+            "session_id": base["session_id"].to_numpy()[idx],
+            "position": base["position"].to_numpy()[idx],
+            "qa_id": base["qa_id"].to_numpy()[idx],
+            "tool_overall": inter["tool_overall"].to_numpy()[idx],
+            "missing": [", ".join(c.missing) if c else "" for c in comps],
+            "extra": [", ".join(c.extra) if c else "" for c in comps],
+            "parameter_errors": [len(c.param_errors) if c else 0 for c in comps],
+            "reasoning": [
+                combine(c, s.tool_weights, s.tool_threshold, s.ignore_extra_tools).reasoning if c else ""
+                for c in comps
+            ],
+            "row": idx,
+        }
+    )
+    return frame.sort_values("tool_overall", kind="stable").reset_index(drop=True)

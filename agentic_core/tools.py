@@ -651,6 +651,11 @@ def score_tools(
     if sequence_checked and n_required:
         lcs = _lcs(required_names, used_names)
         sequence = lcs / n_required
+    elif n_required and not used:
+        # Nothing was called although calls were required: there is no sequence to credit, and
+        # the contract is that such an interaction scores 0 overall (with the reason), whatever
+        # tool_sequence_matters says.
+        sequence = 0.0
     else:
         sequence = 1.0
 
@@ -688,7 +693,8 @@ def score_tools(
             if not used
             else f"Expected {'tool' if one else 'tools'} never called"
         )
-        deductions.append(f"{lead}: {listed}; selection and parameters count {'it' if one else 'them'} as 0.")
+        counted = "selection, parameters and sequence" if not used else "selection and parameters"
+        deductions.append(f"{lead}: {listed}; {counted} count {'it' if one else 'them'} as 0.")
     extra_idx = [u for u in u_order if u not in matched_used]
     extra = [used[u].tool_name for u in extra_idx]
     if extra_idx:

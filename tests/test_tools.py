@@ -149,9 +149,12 @@ def test_only_same_name_calls_match() -> None:
 def test_expected_tools_never_called_score_zero_with_reason(agentic: Agentic | None) -> None:
     c = score(agentic, gt(exp_call("search", q="x"), exp_call("book_flight", to="LIS")))
     assert (c.selection, c.selection_ignore_extra, c.parameters, c.utilization) == (0.0, 0.0, 0.0, 0.0)
+    # Issue 2: "expected tools never called score 0 with a reason" -- overall, whatever the
+    # order setting, so sequence gives no credit when nothing was called.
+    assert c.sequence == 0.0
     assert c.missing == ["search", "book_flight"]
     result = combine(c, DEFAULT, 1.0)
-    assert result.overall_correctness == pytest.approx(0.25)  # only sequence (order not checked)
+    assert result.overall_correctness == 0.0
     assert not result.is_correct
     assert "'search'" in result.reasoning and "'book_flight'" in result.reasoning
     assert "No tool was called" in result.reasoning

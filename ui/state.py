@@ -6,14 +6,16 @@ widget values are read through the keys in :mod:`ui.controls`.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import streamlit as st
 
 from agentic_core.evaluate import Aggregate, EvaluationResult, aggregate, evaluate
-from agentic_core.io.loader import LoadReport
+from agentic_core.io.loader import LoadReport, load_paths
 from agentic_core.io.samples import DEFAULT_SAMPLE, SAMPLES, load_sample
 from agentic_core.judges.registry import DEFAULT_JUDGE
 from agentic_core.settings import AggregateSettings
@@ -30,7 +32,7 @@ class ActiveData:
 
     name: str
     report: LoadReport
-    source: str  # "sample" or "upload"
+    source: str  # "sample", "upload" or "file"
 
 
 @dataclass
@@ -48,11 +50,27 @@ class ActiveRun:
         return f"{self.data_name}:{self.judge_label}:{self.created_at}"
 
 
-@st.cache_resource(show_spinner="Evaluating the built-in sample with the offline judge...", max_entries=8)
-def _evaluate_sample(name: str, judge_name: str) -> EvaluationResult:
+# Overrides for the first run (benchmarks, tests, a team's own default data):
+# AGENTIC_DEFAULT_DATA=path/to/file.jsonl and AGENTIC_DEFAULT_JUDGE=dataset|lexical|...
+ENV_DATA = "AGENTIC_DEFAULT_DATA"
+ENV_JUDGE = "AGENTIC_DEFAULT_JUDGE"
+
+
+def _first_run_choice() -> tuple[str, str | None, str]:
+    """(display name, data path or None for the built-in sample, judge name)."""
+    path = os.environ.get(ENV_DATA)
+    judge = os.environ.get(ENV_JUDGE) or DEFAULT_JUDGE
+    if path:
+        return Path(path).name, path, judge
+    return SAMPLES[DEFAULT_SAMPLE].title, None, judge
+
+
+@st.cache_resource(show_spinner="Evaluating the dataset with the offline judge...", max_entries=8)
+def _evaluate_first(path: str | None, judge_name: str) -> tuple[LoadReport, EvaluationResult]:
     # Shared by all sessions and read-only: aggregate() never mutates a result. The judge cache
     # makes this a disk read after the first start (start.sh warms it).
-    return evaluate(load_sample(name), judge_name)
+    report = load_paths([path]) if path else load_sample(DEFAULT_SAMPLE)
+    return report, evaluate(report, judge_name)
 
 
 def get_data() -> ActiveData | None:
@@ -87,12 +105,11 @@ def ensure_run() -> ActiveRun:
     """The active run; on a first visit, the default sample evaluated by the default judge."""
     run = get_run()
     if run is None:
+        name, path, judge = _first_run_choice()
+        report, result = _evaluate_first(path, judge)
         if get_data() is None:
-            load_sample_data(DEFAULT_SAMPLE)
-        result = _evaluate_sample(DEFAULT_SAMPLE, DEFAULT_JUDGE)
-        run = ActiveRun(
-            data_name=SAMPLES[DEFAULT_SAMPLE].title, result=result, judge_label=result.judge_identity.label()
-        )
+            set_data(ActiveData(name=name, report=report, source="sample" if path is None else "file"))
+        run = ActiveRun(data_name=name, result=result, judge_label=result.judge_identity.label())
         set_run(run)
     return run
 

@@ -262,10 +262,10 @@ def tool_breakdown(result: EvaluationResult) -> pd.DataFrame:
             continue
         expected = interaction.ground_truth_agentic.expected_tools if interaction.ground_truth_agentic else []
         used = interaction.agentic.tools_used if interaction.agentic else []
-        for call in expected:
-            row(call.tool_name)["expected_calls"] += 1
-        for call in used:
-            row(call.tool_name)["used_calls"] += 1
+        for expected_call in expected:
+            row(expected_call.tool_name)["expected_calls"] += 1
+        for used_call in used:
+            row(used_call.tool_name)["used_calls"] += 1
         for m in comp.matches:
             if m.expected_index is not None and m.used_index is not None:
                 r = row(expected[m.expected_index].tool_name)

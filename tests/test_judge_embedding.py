@@ -276,9 +276,7 @@ def test_judge_conforms_to_the_protocol(encoder: MiniLMEncoder) -> None:
 
 def test_judge_identity_is_stable_across_instances(encoder: MiniLMEncoder) -> None:
     # The identity is the cache key: batch size and instance must not change it.
-    assert (
-        EmbeddingJudge(encoder).identity.fingerprint() == EmbeddingJudge(batch_size=8).identity.fingerprint()
-    )
+    assert EmbeddingJudge(encoder).identity.fingerprint() == EmbeddingJudge(batch_size=8).identity.fingerprint()
 
 
 def test_ajudge_verdicts_in_order_with_progress(encoder: MiniLMEncoder) -> None:
@@ -353,9 +351,7 @@ def test_blank_ground_truth_is_unscored_not_zero(encoder: MiniLMEncoder) -> None
 def test_judge_embeds_repeated_ground_truths_once() -> None:
     spy = SpyEncoder()
     truth = "The order ships on May 4."
-    items = [
-        JudgeItem(query="q", answer=a, ground_truth=truth) for a in ["Ships May 4.", "Ships May 4.", "May 5."]
-    ]
+    items = [JudgeItem(query="q", answer=a, ground_truth=truth) for a in ["Ships May 4.", "Ships May 4.", "May 5."]]
     judge_sync(EmbeddingJudge(spy), items)
     assert len(spy.calls) == 1
     assert sorted(spy.calls[0]) == sorted(["Ships May 4.", "May 5.", truth])

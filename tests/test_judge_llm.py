@@ -379,11 +379,10 @@ def test_order_is_kept_with_uneven_latency() -> None:
 
 
 def test_progress_is_reported_as_items_complete() -> None:
+    # Directly on ajudge: every completion is reported (judge_sync coalesces bursts for UIs).
     calls: list[tuple[int, int]] = []
-    judge_sync(
-        fast_judge(LatencyChatModel(latency_s=0.001)),
-        make_items(9),
-        progress=lambda d, t: calls.append((d, t)),
+    asyncio.run(
+        fast_judge(LatencyChatModel(latency_s=0.001)).ajudge(make_items(9), lambda d, t: calls.append((d, t)))
     )
     assert calls == [(i, 9) for i in range(1, 10)]
 
@@ -588,6 +587,17 @@ def test_openai_compatible_needs_base_url_not_key(monkeypatch: pytest.MonkeyPatc
     assert model.openai_api_key.get_secret_value() == NO_KEY_PLACEHOLDER  # type: ignore[attr-defined]
     with pytest.raises(JudgeConfigError):
         build_chat_model("openai-compatible", "local-model", base_url="ftp://x")
+
+
+def test_openai_compatible_never_sends_the_openai_key_to_another_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A user's OpenAI key must not travel to an arbitrary base URL by fallback.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-real-openai-key")
+    monkeypatch.delenv("OPENAI_COMPATIBLE_API_KEY", raising=False)
+    model = build_chat_model("openai-compatible", "local-model", base_url="http://127.0.0.1:9/v1")
+    assert model.openai_api_key.get_secret_value() == NO_KEY_PLACEHOLDER  # type: ignore[attr-defined]
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", "local-server-key")
+    model = build_chat_model("openai-compatible", "local-model", base_url="http://127.0.0.1:9/v1")
+    assert model.openai_api_key.get_secret_value() == "local-server-key"  # type: ignore[attr-defined]
 
 
 def test_judge_copies_model_to_apply_temperature() -> None:

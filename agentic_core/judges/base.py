@@ -6,7 +6,6 @@ A judge scores an answer against a ground truth in [0, 1]. A failure is *unscore
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -103,16 +102,12 @@ class Judge(Protocol):
 
 
 def judge_sync(judge: Judge, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
-    """Run ``judge.ajudge`` from synchronous code (CLI, Streamlit, tests).
+    """Run ``judge.ajudge`` from synchronous code (CLI, Streamlit, tests), without a cache.
 
-    Works whether or not an event loop is already running in this thread (Streamlit runs
-    scripts in a thread without one; notebooks have one), by running in a fresh thread then.
+    Delegates to :func:`agentic_core.judges.runner.run_judge_sync`, which keeps one long-lived
+    event loop: a fresh ``asyncio.run`` per call would break chat-model clients whose HTTP
+    connections stay bound to the loop of their first call.
     """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(judge.ajudge(items, progress))
-    import concurrent.futures
+    from agentic_core.judges.runner import run_judge_sync
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, judge.ajudge(items, progress)).result()
+    return run_judge_sync(judge, items, cache=None, cache_mode="off", progress=progress).verdicts

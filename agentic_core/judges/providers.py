@@ -82,7 +82,9 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "1.7.3",
             "langchain_openai",
             "ChatOpenAI",
-            "OPENAI_API_KEY",
+            # Not OPENAI_API_KEY: falling back to it would send a user's OpenAI key to whatever
+            # server the base URL names.
+            "OPENAI_COMPATIBLE_API_KEY",
             False,
             base_url_required=True,
         ),

@@ -89,7 +89,7 @@ def _hybrid(**_: Any) -> Judge:
 
 
 def _llm(**options: Any) -> Judge:
-    from agentic_core.judges.llm import build_llm_judge
+    from agentic_core.judges.providers import build_llm_judge
 
     return build_llm_judge(**options)
 

@@ -488,3 +488,15 @@ def tool_summary(
         "weights": dict(zip(DIMENSIONS, settings.tool_weights.as_tuple(), strict=True)),
         "ignore_extra_tools": settings.ignore_extra_tools,
     }
+
+
+def judge_items(conversations: Sequence[Conversation]) -> list[JudgeItem]:
+    """The items :func:`evaluate` sends to the judge, one per interaction in order.
+
+    For estimates before a run (``runner.estimate_calls``): the same items as the run itself.
+    """
+    return [
+        JudgeItem(query=i.query, answer=i.assistant, ground_truth=i.ground_truth_assistant, score=i.score)
+        for c in conversations
+        for i in c.conversation
+    ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pandas as pd
 
 from agentic_core import __version__, stats
 from agentic_core.evaluate import Aggregate, EvaluationResult
+from agentic_core.schemas import Conversation
 from agentic_core.tools import ToolCorrectnessScore, combine
 
 UNIT_DESCRIPTIONS: dict[str, str] = {
@@ -320,3 +322,38 @@ def failing_tool_calls(result: EvaluationResult, agg: Aggregate) -> pd.DataFrame
         }
     )
     return frame.sort_values("tool_overall", kind="stable").reset_index(drop=True)
+
+
+def interaction_tool_names(result: EvaluationResult) -> pd.Series:
+    """Per interaction (in ``result.interactions`` order), the sorted distinct tool names it expected or used.
+
+    Weight-independent: compute once per run, then filter tables such as :func:`failing_tool_calls`
+    (whose ``row`` column indexes this series) by tool name.
+    """
+    names: list[tuple[str, ...]] = []
+    for conversation in result.conversations:
+        for interaction in conversation.conversation:
+            expected = interaction.ground_truth_agentic.expected_tools if interaction.ground_truth_agentic else []
+            used = interaction.agentic.tools_used if interaction.agentic else []
+            names.append(tuple(sorted({c.tool_name for c in expected} | {c.tool_name for c in used})))
+    return pd.Series(names, dtype=object, name="tool_names")
+
+
+def conversations_preview(conversations: Sequence[Conversation]) -> pd.DataFrame:
+    """One row per loaded conversation, for the Data page's preview (before any judging).
+
+    Columns: ``session_id``, ``assistant_id``, ``task_key`` (see
+    :meth:`~agentic_core.schemas.Conversation.task_key`), ``interactions``, ``tool_calls`` (calls
+    the agent made), ``expected_tool_calls`` (calls the ground truth expects) and ``scored``
+    (interactions carrying their own ``score``, which the ``dataset`` judge needs).
+    """
+    rows = []
+    for c in conversations:
+        used = expected = scored = 0
+        for i in c.conversation:
+            used += len(i.agentic.tools_used) if i.agentic else 0
+            expected += len(i.ground_truth_agentic.expected_tools) if i.ground_truth_agentic else 0
+            scored += i.score is not None
+        rows.append((c.session_id, c.assistant_id, c.task_key(), len(c.conversation), used, expected, scored))
+    columns = ["session_id", "assistant_id", "task_key", "interactions", "tool_calls", "expected_tool_calls", "scored"]
+    return pd.DataFrame.from_records(rows, columns=columns)

@@ -127,3 +127,9 @@ def get_aggregate(run: ActiveRun, settings: AggregateSettings) -> Aggregate:
     else:
         memo.move_to_end(key)
     return agg
+
+
+def is_evaluated(data: ActiveData, run: ActiveRun) -> bool:
+    """Whether ``run`` evaluated ``data`` (the same load, or the same built-in sample)."""
+    same_load = run.result.load_report is data.report
+    return same_load or (data.source == "sample" and run.data_name == data.name)

@@ -154,3 +154,55 @@ def tool_dimension_figure(summary: dict[str, Any]) -> go.Figure:
         **{**_LAYOUT, "hovermode": "closest"}, height=340, yaxis={"range": [0, 1.05], "title": "mean score"}
     )
     return fig
+
+
+def forest_figure(
+    labels: Sequence[str],
+    means: Sequence[float],
+    lows: Sequence[float],
+    highs: Sequence[float],
+    title: str,
+    color: str = AT_COLOR,
+    hover: Sequence[str] | None = None,
+    separator_after: int | None = None,
+) -> go.Figure:
+    """Forest plot: one row per label (first at the top), a point at the mean, a bar for the interval.
+
+    ``separator_after`` draws a dashed line below that many rows (e.g. between the worst and the
+    best tasks when the middle is left out); ``hover`` adds a line of text per row.
+    """
+    means_arr = np.asarray(means, dtype=float)
+    plus = np.asarray(highs, dtype=float) - means_arr
+    minus = means_arr - np.asarray(lows, dtype=float)
+    fig = go.Figure(
+        go.Scatter(
+            x=means_arr,
+            y=list(labels),
+            mode="markers",
+            marker={"color": color, "size": 8},
+            error_x={
+                "type": "data",
+                "symmetric": False,
+                "array": plus,
+                "arrayminus": minus,
+                "color": _rgba(color, 0.6),
+                "thickness": 2,
+                "width": 0,
+            },
+            customdata=list(hover) if hover is not None else None,
+            hovertemplate="%{y}: %{x:.3f}"
+            + ("<br>%{customdata}" if hover is not None else "")
+            + "<extra></extra>",
+        )
+    )
+    if separator_after is not None and 0 < separator_after < len(labels):
+        fig.add_hline(y=separator_after - 0.5, line={"color": "#888", "dash": "dash", "width": 1})
+    fig.update_layout(
+        **{**_LAYOUT, "hovermode": "closest"},
+        title={"text": title, "font": {"size": 15}},
+        height=120 + 22 * len(labels),
+        showlegend=False,
+        xaxis={"range": [0, 1.02], "tickformat": ".0%"},
+        yaxis={"autorange": "reversed", "type": "category", "automargin": True},
+    )
+    return fig

@@ -1,0 +1,278 @@
+"""Data: upload conversation files (validated, with a report per record) or load a built-in sample.
+
+Loading makes the data active; judging happens on the Run page.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import asdict, dataclass, field
+
+import pandas as pd
+import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+from agentic_core.errors import AgenticError
+from agentic_core.io.loader import LoadReport, load_many
+from agentic_core.io.report import Issue
+from agentic_core.io.samples import SAMPLES
+from agentic_core.report import conversations_preview
+from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
+
+log = logging.getLogger(__name__)
+
+
+
+def _max_upload_mb() -> int:
+    """The per-file upload limit in MB: 200, or ``$AGENTIC_MAX_UPLOAD_MB`` (a deployment's choice)."""
+    try:
+        return max(1, int(os.environ.get("AGENTIC_MAX_UPLOAD_MB", "200")))
+    except ValueError:
+        return 200
+
+
+# Per file: the browser refuses larger files, and the page checks again.
+MAX_UPLOAD_MB = _max_upload_mb()
+UPLOAD_TYPES = ["json", "jsonl", "ndjson"]
+LAST_LOAD_KEY = "_data_last_load"
+UPLOAD_SIGNATURE_KEY = "_data_upload_signature"
+PREVIEW_KEY = "_data_preview"
+ISSUE_COLUMNS = ["file", "record", "line", "column", "session_id", "path", "rule", "value", "fix"]
+ISSUE_CONFIG = {
+    "file": st.column_config.TextColumn("File"),
+    "record": st.column_config.NumberColumn("Record", help="0-based index of the record in its file", format="%d"),
+    "line": st.column_config.NumberColumn("Line", help="1-based line in the file", format="%d"),
+    "column": st.column_config.NumberColumn("Column", format="%d"),
+    "session_id": st.column_config.TextColumn("session_id"),
+    "path": st.column_config.TextColumn("JSON path", help="Where inside the record"),
+    "rule": st.column_config.TextColumn("What is wrong", width="large"),
+    "value": st.column_config.TextColumn("Value found"),
+    "fix": st.column_config.TextColumn("How to fix it", width="large"),
+}
+
+
+@dataclass
+class LastLoad:
+    """The most recent load attempt (shown in the report even when nothing could be loaded)."""
+
+    name: str
+    report: LoadReport
+    loaded: bool
+    oversized: list[str] = field(default_factory=list)
+
+
+def _data_name(names: list[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    if len(names) == 2:
+        return f"{names[0]} + {names[1]}"
+    return f"{names[0]} + {len(names) - 1} more files"
+
+
+def _load_uploads(files: list[UploadedFile]) -> None:
+    """Load every uploaded file together (duplicates are checked across files)."""
+    limit = MAX_UPLOAD_MB * 1024 * 1024
+    small = [f for f in files if f.size <= limit]
+    oversized = [f.name for f in files if f.size > limit]
+    with st.spinner(f"Loading and validating {len(small)} file(s)..."):
+        report = load_many([(f.name, f.getvalue()) for f in small])
+    for f in files:
+        if f.size > limit:
+            report.files.append(f.name)
+            report.issues.append(
+                Issue(
+                    "error",
+                    f.name,
+                    None,
+                    "",
+                    f"is {f.size / 1024 / 1024:,.0f} MB, over the {MAX_UPLOAD_MB} MB limit per file",
+                    None,
+                    "split it into several files (JSON Lines split cleanly at line breaks) and upload them "
+                    "together, or load it with the command line",
+                )
+            )
+    name = _data_name([f.name for f in files])
+    loaded = bool(report.conversations)
+    if loaded:
+        set_data(ActiveData(name=name, report=report, source="upload"))
+    st.session_state[LAST_LOAD_KEY] = LastLoad(name, report, loaded, oversized)
+
+
+def _load_sample(key: str) -> None:
+    try:
+        data = load_sample_data(key)
+    except AgenticError as exc:
+        st.error(str(exc))
+        return
+    except Exception:
+        log.exception("loading sample %s failed", key)
+        st.error(f"The sample {key!r} could not be loaded. Restore sample_data/ (git checkout sample_data) and retry.")
+        return
+    st.session_state[LAST_LOAD_KEY] = LastLoad(data.name, data.report, True)
+
+
+def _preview(report: LoadReport) -> pd.DataFrame:
+    """The preview table of ``report``, computed once per load."""
+    memo = st.session_state.get(PREVIEW_KEY)
+    if memo is None or memo[0] is not report:
+        memo = (report, conversations_preview(report.conversations))
+        st.session_state[PREVIEW_KEY] = memo
+    frame: pd.DataFrame = memo[1]
+    return frame
+
+
+def _issue_table(frame: pd.DataFrame, key: str) -> None:
+    st.dataframe(frame[ISSUE_COLUMNS], hide_index=True, column_config=ISSUE_CONFIG, key=key)
+
+
+run = ensure_run()
+st.title("Data")
+st.caption(
+    "Upload your agent's conversations or pick a built-in sample. Loading validates every record "
+    "and makes the data active; nothing is judged until you start a run on the Run page."
+)
+status_box = st.container()
+
+# -- upload ------------------------------------------------------------------------------------
+st.subheader("Upload files")
+files = st.file_uploader(
+    f"Conversation files: JSON or JSON Lines, up to {MAX_UPLOAD_MB} MB per file",
+    type=UPLOAD_TYPES,
+    accept_multiple_files=True,
+    max_upload_size=MAX_UPLOAD_MB,
+    key="upload",
+    help="A JSON array of conversations, one conversation object, a {\"datasets\": [...]} request or JSON "
+    "Lines (one conversation per line); the format is detected from the content. Several files are "
+    "loaded together, so a session_id repeated across files is caught.",
+)
+st.caption(
+    f"Limit: {MAX_UPLOAD_MB} MB per file (split larger files; JSON Lines split at any line break). "
+    "Files stay in this session's memory only."
+)
+if files:
+    signature = tuple((f.file_id, f.name, f.size) for f in files)
+    if st.session_state.get(UPLOAD_SIGNATURE_KEY) != signature:
+        # Remember first: an unexpected failure must not reload on every rerun.
+        st.session_state[UPLOAD_SIGNATURE_KEY] = signature
+        try:
+            _load_uploads(files)
+        except AgenticError as exc:
+            st.error(str(exc))
+        except Exception as exc:
+            log.exception("loading uploads failed")
+            st.error(
+                f"The upload could not be loaded ({type(exc).__name__}). Check that the files are UTF-8 JSON "
+                "or JSON Lines, then upload them again."
+            )
+
+# -- samples -----------------------------------------------------------------------------------
+st.subheader("Built-in samples")
+st.caption("Small realistic datasets, one click away (no upload needed).")
+for col, (key, sample) in zip(st.columns(len(SAMPLES)), SAMPLES.items(), strict=True):
+    with col.container(border=True):
+        st.markdown(f"**{sample.title}**")
+        st.caption(sample.description)
+        if st.button("Load this sample", key=f"sample_{key}", icon=":material/dataset:"):
+            _load_sample(key)
+
+# -- status ------------------------------------------------------------------------------------
+data = get_data()
+last: LastLoad | None = st.session_state.get(LAST_LOAD_KEY)
+with status_box:
+    if last is not None and not last.loaded:
+        try:
+            last.report.raise_if_empty()
+        except AgenticError as exc:
+            st.error(f"Nothing was loaded from {last.name}. {exc}")
+        if data is not None:
+            st.caption(f"The active data is still **{data.name}**.")
+    if data is None:
+        st.info("No data loaded yet: upload files below or pick a built-in sample.")
+    else:
+        n_conv = len(data.report.conversations)
+        n_int = data.report.n_interactions
+        if is_evaluated(data, run):
+            st.success(
+                f"Active data: **{data.name}** — {n_conv:,} conversations, {n_int:,} interactions. "
+                f"It already has a run (judged by {run.judge_label}): its results are on Overview. "
+                "Go to Run to judge it again with another judge."
+            )
+            cols = st.columns(2)
+            cols[0].page_link("pages/overview.py", label="See the results on Overview", icon=":material/dashboard:")
+            cols[1].page_link("pages/run.py", label="Judge again on Run", icon=":material/play_circle:")
+        else:
+            st.success(
+                f"Loaded {n_conv:,} conversations ({n_int:,} interactions) from **{data.name}** — "
+                "go to Run to evaluate."
+            )
+            st.page_link("pages/run.py", label="Go to Run to evaluate", icon=":material/play_circle:")
+
+# -- validation report -------------------------------------------------------------------------
+shown = (last.name, last.report) if last is not None else (data.name, data.report) if data is not None else None
+if shown is not None:
+    report_name, report = shown
+    st.subheader("Validation report")
+    st.caption(f"{report_name}: {report.summary()}")
+    frame = report.to_frame()
+    errors = frame[frame["severity"] == "error"]
+    warnings = frame[frame["severity"] == "warning"]
+    notes = frame[frame["severity"] == "info"]
+    if errors.empty and warnings.empty:
+        st.success("No problems found: every record is valid.")
+    if not errors.empty:
+        st.error(
+            f"**{len(errors)} error(s)** — the records below were **skipped**; every valid record was loaded "
+            "unchanged. Each row names the file, record, line, JSON path, what is wrong and how to fix it."
+        )
+        _issue_table(errors, "report_errors")
+        if report.skipped:
+            st.markdown(f"**Skipped records ({len(report.skipped)})** — the first problem of each:")
+            skipped = pd.DataFrame([asdict(s) for s in report.skipped])
+            st.dataframe(skipped, hide_index=True, key="report_skipped")
+    if not warnings.empty:
+        st.warning(
+            f"**{len(warnings)} warning(s)** — these records were loaded, but probably not as meant "
+            "(for example a misspelt key, which is ignored)."
+        )
+        _issue_table(warnings, "report_warnings")
+    if not notes.empty:
+        with st.expander(f"{len(notes)} note(s)"):
+            _issue_table(notes, "report_notes")
+
+# -- preview -----------------------------------------------------------------------------------
+if data is not None and data.report.conversations:
+    st.subheader(f"Preview: {data.name}")
+    table = _preview(data.report)
+    st.dataframe(
+        table,
+        hide_index=False,
+        key="preview_table",
+        column_config={
+            "task_key": st.column_config.TextColumn(
+                "task key", help="task_id, or the conversation's question ids: attempts at one task share it"
+            ),
+            "interactions": st.column_config.NumberColumn("#interactions"),
+            "tool_calls": st.column_config.NumberColumn("tool calls made"),
+            "expected_tool_calls": st.column_config.NumberColumn("tool calls expected"),
+            "scored": st.column_config.NumberColumn(
+                "with own score", help="Interactions with a 'score' field (needed by the dataset judge)"
+            ),
+        },
+    )
+    st.caption(
+        f"{len(table):,} conversations, {int(table['interactions'].sum()):,} interactions, "
+        f"{table['task_key'].nunique():,} distinct tasks; {int((table['tool_calls'] > 0).sum()):,} "
+        "conversations use tools."
+    )
+    index = st.number_input(
+        "Show one record: row number in the table above",
+        min_value=0,
+        max_value=len(table) - 1,
+        value=0,
+        step=1,
+        key="preview_record",
+    )
+    conv = data.report.conversations[int(index)]
+    st.caption(f"Record {int(index)}: session_id {conv.session_id!r}, assistant_id {conv.assistant_id!r}")
+    st.json(conv.model_dump(mode="json", exclude_unset=True), expanded=2)

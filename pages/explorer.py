@@ -1,0 +1,275 @@
+"""Explorer: conversations failing first, filter and search, drill into one conversation.
+
+The drill-down shows every interaction's query, answer, ground truth, judge score and reasoning
+(or why it is unscored), its verdict under the current threshold, and the expected-vs-used tool
+diff with the tool reasoning under the current weights.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from agentic_core.errors import AgenticError
+from agentic_core.report import (
+    STATUS_ORDER,
+    InteractionDetail,
+    SearchIndex,
+    conversation_detail,
+    conversation_index,
+    explorer_table,
+)
+from ui.controls import settings_or_error, sidebar_controls
+from ui.format import pct
+from ui.state import ActiveRun, ensure_run, get_aggregate
+
+log = logging.getLogger(__name__)
+
+MEMO_KEY = "_explorer_memo"
+ROWS_KEY = "_explorer_rows"  # conversation rows in the order the table shows them
+_SEARCH_MEMO = 16
+STATUSES = list(STATUS_ORDER)
+STATUS_BADGES = {
+    "incorrect": ":red-badge[incorrect]",
+    "unscored": ":gray-badge[unscored]",
+    "correct": ":green-badge[correct]",
+}
+DIFF_LABELS = {
+    "match": "✅ match",
+    "parameter mismatch": "⚠️ parameter mismatch",
+    "missing": "❌ missing",
+    "extra": "➕ extra",
+    "optional, not called": "○ optional, not called",
+}
+DIFF_COLORS = {
+    "parameter mismatch": "background-color: rgba(255, 170, 0, 0.18)",
+    "missing": "background-color: rgba(214, 39, 40, 0.16)",
+    "extra": "background-color: rgba(31, 119, 180, 0.14)",
+}
+
+
+def _memo(run: ActiveRun) -> dict[str, Any]:
+    """Weight-independent helpers of the run (conversation identities, search text), built once."""
+    memo: dict[str, Any] | None = st.session_state.get(MEMO_KEY)
+    if memo is None or memo.get("run_id") != run.run_id:
+        memo = {
+            "run_id": run.run_id,
+            "index": conversation_index(run.result),
+            "search": SearchIndex(run.result),
+            "hits": OrderedDict(),
+        }
+        st.session_state[MEMO_KEY] = memo
+    return memo
+
+
+def _search(memo: dict[str, Any], term: str) -> np.ndarray | None:
+    """Conversation mask for ``term`` (None = no search), memoised per run and term."""
+    term = term.strip()
+    if not term:
+        return None
+    hits: OrderedDict[str, np.ndarray] = memo["hits"]
+    mask = hits.get(term)
+    if mask is None:
+        mask = memo["search"].search(term)
+        hits[term] = mask
+        while len(hits) > _SEARCH_MEMO:
+            hits.popitem(last=False)
+    return mask
+
+
+def _on_table_select() -> None:
+    """A clicked table row selects that conversation in the drill-down."""
+    state = st.session_state.get("explorer_table")
+    rows = list(state["selection"]["rows"]) if state else []
+    shown: list[int] = st.session_state.get(ROWS_KEY, [])
+    if rows and 0 <= rows[0] < len(shown):
+        st.session_state["conversation"] = shown[rows[0]]
+
+
+def _styled_diff(diff: pd.DataFrame) -> Any:
+    shown = diff.assign(diff=diff["diff"].map(lambda d: DIFF_LABELS.get(d, d)))
+
+    def colour(row: pd.Series) -> list[str]:
+        css = DIFF_COLORS.get(diff.at[row.name, "diff"], "")
+        return [css] * len(row)
+
+    return shown.style.apply(colour, axis=1).format({"agreement": lambda x: "" if pd.isna(x) else f"{x:.0%}"})
+
+
+def _text_block(label: str, text: str) -> None:
+    st.markdown(f"**{label}**")
+    st.text(text if text else "(empty)")
+
+
+def _render_interaction(detail: InteractionDetail, k: int) -> None:
+    with st.container(border=True):
+        st.markdown(f"**Turn {detail.position + 1}** · `{detail.qa_id}` · {STATUS_BADGES[detail.status]}")
+        st.caption(detail.verdict)
+        cols = st.columns(3)
+        with cols[0]:
+            _text_block("Query", detail.query)
+        with cols[1]:
+            _text_block("Answer", detail.answer)
+        with cols[2]:
+            _text_block("Ground truth", detail.ground_truth)
+        if detail.judge_score is None:
+            st.markdown(f"**Judge:** unscored — {detail.judge_error or 'no score was returned'}")
+        else:
+            st.markdown(f"**Judge score:** {detail.judge_score:.2f} ({detail.judge_status})")
+            if detail.judge_reasoning:
+                st.caption(f"Judge reasoning: {detail.judge_reasoning}")
+        if detail.tool is None or detail.tool_diff is None:
+            st.caption("No tools were expected or used here: tool correctness does not apply.")
+            return
+        tool = detail.tool
+        overall = "undefined" if tool.overall_correctness is None else f"{tool.overall_correctness:.2f}"
+        utilization = "not assessable" if tool.result_utilization is None else f"{tool.result_utilization:.2f}"
+        badge = ":green-badge[tool use correct]" if tool.is_correct else ":red-badge[tool use below threshold]"
+        st.markdown(
+            f"**Tool calls: expected vs used** — {badge}"
+            f"  \nselection {tool.tool_selection_correct:.2f} · parameters {tool.parameter_accuracy:.2f} · "
+            f"sequence {tool.sequence_correct:.2f} · utilization {utilization} · **overall {overall}**"
+        )
+        st.dataframe(
+            _styled_diff(detail.tool_diff),
+            key=f"explorer_diff_{detail.row}_{k}",
+            hide_index=True,
+            column_config={
+                "diff": st.column_config.TextColumn("Diff"),
+                "expected_call": st.column_config.TextColumn("Expected call"),
+                "expected_parameters": st.column_config.TextColumn("Expected parameters"),
+                "used_call": st.column_config.TextColumn("Used call"),
+                "used_parameters": st.column_config.TextColumn("Used parameters"),
+                "result": st.column_config.TextColumn("Result"),
+                "agreement": st.column_config.TextColumn("Parameter agreement"),
+                "mismatches": st.column_config.TextColumn("Parameter mismatches"),
+            },
+        )
+        st.markdown(f"**Tool reasoning:** {tool.reasoning}")
+
+
+run = ensure_run()
+sidebar_controls(run)
+settings = settings_or_error(run)
+if settings is None:
+    st.stop()
+agg = get_aggregate(run, settings)
+memo = _memo(run)
+
+st.title("Explorer")
+st.caption(
+    f"{run.data_name} — judged by {run.judge_label}. Conversations failing first (incorrect, then unscored, "
+    f"then correct) under the current settings: answer threshold {settings.threshold:.2f}"
+    + (", tool use required" if settings.require_tool_correctness else "")
+    + "."
+)
+
+cols = st.columns([2, 3])
+statuses = cols[0].multiselect(
+    "Status",
+    STATUSES,
+    default=STATUSES,
+    key="explorer_status",
+    help="Correct: every interaction reaches the threshold. Unscored: the judge failed on an interaction.",
+    persist_state="session",
+)
+term = cols[1].text_input(
+    "Search",
+    key="explorer_search",
+    type="search",
+    placeholder="session id, assistant id, or text in a query or answer",
+    help="Case-insensitive, literal text (not a pattern).",
+    persist_state="session",
+)
+mask = _search(memo, term or "")
+table = explorer_table(agg, memo["index"], mask=mask, statuses=statuses)
+total = run.result.n_conversations
+by_status = agg.conversations["status"].value_counts()
+st.caption(
+    f"Showing **{len(table):,}** of {total:,} conversations. In the run: "
+    + ", ".join(f"{int(by_status.get(s, 0)):,} {s}" for s in STATUSES)
+    + "."
+)
+if table.empty:
+    st.info(
+        "No conversation matches. Clear the search or select more statuses."
+        if statuses
+        else "Select at least one status to list conversations."
+    )
+    st.stop()
+
+rows = table["row"].tolist()
+st.session_state[ROWS_KEY] = rows
+st.dataframe(
+    table,
+    key="explorer_table",
+    on_select=_on_table_select,
+    selection_mode="single-row",
+    hide_index=True,
+    height=320,
+    column_config={
+        "row": st.column_config.NumberColumn("Row", help="Position of the conversation in the data"),
+        "status": st.column_config.TextColumn("Status"),
+        "session_id": st.column_config.TextColumn("Session"),
+        "assistant_id": st.column_config.TextColumn("Assistant"),
+        "task_key": st.column_config.TextColumn("Task"),
+        "interactions": st.column_config.NumberColumn("Interactions"),
+        "correct": st.column_config.NumberColumn("Correct", help="Interactions counted correct"),
+        "unscored": st.column_config.NumberColumn("Unscored", help="Interactions the judge failed on"),
+        "min_score": st.column_config.NumberColumn("Lowest score", format="%.2f"),
+        "tool_correct": st.column_config.NumberColumn("Tools correct", help="Interactions with correct tool use"),
+        "tool_scored": st.column_config.NumberColumn("Tools scored", help="Interactions where tools apply"),
+        "first_query": st.column_config.TextColumn("First query"),
+    },
+)
+st.caption("Click a row, or pick a conversation below, to see its interactions.")
+
+if st.session_state.get("conversation") not in rows:
+    st.session_state["conversation"] = rows[0]
+labels = dict(
+    zip(
+        rows,
+        (table["session_id"] + " · " + table["assistant_id"] + " — " + table["status"]).tolist(),
+        strict=True,
+    )
+)
+row = st.selectbox(
+    "Conversation",
+    rows,
+    format_func=lambda r: f"#{r} {labels.get(r, '')}",
+    key="conversation",
+    help="Session ids can repeat across attempts, so conversations are listed by row and assistant.",
+)
+
+try:
+    details = conversation_detail(run.result, agg, int(row))
+except AgenticError as exc:
+    st.error(str(exc))
+    st.stop()
+except Exception:  # never a traceback on screen
+    log.exception("explorer drill-down failed for row %s", row)
+    st.error("This conversation could not be displayed. Pick another one, or reload the page; the log has details.")
+    st.stop()
+
+conv = agg.conversations.iloc[int(row)]
+conversation = run.result.conversations[int(row)]
+st.subheader(f"{conversation.session_id} · {conversation.assistant_id}")
+facts = [
+    STATUS_BADGES[str(conv["status"])],
+    f"row {int(row)}",
+    f"task `{conv['task_key']}`",
+    f"{int(conv['correct_interactions'])} of {int(conv['total_interactions'])} interactions correct",
+]
+if conv.get("pass_at_k") is not None and not pd.isna(conv.get("pass_at_k")):
+    facts.append(f"per-conversation pass@{settings.k} {pct(float(conv['pass_at_k']))} (over its interactions)")
+st.markdown(" · ".join(facts))
+about = [conversation.context or "", f"language: {conversation.language}" if conversation.language else ""]
+if any(about):
+    st.caption(" · ".join(x for x in about if x))
+for k, detail in enumerate(details):
+    _render_interaction(detail, k)

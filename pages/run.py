@@ -1,0 +1,365 @@
+"""Run: pick a judge, see how many judge calls it will make, judge the active data with progress.
+
+The API key lives only in its password field: it is passed straight to the judge builder and is
+never put in the run, the session data, the cache or a log line.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+import streamlit as st
+
+from agentic_core.errors import AgenticError
+from agentic_core.evaluate import evaluate, judge_items
+from agentic_core.io.loader import LoadReport
+from agentic_core.judges.base import Judge, JudgeItem
+from agentic_core.judges.cache import JudgeCache, default_cache_path
+from agentic_core.judges.providers import PROVIDERS
+from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
+from agentic_core.judges.runner import CACHE_MODES, CacheMode, estimate_calls
+from ui.controls import threshold_default
+from ui.state import ActiveRun, ensure_run, get_data, is_evaluated, set_run
+
+log = logging.getLogger(__name__)
+
+SUGGESTED_MODELS = {
+    "groq": "llama-3.3-70b-versatile",
+    "openai": "gpt-4o-mini",
+    "openai-compatible": "",
+    "anthropic": "claude-3-5-haiku-latest",
+    "google": "gemini-2.0-flash",
+    "ollama": "llama3.1",
+}
+CACHE_LABELS = {
+    "use": "use: reuse cached verdicts, store new ones",
+    "refresh": "refresh: judge everything again, overwrite",
+    "off": "off: neither read nor write",
+}
+ITEMS_KEY = "_run_items"
+ESTIMATE_KEY = "_run_estimate"
+GENERATION_KEY = "_run_generation"
+_PERSIST: dict[str, Any] = {"persist_state": "session"}
+
+
+def _items(report: LoadReport) -> list[JudgeItem]:
+    """The judge items of ``report``, built once per load."""
+    memo = st.session_state.get(ITEMS_KEY)
+    if memo is None or memo[0] is not report:
+        memo = (report, judge_items(report.conversations))
+        st.session_state[ITEMS_KEY] = memo
+    items: list[JudgeItem] = memo[1]
+    return items
+
+
+def _estimate(report: LoadReport, judge: Judge, cache_mode: CacheMode) -> tuple[int, int]:
+    """``(distinct items, judge calls)`` for this data, judge and cache mode; memoised until the next run."""
+    signature = (
+        judge.identity.fingerprint(),
+        judge.cacheable,
+        cache_mode,
+        str(default_cache_path()),
+        st.session_state.get(GENERATION_KEY, 0),
+    )
+    memo = st.session_state.get(ESTIMATE_KEY)
+    if memo is not None and memo[0] is report and memo[1] == signature:
+        value: tuple[int, int] = memo[2]
+        return value
+    items = _items(report)
+    distinct = estimate_calls(judge, items, None, "off")
+    with JudgeCache() as cache:
+        calls = estimate_calls(judge, items, cache, cache_mode)
+    value = (distinct, calls)
+    st.session_state[ESTIMATE_KEY] = (report, signature, value)
+    return value
+
+
+def _suggest_model() -> None:
+    st.session_state["llm_model"] = SUGGESTED_MODELS.get(st.session_state.get("llm_provider", "groq"), "")
+
+
+def _scrub(text: str, secret: str | None) -> str:
+    return text.replace(secret, "***") if secret else text
+
+
+def _llm_options() -> tuple[dict[str, Any], str | None]:
+    """Render the LLM settings; return the builder options (key included) and the key alone."""
+    names = list(PROVIDERS)
+    if "llm_model" not in st.session_state:
+        st.session_state["llm_model"] = SUGGESTED_MODELS[names[0]]
+    cols = st.columns(2)
+    provider = cols[0].selectbox(
+        "Provider",
+        names,
+        format_func=lambda p: PROVIDERS[p].label,
+        key="llm_provider",
+        on_change=_suggest_model,
+        **_PERSIST,
+    )
+    spec = PROVIDERS[provider]
+    model = cols[1].text_input(
+        "Model",
+        key="llm_model",
+        placeholder="the model name your server serves" if not SUGGESTED_MODELS.get(provider) else None,
+        help="The provider's model name.",
+        **_PERSIST,
+    )
+    base_url = st.text_input(
+        "Base URL" + (" (required)" if spec.base_url_required else " (optional)"),
+        key="llm_base_url",
+        placeholder="http://127.0.0.1:8000/v1" if provider != "ollama" else "http://127.0.0.1:11434",
+        help="The server's URL: required for an OpenAI-compatible server (vLLM, llama.cpp, LM Studio, ...); "
+        "optional otherwise.",
+        **_PERSIST,
+    )
+    api_key: str | None = None
+    if spec.key_env is not None:
+        api_key = st.text_input(
+            "API key",
+            type="password",
+            key="llm_api_key",
+            help=f"Leave empty to use the environment variable {spec.key_env}. The key is used for this run "
+            "only: never stored in the run, the cache, exports or logs.",
+        )
+        env_state = "set" if os.environ.get(spec.key_env, "").strip() else "not set"
+        where = "the key field above" if api_key else f"the environment variable **{spec.key_env}** ({env_state})"
+        need = "" if spec.key_required else " (optional for this provider)"
+        st.caption(f"{spec.label} reads its API key from {spec.key_env}{need}. Key used now: {where}.")
+    else:
+        st.caption(f"{spec.label} needs no API key.")
+    cols = st.columns(3)
+    concurrency = cols[0].number_input(
+        "Concurrency",
+        min_value=1,
+        max_value=256,
+        value=8,
+        step=1,
+        key="llm_concurrency",
+        help="Calls in flight at once.",
+        **_PERSIST,
+    )
+    rps = cols[1].number_input(
+        "Requests per second",
+        min_value=0.0,
+        max_value=1000.0,
+        value=0.0,
+        step=0.5,
+        key="llm_rps",
+        help="At most this many requests per second (retries included); 0 = no limit.",
+        **_PERSIST,
+    )
+    timeout = cols[2].number_input(
+        "Timeout (s)",
+        min_value=1.0,
+        max_value=600.0,
+        value=60.0,
+        step=5.0,
+        key="llm_timeout",
+        help="Per call; a call that times out is retried, then counted as failed (unscored, never 0).",
+        **_PERSIST,
+    )
+    options: dict[str, Any] = {
+        "provider": provider,
+        "model": model,
+        "base_url": base_url or None,
+        "api_key": api_key or None,
+        "concurrency": int(concurrency),
+        "rps": float(rps) or None,
+        "timeout_s": float(timeout),
+    }
+    return options, api_key or None
+
+
+def _build(name: str, options: dict[str, Any], secret: str | None) -> Judge | None:
+    try:
+        return build_judge(name, **options)
+    except AgenticError as exc:
+        st.error(_scrub(str(exc), secret))
+    except Exception as exc:
+        log.error("building judge %r failed: %s", name, _scrub(f"{type(exc).__name__}: {exc}", secret))
+        st.error(
+            f"The {JUDGES[name].title} judge could not be built ({type(exc).__name__}: "
+            f"{_scrub(str(exc), secret)[:300]}). Pick another judge, or repair the installation (bash start.sh)."
+        )
+    return None
+
+
+def _run(
+    data_name: str, report: LoadReport, judge: Judge, cache_mode: CacheMode, secret: str | None
+) -> ActiveRun | None:
+    total = len(_items(report))
+    bar = st.progress(0.0, text=f"Judging: 0 / {total:,} interactions")
+
+    def progress(done: int, of: int) -> None:
+        bar.progress(min(1.0, done / of) if of else 1.0, text=f"Judging: {done:,} / {of:,} interactions")
+
+    try:
+        with JudgeCache() as cache:
+            result = evaluate(report, judge, cache=cache, cache_mode=cache_mode, progress=progress)
+    except AgenticError as exc:
+        bar.empty()
+        st.error(_scrub(str(exc), secret))
+        return None
+    except Exception as exc:
+        bar.empty()
+        what = _scrub(f"{type(exc).__name__}: {exc}", secret)
+        log.error("run with judge %s failed: %s", judge.identity.label(), what)
+        st.error(
+            f"The run stopped ({what[:300]}). Verdicts judged before the failure are in the cache, so running "
+            "again continues from there; if it keeps failing, pick another judge."
+        )
+        return None
+    bar.progress(1.0, text=f"Judged {total:,} interactions in {result.judge_run.elapsed_s:.1f} s")
+    new = ActiveRun(data_name=data_name, result=result, judge_label=result.judge_identity.label())
+    set_run(new)
+    # The new judge's recommendation becomes the default answer threshold on every results page.
+    st.session_state["threshold"] = threshold_default(new)
+    st.session_state[GENERATION_KEY] = st.session_state.get(GENERATION_KEY, 0) + 1
+    return new
+
+
+def _show_run(run: ActiveRun) -> None:
+    result = run.result
+    jr = result.judge_run
+    st.subheader("Active run")
+    st.markdown(f"**Data:** {run.data_name}  \n**Judge:** {run.judge_label}")
+    with st.expander("Judge identity (recorded with every result and used as the cache key)"):
+        st.json(jr.identity.model_dump(mode="json"))
+    cols = st.columns(4)
+    cols[0].metric("Judged now", f"{jr.counts.get('ok', 0):,}", help="Interactions scored by the judge in this run")
+    cols[1].metric("From the cache", f"{jr.counts.get('cached', 0):,}", help="Interactions answered by the cache")
+    cols[2].metric(
+        "Failed (unscored)",
+        f"{jr.counts.get('failed', 0):,}",
+        help="Interactions the judge could not score: unscored, never counted as 0",
+    )
+    cols[3].metric("Time", f"{jr.elapsed_s:.1f} s", help="Wall time of the judging")
+    st.caption(
+        f"Cache ({jr.cache_mode}): {jr.cache_hits:,} hits, {jr.cache_misses:,} misses. Model calls: {jr.model_calls:,} "
+        f"distinct items; {jr.duplicates:,} duplicates judged once; {jr.retries:,} retries. "
+        f"Tokens: {jr.input_tokens:,} in, {jr.output_tokens:,} out."
+    )
+    st.info(
+        f"This judge's recommended answer threshold is **{result.recommended_threshold:.2f}**: it is the default "
+        "of the *Answer threshold* slider in the sidebar of the results pages (move it there)."
+    )
+    for warning in jr.warnings:
+        st.warning(warning)
+    frame = result.interactions
+    failed = frame[frame["judge_status"] == "failed"]
+    if not failed.empty:
+        st.error(
+            f"**{len(failed):,} interaction(s) could not be judged.** They are unscored, not 0: by default their "
+            "conversations are excluded from the statistics (and counted on Overview)."
+        )
+        reasons = failed["judge_error"].fillna("(no reason given)").value_counts()
+        st.dataframe(
+            reasons.rename_axis("reason").reset_index(name="interactions"), hide_index=True, key="run_failure_reasons"
+        )
+        st.dataframe(
+            failed[["session_id", "qa_id", "query", "judge_error"]].rename(columns={"judge_error": "reason"}),
+            hide_index=True,
+            key="run_failures",
+        )
+    st.page_link("pages/overview.py", label="See the results on Overview", icon=":material/dashboard:")
+
+
+run = ensure_run()
+data = get_data()
+st.title("Run")
+st.caption(
+    "Judge every interaction of the active data once; afterwards every slider on the results pages "
+    "only re-aggregates (no judge call)."
+)
+if data is None or not data.report.conversations:
+    st.info("No data is loaded: load files or a built-in sample on the Data page first.")
+    st.page_link("pages/data.py", label="Go to Data", icon=":material/upload_file:")
+    st.stop()
+
+n_conv = len(data.report.conversations)
+n_int = data.report.n_interactions
+evaluated = is_evaluated(data, run)
+st.markdown(f"**Data:** {data.name} — {n_conv:,} conversations, {n_int:,} interactions")
+if evaluated:
+    st.caption(f"Already evaluated by {run.judge_label}; running again replaces that run.")
+else:
+    st.caption(f"Not evaluated yet (the active run is of {run.data_name}).")
+
+# -- judge -------------------------------------------------------------------------------------
+st.subheader("Judge")
+names = list(JUDGES)
+judge_name = st.radio(
+    "Judge",
+    names,
+    index=names.index(DEFAULT_JUDGE) if DEFAULT_JUDGE in names else 0,
+    format_func=lambda n: JUDGES[n].title,
+    key="run_judge",
+    **_PERSIST,
+)
+st.caption(JUDGES[judge_name].description)
+options: dict[str, Any] = {}
+secret: str | None = None
+if judge_name == "llm":
+    options, secret = _llm_options()
+judge = _build(judge_name, options, secret)
+del options  # holds the key; not needed any more
+
+cache_mode: CacheMode = st.radio(
+    "Judge cache",
+    list(CACHE_MODES),
+    format_func=CACHE_LABELS.__getitem__,
+    horizontal=True,
+    key="cache_mode",
+    help=f"Verdicts are stored in {default_cache_path()} (never an API key); a second run of the same data and "
+    "judge makes no judge calls.",
+    **_PERSIST,
+)
+
+# -- estimate ----------------------------------------------------------------------------------
+if judge is not None:
+    try:
+        distinct, calls = _estimate(data.report, judge, cache_mode)
+    except AgenticError as exc:
+        st.error(str(exc))
+        distinct, calls = n_int, n_int
+    cols = st.columns([1, 3])
+    cols[0].metric(
+        "Judge calls needed",
+        f"{calls:,}",
+        help="Distinct interactions the judge will be asked about (cache hits and duplicates excluded).",
+    )
+    if not judge.cacheable:
+        note = "This judge reads scores from the data: no model calls and no cache."
+    elif cache_mode == "use":
+        note = f"{distinct - calls:,} of them are already in the cache."
+    elif cache_mode == "refresh":
+        note = "Cache mode *refresh*: every distinct item is judged again and the cache overwritten."
+    else:
+        note = "Cache mode *off*: every distinct item is judged, nothing is stored."
+    cols[1].caption(
+        f"{n_int:,} interactions, {distinct:,} distinct (identical query, answer and ground truth are judged "
+        f"once). {note}"
+    )
+    st.caption(
+        f"Recommended answer threshold of this judge: **{judge.recommended_threshold:.2f}**. After the run it "
+        "becomes the default threshold on the results pages."
+    )
+
+start = st.button(
+    "Run evaluation", type="primary", key="run_start", disabled=judge is None, icon=":material/play_arrow:"
+)
+if start and judge is not None:
+    new = _run(data.name, data.report, judge, cache_mode, secret)
+    if new is not None:
+        run = new
+        jr = new.result.judge_run
+        st.success(
+            f"Done: {n_conv:,} conversations judged by {new.judge_label} — {jr.counts.get('ok', 0):,} judged now, "
+            f"{jr.counts.get('cached', 0):,} from the cache, {jr.counts.get('failed', 0):,} failed."
+        )
+del secret
+
+st.divider()
+_show_run(run)

@@ -1,0 +1,238 @@
+"""Tools: the four tool-correctness dimensions, per-tool-name breakdown, failing tool calls."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from agentic_core.errors import AgenticError
+from agentic_core.report import (
+    failing_tool_calls,
+    interaction_tool_names,
+    normalised_tool_weights,
+    tool_breakdown,
+)
+from ui.charts import tool_dimension_figure
+from ui.controls import settings_or_error, sidebar_controls, tool_controls
+from ui.format import ci_text, pct
+from ui.state import ActiveRun, ensure_run, get_aggregate
+
+RUN_MEMO_KEY = "_tools_run_memo"
+FAILING_MEMO_KEY = "_tools_failing_memo"
+_FAILING_MEMO_SIZE = 8
+
+
+def per_run(run: ActiveRun) -> dict[str, Any]:
+    """Weight-independent tables, computed once per run: breakdown and tool names per interaction."""
+    memo: dict[str, Any] | None = st.session_state.get(RUN_MEMO_KEY)
+    if memo is None or memo["run_id"] != run.run_id:
+        memo = {
+            "run_id": run.run_id,
+            "breakdown": tool_breakdown(run.result),
+            "names": interaction_tool_names(run.result),
+        }
+        st.session_state[RUN_MEMO_KEY] = memo
+    return memo
+
+
+def failing_for(run: ActiveRun, settings_key: str, compute: Any) -> pd.DataFrame:
+    """Failing tool calls memoised per (run, settings): a rerun of the same view recomputes nothing."""
+    memo: OrderedDict[tuple[str, str], pd.DataFrame] = st.session_state.setdefault(FAILING_MEMO_KEY, OrderedDict())
+    key = (run.run_id, settings_key)
+    frame = memo.get(key)
+    if frame is None:
+        frame = compute()
+        memo[key] = frame
+        while len(memo) > _FAILING_MEMO_SIZE:
+            memo.popitem(last=False)
+    else:
+        memo.move_to_end(key)
+    return frame
+
+
+run = ensure_run()
+sidebar_controls(run)
+result = run.result
+
+st.title("Tools")
+st.caption(f"{run.data_name} — judged by {run.judge_label}")
+
+n_tool = int(result.tool_arrays["applicable"].sum()) if result.n_interactions else 0
+if n_tool == 0:
+    st.info(
+        "No interaction in this dataset has tool expectations or tool calls, so there is nothing to score here. "
+        "To evaluate tool use, give interactions a `ground_truth_agentic` with `expected_tools` (and the agent's "
+        "`agentic.tools_used`), then load the file on the **Data** page and evaluate it on **Run**. The "
+        "*Travel agent* sample shows the format.",
+        icon=":material/build:",
+    )
+    st.stop()
+
+st.markdown(
+    f"**{n_tool:,} of {result.n_interactions:,} interactions** have tool expectations or tool calls and are scored "
+    "on four dimensions: *selection* (the right tools: F1 of matched calls), *parameters* (agreement of matched "
+    "calls' parameters), *sequence* (relative order, when it matters) and *utilization* (the final answer uses the "
+    "tool results). The overall score is their weighted mean; tool use is correct when it reaches the threshold."
+)
+try:
+    run_tables = per_run(run)
+except AgenticError as exc:
+    st.error(str(exc))
+    st.stop()
+
+
+@st.fragment
+def weighted_view() -> None:
+    """Weights, threshold and everything that depends on them (reruns alone on a slider move)."""
+    st.subheader("Weights and threshold")
+    tool_controls()
+    settings = settings_or_error(run)
+    if settings is None:
+        st.caption("Give at least one dimension a weight above 0 to see the scores.")
+        return
+    agg = get_aggregate(run, settings)
+    summary = agg.tool_summary
+    used = normalised_tool_weights(settings.tool_weights)
+    st.caption(
+        "Weights used (normalised to sum to 1): "
+        + " · ".join(f"{name} **{w:.2f}**" for name, w in used.items())
+        + ". Where utilization cannot be assessed, the other three are renormalised for that interaction."
+    )
+
+    scored = summary["scored_interactions"]
+    correct = summary["correct_interactions"]
+    overall = summary["overall"]
+    cols = st.columns(3)
+    cols[0].metric(
+        "Overall tool score",
+        pct(overall["mean"]),
+        delta=ci_text(overall["ci"]) or None,
+        delta_color="off",
+        delta_arrow="off",
+        help=f"Mean weighted overall score over the {scored:,} scored interactions, with a "
+        f"{settings.ci_level:.0%} t interval.",
+    )
+    cols[1].metric(
+        "Tool use correct",
+        f"{correct:,} / {scored:,}",
+        delta=pct(correct / scored) if scored else None,
+        delta_color="off",
+        delta_arrow="off",
+        help=f"Interactions whose overall score reaches the tool threshold {settings.tool_threshold:g}.",
+    )
+    cols[2].metric(
+        "Failing tool calls",
+        f"{scored - correct:,}",
+        help="Scored interactions below the tool threshold (listed below, worst first).",
+    )
+    st.plotly_chart(tool_dimension_figure(summary), key="tools_dimensions")
+    st.caption(
+        f"Bars: mean score per dimension (and the weighted overall) over the interactions where it applies; "
+        f"error bars: {settings.ci_level:.0%} t intervals. The four dimensions do not depend on the weights; "
+        "selection depends on *Ignore extra calls*."
+    )
+
+    st.subheader("Failing tool calls")
+    try:
+        failing = failing_for(
+            run,
+            settings.model_dump_json(include={"tool_weights", "tool_threshold", "ignore_extra_tools"}),
+            lambda: failing_tool_calls(result, agg),
+        )
+    except AgenticError as exc:
+        st.error(str(exc))
+        return
+    if failing.empty:
+        st.success(f"No failing tool calls: every scored interaction reaches the tool threshold "
+                   f"{settings.tool_threshold:g}.")
+        return
+    names: pd.Series = run_tables["names"]
+    tools_col = names.iloc[failing["row"].to_numpy()].map(", ".join).to_numpy()
+    filter_cols = st.columns([2, 3])
+    chosen = filter_cols[0].multiselect(
+        "Filter by tool name",
+        sorted(run_tables["breakdown"]["tool_name"].astype(str)),
+        key="tools_filter",
+        help="Keep interactions that expected or called any of these tools.",
+    )
+    search = filter_cols[1].text_input(
+        "Search",
+        key="tools_search",
+        placeholder="session, qa_id, tool or words in the reasoning",
+        help="Case-insensitive substring search over session_id, qa_id, tools, missing / extra calls and reasoning.",
+    )
+    view = failing.assign(tools=tools_col)
+    if chosen:
+        wanted = set(chosen)
+        view = view[[not wanted.isdisjoint(t) for t in names.iloc[view["row"].to_numpy()]]]
+    if search.strip():
+        haystack = (
+            view["session_id"].astype(str)
+            + " "
+            + view["qa_id"].astype(str)
+            + " "
+            + view["tools"]
+            + " "
+            + view["missing"]
+            + " "
+            + view["extra"]
+            + " "
+            + view["reasoning"]
+        )
+        view = view[haystack.str.contains(search.strip(), case=False, regex=False).to_numpy()]
+    st.caption(
+        f"Showing {len(view):,} of {len(failing):,} interactions whose overall tool score is below the threshold "
+        f"{settings.tool_threshold:g}, worst first."
+    )
+    st.dataframe(
+        view,
+        hide_index=True,
+        key="tools_failing",
+        column_order=[
+            "session_id", "qa_id", "position", "tool_overall", "tools", "missing", "extra", "parameter_errors",
+            "reasoning",
+        ],
+        column_config={
+            "session_id": st.column_config.TextColumn("Session"),
+            "qa_id": st.column_config.TextColumn("qa_id"),
+            "position": st.column_config.NumberColumn("Turn", help="0-based position in the conversation"),
+            "tool_overall": st.column_config.ProgressColumn("Overall", min_value=0.0, max_value=1.0, format="%.2f"),
+            "tools": st.column_config.TextColumn("Tools", help="Tools expected or called"),
+            "missing": st.column_config.TextColumn("Missing", help="Required calls never made"),
+            "extra": st.column_config.TextColumn("Extra", help="Calls nobody expected"),
+            "parameter_errors": st.column_config.NumberColumn("Param. errors"),
+            "reasoning": st.column_config.TextColumn("Reasoning", width="large"),
+        },
+    )
+
+
+weighted_view()
+
+st.subheader("Per tool name")
+breakdown: pd.DataFrame = run_tables["breakdown"]
+st.caption(
+    "Counts over all interactions, independent of the weights and threshold. A *missing* call was required and "
+    "never made; an *extra* call matched no expected call; a *parameter error* is one disagreeing parameter of a "
+    "matched call. Sorted by missing, extra, then parameter errors."
+)
+st.dataframe(
+    breakdown,
+    hide_index=True,
+    key="tools_breakdown",
+    column_config={
+        "tool_name": st.column_config.TextColumn("Tool"),
+        "expected_calls": st.column_config.NumberColumn("Expected calls"),
+        "used_calls": st.column_config.NumberColumn("Calls made"),
+        "matched": st.column_config.NumberColumn("Matched"),
+        "missing": st.column_config.NumberColumn("Missing"),
+        "extra": st.column_config.NumberColumn("Extra"),
+        "calls_with_parameter_errors": st.column_config.NumberColumn("Calls with param. errors"),
+        "parameter_errors": st.column_config.NumberColumn("Param. errors"),
+        "mean_parameter_agreement": st.column_config.ProgressColumn(
+            "Mean param. agreement", min_value=0.0, max_value=1.0, format="%.2f"
+        ),
+    },
+)

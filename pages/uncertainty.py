@@ -1,0 +1,382 @@
+"""Uncertainty: posterior distributions of the success rate, pass@K and pass^K, per dataset and per task."""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from agentic_core import stats
+from agentic_core.errors import AgenticError
+from agentic_core.evaluate import Aggregate
+from agentic_core.settings import AggregateSettings
+from ui.charts import AT_COLOR, POW_COLOR, forest_figure, posterior_figure
+from ui.controls import prior_controls, settings_or_error, sidebar_controls
+from ui.format import ci_text, pct
+from ui.state import ActiveRun, ensure_run, get_aggregate
+
+log = logging.getLogger(__name__)
+
+MEMO_KEY = "_uncertainty_memo"
+_MEMO_SIZE = 8
+P_COLOR = "#2ca02c"
+RANK_LABELS = {
+    "success_rate": "success rate p",
+    "pass_at_k": "pass@K",
+    "pass_pow_k": "pass^K",
+}
+METHOD_TEXT = {
+    "beta-quantiles": "exact Beta quantiles (a single group, no Monte Carlo)",
+    "monte-carlo": "a seeded Monte Carlo of the posterior of the mean (exact Beta draws per group)",
+    "cornish-fisher": "the exact cumulants of the mean with a Cornish–Fisher correction (many groups)",
+}
+UNIT_GROUP = {"task": "task", "conversation": "pool of conversations", "interaction": "conversation"}
+
+
+@dataclass
+class Posterior:
+    """Posterior draws and exact Bayesian summaries at K for one (run, settings)."""
+
+    samples: stats.PosteriorSamples
+    point: stats.CurvePoint
+    tasks: pd.DataFrame | None  # Bayesian per-task table (unit task only), worst-first ranking is done later
+    prob_cache: dict[float, float]
+
+
+def _compute(agg: Aggregate, settings: AggregateSettings) -> Posterior:
+    groups = agg.groups
+    n = groups["n"].to_numpy(dtype=np.int64)
+    c = groups["c"].to_numpy(dtype=np.int64)
+    prior = (settings.prior_a, settings.prior_b)
+    k = settings.k
+    samples = stats.posterior_samples(
+        n,
+        c,
+        sorted({1, k}),
+        prior=prior,
+        seed=settings.seed,
+        n_samples=settings.n_samples,
+        level=settings.ci_level,
+    )
+    point = stats.dataset_curve(
+        n,
+        c,
+        [k],
+        mode="bayesian",
+        prior=prior,
+        level=settings.ci_level,
+        seed=settings.seed,
+        n_samples=settings.n_samples,
+    )[0]
+    tasks = None
+    if agg.unit == "task":
+        if settings.mode == "bayesian":
+            tasks = groups
+        else:
+            tasks = stats.group_table(n, c, k, mode="bayesian", prior=prior, level=settings.ci_level)
+            tasks.insert(0, "group", groups["group"].to_numpy())
+    return Posterior(samples=samples, point=point, tasks=tasks, prob_cache={})
+
+
+def posterior_for(run: ActiveRun, agg: Aggregate) -> Posterior:
+    """Memoised per (run, settings): reruns (e.g. a target move) never redraw the samples."""
+    memo: OrderedDict[tuple[str, str], Posterior] = st.session_state.setdefault(MEMO_KEY, OrderedDict())
+    key = (run.run_id, agg.settings.model_dump_json())
+    post = memo.get(key)
+    if post is None:
+        post = _compute(agg, agg.settings)
+        memo[key] = post
+        while len(memo) > _MEMO_SIZE:
+            memo.popitem(last=False)
+    else:
+        memo.move_to_end(key)
+    return post
+
+
+def prob_exceeds(post: Posterior, agg: Aggregate, target: float) -> float:
+    """P(pass^K > target) under the posterior (memoised per target)."""
+    if target not in post.prob_cache:
+        s = agg.settings
+        post.prob_cache[target] = stats.prob_pass_pow_exceeds(
+            agg.groups["n"].to_numpy(dtype=np.int64),
+            agg.groups["c"].to_numpy(dtype=np.int64),
+            s.k,
+            target,
+            s.prior_a,
+            s.prior_b,
+            seed=s.seed,
+            n_samples=s.n_samples,
+        )
+    return post.prob_cache[target]
+
+
+def prob_text(prob: float) -> str:
+    """A probability in words that never prints a Monte Carlo 0 or 1 as certainty."""
+    if prob < 0.001:
+        return "< 0.1%"
+    if prob > 0.999:
+        return "> 99.9%"
+    return pct(prob)
+
+
+def switch_to_bayesian() -> None:
+    """Button callback: make the whole app Bayesian (the sidebar's Mode)."""
+    st.session_state["mode"] = "bayesian"
+
+
+run = ensure_run()
+sidebar_controls(run)
+
+st.title("Uncertainty")
+st.caption(f"{run.data_name} — judged by {run.judge_label}")
+prior_controls()
+st.caption(
+    "The prior is the belief about each group's success probability before seeing its attempts. Uniform "
+    "treats every rate as equally likely; Jeffreys puts a little more weight near 0 and 1; with few attempts "
+    "per group the choice visibly moves the numbers. It applies on every page."
+)
+
+settings = settings_or_error(run)
+if settings is None:
+    st.stop()
+agg = get_aggregate(run, settings)
+k = settings.k
+level = settings.ci_level
+
+if settings.mode == "frequentist":
+    interval = "Wilson interval" if agg.counts["groups"] == 1 else "bootstrap over groups"
+    st.info(
+        f"**These posteriors are Bayesian**, shown with the prior chosen above although the app is in "
+        f"frequentist mode (the Overview shows point estimates with a {interval}). The two answer different "
+        "questions. Over many tasks, the Bayesian credible interval covers the uncertainty *within these "
+        "tasks*: how well their attempts pin down their true success rates. The bootstrap resamples tasks, so "
+        "it covers the variation *between tasks*: how the mean would move on another sample of tasks (tasks "
+        "that all have the same results give it zero width).",
+        icon=":material/info:",
+    )
+    st.button("Switch the app to Bayesian mode", key="unc_switch_bayes", on_click=switch_to_bayesian)
+
+try:
+    post = posterior_for(run, agg)
+except AgenticError as exc:
+    st.error(str(exc))
+    st.stop()
+except Exception as exc:  # an unexpected failure must not show a traceback
+    log.exception("posterior computation failed")
+    st.error(f"The posterior could not be computed ({type(exc).__name__}: {exc}). Try other settings, or "
+             "reload the page; if it persists, report it with the settings shown in the sidebar.")
+    st.stop()
+
+point = post.point
+samples = post.samples
+col = samples.ks.index(k)
+group_word = UNIT_GROUP[agg.unit]
+n_groups = samples.n_groups
+
+st.subheader(f"Posterior of the dataset-level numbers at K = {k}")
+if n_groups == 1:
+    scope = (
+        f"one {group_word} of {int(agg.groups['n'].sum()):,} attempts"
+        if agg.unit == "conversation"
+        else f"one {group_word}"
+    )
+else:
+    scope = f"the mean over {n_groups:,} {group_word}s (each with its own Beta posterior)"
+st.markdown(
+    f"Beta({settings.prior_a:g}, {settings.prior_b:g}) prior; each value is {scope}. The shaded band is the "
+    f"{level:.0%} equal-tailed credible interval, the line the posterior mean."
+)
+
+target = st.slider(
+    f"Target for pass^{k}",
+    0.0,
+    1.0,
+    value=0.5,
+    step=0.01,
+    key="target",
+    help=f"The page reports the posterior probability that pass^{k} (all {k} attempts correct) exceeds this.",
+    bind="query-params",
+    persist_state="session",
+)
+try:
+    prob = prob_exceeds(post, agg, float(target))
+except AgenticError as exc:
+    st.error(str(exc))
+    st.stop()
+
+cols = st.columns(4)
+cols[0].metric(
+    "Success rate p",
+    pct(point.success_rate),
+    delta=ci_text(point.success_rate_ci) or None,
+    delta_color="off",
+    delta_arrow="off",
+    help="Posterior mean of the probability that an attempt is fully correct, with its credible interval.",
+)
+cols[1].metric(
+    f"pass@{k}",
+    pct(point.pass_at_k),
+    delta=ci_text(point.pass_at_k_ci) or None,
+    delta_color="off",
+    delta_arrow="off",
+    help=f"Posterior mean of the probability that at least one of {k} attempts is correct.",
+)
+cols[2].metric(
+    f"pass^{k}",
+    pct(point.pass_pow_k),
+    delta=ci_text(point.pass_pow_k_ci) or None,
+    delta_color="off",
+    delta_arrow="off",
+    help=f"Posterior mean of the probability that all {k} attempts are correct.",
+)
+cols[3].metric(
+    f"P(pass^{k} > {target:.2f})",
+    prob_text(prob),
+    help="Posterior probability that pass^K exceeds the target"
+    + (" (exact)." if n_groups == 1 else f" (share of {settings.n_samples:,} seeded posterior draws)."),
+)
+
+fig_cols = st.columns(3)
+fig_cols[0].plotly_chart(
+    posterior_figure(samples.p, point.success_rate_ci, point.success_rate, "Success rate p", P_COLOR),
+    key="unc_post_p",
+)
+fig_cols[1].plotly_chart(
+    posterior_figure(samples.pass_at_k[:, col], point.pass_at_k_ci, point.pass_at_k, f"pass@{k}", AT_COLOR),
+    key="unc_post_at",
+)
+fig_cols[2].plotly_chart(
+    posterior_figure(
+        samples.pass_pow_k[:, col], point.pass_pow_k_ci, point.pass_pow_k, f"pass^{k}", POW_COLOR, target=target
+    ),
+    key="unc_post_pow",
+)
+notes = [
+    f"Intervals from {METHOD_TEXT.get(point.interval_method or '', 'the posterior')}; histograms show "
+    f"{len(samples.p):,} draws (seed {settings.seed}), so their edges can differ slightly from the exact bounds."
+]
+if point.observed_success_rate is not None:
+    notes.append(
+        f"Observed success rate (no prior): {pct(point.observed_success_rate)}; the prior pulls the posterior "
+        f"mean towards {settings.prior_a / (settings.prior_a + settings.prior_b):.2f}, most when a group has "
+        "few attempts."
+    )
+st.caption(" ".join(notes))
+if point.n_excluded:
+    st.warning(f"{point.excluded_reason}.")
+
+st.subheader("Per-task posteriors")
+if agg.unit != "task" or post.tasks is None:
+    st.info(
+        f"Per-task posteriors need the unit of trial **task** (repeated attempts at the same task); the unit "
+        f"here is **{agg.unit}**. {agg.unit_reason[0].upper()}{agg.unit_reason[1:]}. If your conversations "
+        "carry a `task_id` (or repeat the same questions), choose *task* as the Unit of trial in the sidebar.",
+        icon=":material/info:",
+    )
+    st.stop()
+
+tasks = post.tasks
+defined = tasks[tasks["defined"]]
+n_undefined = len(tasks) - len(defined)
+rank_by = st.selectbox(
+    "Rank tasks by",
+    list(RANK_LABELS),
+    format_func=lambda m: RANK_LABELS[m].replace("K", str(k)),
+    key="unc_rank_by",
+    help="Worst first: lowest posterior mean, then lowest upper bound.",
+)
+ranked = defined.sort_values([rank_by, f"{rank_by}_ci_high", "group"], kind="stable").reset_index(drop=True)
+metric_label = RANK_LABELS[rank_by].replace("K", str(k))
+color = {"success_rate": P_COLOR, "pass_at_k": AT_COLOR, "pass_pow_k": POW_COLOR}[rank_by]
+
+n_tasks = len(ranked)
+per_end = st.slider(
+    "Tasks to plot at each end",
+    3,
+    50,
+    value=15,
+    key="unc_forest_n",
+    help="The forest plot shows this many worst and best tasks; all tasks are in the table below.",
+)
+if n_tasks <= 2 * per_end:
+    shown = ranked
+    separator = None
+    st.caption(f"All {n_tasks:,} tasks, worst first by posterior mean {metric_label}.")
+else:
+    shown = pd.concat([ranked.head(per_end), ranked.tail(per_end)])
+    separator = per_end
+    st.caption(
+        f"The {per_end} worst and {per_end} best of {n_tasks:,} tasks by posterior mean {metric_label} "
+        f"(the {n_tasks - 2 * per_end:,} in between are left out of the plot; the table lists all)."
+    )
+ranks = shown.index.to_numpy() + 1
+keys = shown["group"].astype(str).tolist()
+labels = [f"{r}. {key if len(key) <= 40 else key[:39] + '…'}" for r, key in zip(ranks, keys, strict=True)]
+hover = [
+    f"{key}<br>{c} of {n} attempts correct"
+    for key, n, c in zip(keys, shown["n"].tolist(), shown["c"].tolist(), strict=True)
+]
+st.plotly_chart(
+    forest_figure(
+        labels,
+        shown[rank_by].to_numpy(),
+        shown[f"{rank_by}_ci_low"].to_numpy(),
+        shown[f"{rank_by}_ci_high"].to_numpy(),
+        f"{metric_label}: posterior mean and {level:.0%} credible interval per task",
+        color,
+        hover=hover,
+        separator_after=separator,
+    ),
+    key="unc_forest",
+)
+
+
+def _interval_column(frame: pd.DataFrame, name: str) -> list[str]:
+    return [ci_text((lo, hi)) for lo, hi in zip(frame[f"{name}_ci_low"], frame[f"{name}_ci_high"], strict=True)]
+
+
+table = pd.DataFrame(
+    {
+        "task": ranked["group"].astype(str),
+        "n": ranked["n"],
+        "c": ranked["c"],
+        "observed": ranked["observed_success_rate"],
+        "p_mean": ranked["success_rate"],
+        "p_ci": _interval_column(ranked, "success_rate"),
+        "at_mean": ranked["pass_at_k"],
+        "at_ci": _interval_column(ranked, "pass_at_k"),
+        "pow_mean": ranked["pass_pow_k"],
+        "pow_ci": _interval_column(ranked, "pass_pow_k"),
+    }
+)
+ci_label = f"{level:.0%} credible interval"
+st.dataframe(
+    table,
+    hide_index=True,
+    key="unc_tasks",
+    column_config={
+        "task": st.column_config.TextColumn("Task", help="task_id, or the task's ordered qa_ids"),
+        "n": st.column_config.NumberColumn("Attempts n", help="Scored attempts (conversations)"),
+        "c": st.column_config.NumberColumn("Correct c", help="Fully correct attempts"),
+        "observed": st.column_config.NumberColumn("Observed c/n", format="percent"),
+        "p_mean": st.column_config.NumberColumn("p (posterior mean)", format="percent"),
+        "p_ci": st.column_config.TextColumn(f"p {ci_label}"),
+        "at_mean": st.column_config.NumberColumn(f"pass@{k}", format="percent"),
+        "at_ci": st.column_config.TextColumn(f"pass@{k} {ci_label}"),
+        "pow_mean": st.column_config.NumberColumn(f"pass^{k}", format="percent"),
+        "pow_ci": st.column_config.TextColumn(f"pass^{k} {ci_label}"),
+    },
+)
+st.caption(
+    f"{n_tasks:,} tasks, worst first by posterior mean {metric_label}. Every task has its own "
+    f"Beta({settings.prior_a:g} + c, {settings.prior_b:g} + n − c) posterior: means and bounds are exact."
+)
+if n_undefined:
+    st.warning(
+        f"{n_undefined:,} task(s) have no scored attempt (every attempt has a judge failure) and are not listed; "
+        "toggle *Count unscored as incorrect* in the sidebar to include them."
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -70,7 +71,7 @@ def _data_name(names: list[str]) -> str:
     return f"{names[0]} + {len(names) - 1} more files"
 
 
-def _load_uploads(files: list[UploadedFile]) -> None:
+def _load_uploads(files: list[UploadedFile]) -> bool:
     """Load every uploaded file together (duplicates are checked across files)."""
     limit = MAX_UPLOAD_MB * 1024 * 1024
     small = [f for f in files if f.size <= limit]
@@ -97,19 +98,21 @@ def _load_uploads(files: list[UploadedFile]) -> None:
     if loaded:
         set_data(ActiveData(name=name, report=report, source="upload"))
     st.session_state[LAST_LOAD_KEY] = LastLoad(name, report, loaded, oversized)
+    return loaded
 
 
-def _load_sample(key: str) -> None:
+def _load_sample(key: str) -> bool:
     try:
         data = load_sample_data(key)
     except AgenticError as exc:
         st.error(str(exc))
-        return
+        return False
     except Exception:
         log.exception("loading sample %s failed", key)
         st.error(f"The sample {key!r} could not be loaded. Restore sample_data/ (git checkout sample_data) and retry.")
-        return
+        return False
     st.session_state[LAST_LOAD_KEY] = LastLoad(data.name, data.report, True)
+    return True
 
 
 def _preview(report: LoadReport) -> pd.DataFrame:
@@ -122,8 +125,14 @@ def _preview(report: LoadReport) -> pd.DataFrame:
     return frame
 
 
+def _table(frame: pd.DataFrame, key: str, **kwargs: Any) -> None:
+    """A table in a keyed container (a table's own key is only used for selections)."""
+    with st.container(key=key):
+        st.dataframe(frame, **kwargs)
+
+
 def _issue_table(frame: pd.DataFrame, key: str) -> None:
-    st.dataframe(frame[ISSUE_COLUMNS], hide_index=True, column_config=ISSUE_CONFIG, key=key)
+    _table(frame[ISSUE_COLUMNS], key, hide_index=True, column_config=ISSUE_CONFIG)
 
 
 run = ensure_run()
@@ -156,15 +165,19 @@ if files:
         # Remember first: an unexpected failure must not reload on every rerun.
         st.session_state[UPLOAD_SIGNATURE_KEY] = signature
         try:
-            _load_uploads(files)
+            changed = _load_uploads(files)
         except AgenticError as exc:
+            changed = False
             st.error(str(exc))
         except Exception as exc:
+            changed = False
             log.exception("loading uploads failed")
             st.error(
                 f"The upload could not be loaded ({type(exc).__name__}). Check that the files are UTF-8 JSON "
                 "or JSON Lines, then upload them again."
             )
+        if changed:
+            st.rerun()  # the shared sidebar (drawn before this page) then shows the new data too
 
 # -- samples -----------------------------------------------------------------------------------
 st.subheader("Built-in samples")
@@ -173,8 +186,8 @@ for col, (key, sample) in zip(st.columns(len(SAMPLES)), SAMPLES.items(), strict=
     with col.container(border=True):
         st.markdown(f"**{sample.title}**")
         st.caption(sample.description)
-        if st.button("Load this sample", key=f"sample_{key}", icon=":material/dataset:"):
-            _load_sample(key)
+        if st.button("Load this sample", key=f"sample_{key}", icon=":material/dataset:") and _load_sample(key):
+            st.rerun()
 
 # -- status ------------------------------------------------------------------------------------
 data = get_data()
@@ -229,7 +242,7 @@ if shown is not None:
         if report.skipped:
             st.markdown(f"**Skipped records ({len(report.skipped)})** — the first problem of each:")
             skipped = pd.DataFrame([asdict(s) for s in report.skipped])
-            st.dataframe(skipped, hide_index=True, key="report_skipped")
+            _table(skipped, "report_skipped", hide_index=True)
     if not warnings.empty:
         st.warning(
             f"**{len(warnings)} warning(s)** — these records were loaded, but probably not as meant "
@@ -244,10 +257,10 @@ if shown is not None:
 if data is not None and data.report.conversations:
     st.subheader(f"Preview: {data.name}")
     table = _preview(data.report)
-    st.dataframe(
+    _table(
         table,
+        "preview_table",
         hide_index=False,
-        key="preview_table",
         column_config={
             "task_key": st.column_config.TextColumn(
                 "task key", help="task_id, or the conversation's question ids: attempts at one task share it"

@@ -41,17 +41,24 @@ CACHE_LABELS = {
 ITEMS_KEY = "_run_items"
 ESTIMATE_KEY = "_run_estimate"
 GENERATION_KEY = "_run_generation"
+DONE_KEY = "_run_done_message"
 _PERSIST: dict[str, Any] = {"persist_state": "session"}
 
 
-def _items(report: LoadReport) -> list[JudgeItem]:
-    """The judge items of ``report``, built once per load."""
+def _items_memo(report: LoadReport) -> tuple[LoadReport, list[JudgeItem], int]:
+    """``(report, judge items, items without their own score)``, built once per load."""
     memo = st.session_state.get(ITEMS_KEY)
     if memo is None or memo[0] is not report:
-        memo = (report, judge_items(report.conversations))
+        items = judge_items(report.conversations)
+        memo = (report, items, sum(item.score is None for item in items))
         st.session_state[ITEMS_KEY] = memo
-    items: list[JudgeItem] = memo[1]
-    return items
+    value: tuple[LoadReport, list[JudgeItem], int] = memo
+    return value
+
+
+def _items(report: LoadReport) -> list[JudgeItem]:
+    """The judge items of ``report`` (what the run will judge), built once per load."""
+    return _items_memo(report)[1]
 
 
 def _estimate(report: LoadReport, judge: Judge, cache_mode: CacheMode) -> tuple[int, int]:
@@ -255,14 +262,13 @@ def _show_run(run: ActiveRun) -> None:
             "conversations are excluded from the statistics (and counted on Overview)."
         )
         reasons = failed["judge_error"].fillna("(no reason given)").value_counts()
-        st.dataframe(
-            reasons.rename_axis("reason").reset_index(name="interactions"), hide_index=True, key="run_failure_reasons"
-        )
-        st.dataframe(
-            failed[["session_id", "qa_id", "query", "judge_error"]].rename(columns={"judge_error": "reason"}),
-            hide_index=True,
-            key="run_failures",
-        )
+        with st.container(key="run_failure_reasons"):
+            st.dataframe(reasons.rename_axis("reason").reset_index(name="interactions"), hide_index=True)
+        with st.container(key="run_failures"):
+            st.dataframe(
+                failed[["session_id", "qa_id", "query", "judge_error"]].rename(columns={"judge_error": "reason"}),
+                hide_index=True,
+            )
     st.page_link("pages/overview.py", label="See the results on Overview", icon=":material/dashboard:")
 
 
@@ -299,6 +305,13 @@ judge_name = st.radio(
     **_PERSIST,
 )
 st.caption(JUDGES[judge_name].description)
+if judge_name == "dataset":
+    unscored = _items_memo(data.report)[2]
+    if unscored:
+        st.warning(
+            f"{unscored:,} of {n_int:,} interactions have no 'score' field: the dataset judge leaves them unscored "
+            "(never 0). Pick another judge, or add scores to the data."
+        )
 options: dict[str, Any] = {}
 secret: str | None = None
 if judge_name == "llm":
@@ -353,12 +366,15 @@ start = st.button(
 if start and judge is not None:
     new = _run(data.name, data.report, judge, cache_mode, secret)
     if new is not None:
-        run = new
         jr = new.result.judge_run
-        st.success(
+        st.session_state[DONE_KEY] = (
             f"Done: {n_conv:,} conversations judged by {new.judge_label} — {jr.counts.get('ok', 0):,} judged now, "
             f"{jr.counts.get('cached', 0):,} from the cache, {jr.counts.get('failed', 0):,} failed."
         )
+        st.rerun()  # redraw everything (the shared sidebar included) from the new run
+done = st.session_state.pop(DONE_KEY, None)
+if done:
+    st.success(done)
 del secret
 
 st.divider()

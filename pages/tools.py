@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -23,6 +24,8 @@ from ui.state import ActiveRun, ensure_run, get_aggregate
 RUN_MEMO_KEY = "_tools_run_memo"
 FAILING_MEMO_KEY = "_tools_failing_memo"
 _FAILING_MEMO_SIZE = 8
+# Rows sent to the browser: enough to read, small enough that a slider move stays fast on 50k interactions.
+MAX_ROWS = 1000
 
 
 def per_run(run: ActiveRun) -> dict[str, Any]:
@@ -38,7 +41,7 @@ def per_run(run: ActiveRun) -> dict[str, Any]:
     return memo
 
 
-def failing_for(run: ActiveRun, settings_key: str, compute: Any) -> pd.DataFrame:
+def failing_for(run: ActiveRun, settings_key: str, compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
     """Failing tool calls memoised per (run, settings): a rerun of the same view recomputes nothing."""
     memo: OrderedDict[tuple[str, str], pd.DataFrame] = st.session_state.setdefault(FAILING_MEMO_KEY, OrderedDict())
     key = (run.run_id, settings_key)
@@ -183,12 +186,16 @@ def weighted_view() -> None:
             + view["reasoning"]
         )
         view = view[haystack.str.contains(search.strip(), case=False, regex=False).to_numpy()]
+    shown = view.head(MAX_ROWS)
+    more = (
+        f" The table holds the worst {MAX_ROWS:,}; filter or search to see others." if len(view) > MAX_ROWS else ""
+    )
     st.caption(
-        f"Showing {len(view):,} of {len(failing):,} interactions whose overall tool score is below the threshold "
-        f"{settings.tool_threshold:g}, worst first."
+        f"{len(view):,} of {len(failing):,} interactions whose overall tool score is below the threshold "
+        f"{settings.tool_threshold:g} match, worst first.{more}"
     )
     st.dataframe(
-        view,
+        shown,
         hide_index=True,
         key="tools_failing",
         column_order=[

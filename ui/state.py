@@ -101,8 +101,27 @@ def load_sample_data(name: str) -> ActiveData:
     return data
 
 
+def _leave_legacy_multipage_mode() -> None:
+    """Rerun through app.py if Streamlit ran this page file directly.
+
+    Streamlit switches a process into its legacy ``pages/`` mode until the first
+    ``st.navigation`` call; the very first session of a server opened on a sub-page URL
+    (a shared link like ``/overview?k=5``) therefore runs the page file alone, without
+    app.py's page config, navigation and sidebar. Turning the flag off and rerunning makes
+    app.py run and resolve the same URL. (Internal flag; absent in other versions: no-op.)
+    """
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # pragma: no cover - other Streamlit versions
+        return
+    if getattr(PagesManager, "uses_pages_directory", False):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def ensure_run() -> ActiveRun:
     """The active run; on a first visit, the default sample evaluated by the default judge."""
+    _leave_legacy_multipage_mode()
     run = get_run()
     if run is None:
         name, path, judge = _first_run_choice()

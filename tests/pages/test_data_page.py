@@ -38,9 +38,10 @@ def _jsonl(*records: dict[str, Any]) -> bytes:
 
 
 def _frame(at: AppTest, key: str) -> pd.DataFrame:
-    found = [d for d in at.dataframe if d.key == key]
-    assert found, f"no table {key!r}; tables: {[d.key for d in at.dataframe]}"
-    frame: pd.DataFrame = found[0].value
+    """The table inside the container with ``key``."""
+    tables = [node for node in at.container(key) if getattr(node, "type", None) == "dataframe"]
+    assert len(tables) == 1, f"expected one table in {key!r}"
+    frame: pd.DataFrame = tables[0].value
     return frame
 
 
@@ -70,8 +71,10 @@ def test_several_valid_files_load_together(app: AppTest) -> None:
     assert "go to Run to evaluate" in _texts(at.success)
     assert "No problems found" in _texts(at.success)
     assert len(_frame(at, "preview_table")) == n
-    # The sidebar of the app notices data that has no run yet.
-    assert "Loaded but not run yet: part1.jsonl + part2.jsonl" in _texts(at.sidebar.caption)
+    # Active, not judged: the Run page offers it.
+    at.switch_page("pages/run.py").run()
+    assert "**Data:** part1.jsonl + part2.jsonl" in _texts(at.markdown)
+    assert "Not evaluated yet" in _texts(at.caption)
 
 
 def test_duplicates_across_files_are_caught(app: AppTest) -> None:

@@ -1,0 +1,143 @@
+"""Start the dashboard and drive it with Playwright + Debian's Chromium (never `playwright install`).
+
+Shared by the real-browser test and ``benchmarks/bench_dashboard.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def streamlit_server(env: dict[str, str], log_path: Path, timeout_s: float = 90.0) -> Iterator[str]:
+    """Run ``streamlit run app.py`` headless on 127.0.0.1; yield its base URL once healthy."""
+    port = free_port()
+    full_env = {**os.environ, **env, "PYTHONUNBUFFERED": "1"}
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "app.py",
+                "--server.headless",
+                "true",
+                "--server.address",
+                "127.0.0.1",
+                "--server.port",
+                str(port),
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
+            ],
+            cwd=ROOT,
+            env=full_env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout_s
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"streamlit exited with {proc.returncode}: {log_path.read_text()[-2000:]}")
+                with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"streamlit not healthy after {timeout_s}s: {log_path.read_text()[-2000:]}")
+                time.sleep(0.2)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@contextlib.contextmanager
+def chromium(downloads: Path | None = None) -> Iterator[Any]:
+    """A Playwright browser context on Debian's Chromium with a tall viewport (for screenshots)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport={"width": 1400, "height": 1800}, accept_downloads=True)
+            yield context
+        finally:
+            browser.close()
+
+
+def wait_idle(page: Any, timeout_ms: int = 90_000) -> None:
+    """Wait until the Streamlit script has finished running and the page has settled.
+
+    The script-state attribute can read "notRunning" for a moment before a (re)run starts, and
+    placeholders (skeletons) stay until their element arrives, so: idle, no skeleton, and idle
+    again after a short pause.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        remaining = max(1, int((deadline - time.monotonic()) * 1000))
+        page.wait_for_selector(IDLE, timeout=remaining)
+        page.wait_for_function(
+            "() => document.querySelectorAll(\"[data-testid='stSkeleton']\").length === 0",
+            timeout=remaining,
+        )
+        page.wait_for_timeout(250)
+        if page.locator(IDLE).count() == 1 and page.locator("[data-testid='stSkeleton']").count() == 0:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError("the page did not settle")
+
+
+def open_page(page: Any, url: str, heading: str, timeout_ms: int = 90_000) -> float:
+    """Navigate, wait for the page's title heading and an idle script; return seconds taken."""
+    start = time.perf_counter()
+    page.goto(url)
+    page.get_by_role("heading", name=heading, exact=False).first.wait_for(timeout=timeout_ms)
+    wait_idle(page, timeout_ms)
+    return time.perf_counter() - start
+
+
+def metric_value(page: Any, label_prefix: str) -> str:
+    """The displayed value of the first ``st.metric`` whose label starts with ``label_prefix``."""
+    metrics = page.locator("[data-testid='stMetric']")
+    for i in range(metrics.count()):
+        m = metrics.nth(i)
+        label = m.locator("[data-testid='stMetricLabel']").inner_text().strip()
+        if label.startswith(label_prefix):
+            return str(m.locator("[data-testid='stMetricValue']").inner_text().strip())
+    raise AssertionError(f"no metric labelled {label_prefix!r}")

@@ -1,0 +1,224 @@
+"""Run page: judge choice, call estimate, progress, failures, cache, LLM key handling."""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from streamlit.proto.TextInput_pb2 import TextInput as TextInputProto
+from streamlit.testing.v1 import AppTest
+
+from agentic_core.evaluate import evaluate, judge_items
+from agentic_core.io.samples import load_sample
+from agentic_core.judges import registry
+from agentic_core.judges.runner import estimate_calls
+from tests.fakes import FakeJudge, OpenAIStandIn
+
+RUN = "pages/run.py"
+
+
+def _texts(elements: Any) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+def _metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def _frame(at: AppTest, key: str) -> pd.DataFrame:
+    """The table inside the container with ``key``."""
+    tables = [node for node in at.container(key) if getattr(node, "type", None) == "dataframe"]
+    assert len(tables) == 1, f"expected one table in {key!r}"
+    frame: pd.DataFrame = tables[0].value
+    return frame
+
+
+def _register(monkeypatch: pytest.MonkeyPatch, name: str, make: Callable[[], Any], title: str = "Fake") -> None:
+    """Offer a fake judge on the page under ``name`` (the registry's own tables, patched)."""
+    monkeypatch.setitem(registry.JUDGES, name, registry.JudgeInfo(name, title, f"{title} judge for tests", True))
+    monkeypatch.setitem(registry._BUILDERS, name, lambda **_: make())
+
+
+def _distinct(sample: str) -> tuple[int, int]:
+    """``(interactions, distinct query/answer/ground truth triples)`` of a sample."""
+    items = judge_items(load_sample(sample).conversations)
+    return len(items), len({(i.query, i.answer, i.ground_truth) for i in items})
+
+
+def _load_sample(at: AppTest, name: str) -> AppTest:
+    at.switch_page("pages/data.py").run()
+    at.button(key=f"sample_{name}").click().run()
+    assert not at.exception
+    return at.switch_page(RUN).run()
+
+
+def _run(at: AppTest, judge: str, **widgets: Any) -> AppTest:
+    at.radio(key="run_judge").set_value(judge).run()
+    for key, value in widgets.items():
+        at.get_by_key(key).set_value(value)
+    at.run()
+    assert not at.exception
+    at.button(key="run_start").click().run()
+    assert not at.exception
+    return at
+
+
+def test_dataset_run_shows_up_on_overview(app: AppTest) -> None:
+    before = _metrics(app)
+    assert before["Conversations"] == f"{len(load_sample('support').conversations):,}"
+    at = _load_sample(app, "travel")
+    assert "Not evaluated yet" in _texts(at.caption)
+    n_int, _ = _distinct("travel")
+    n_conv = len(load_sample("travel").conversations)
+
+    _run(at, "dataset")
+    assert f"Done: {n_conv} conversations judged by dataset" in _texts(at.success)
+    metrics = _metrics(at)
+    assert metrics["Judged now"] == f"{n_int:,}"
+    assert metrics["Failed (unscored)"] == "0"
+    assert "**Judge:** dataset" in _texts(at.markdown)
+    assert "Already evaluated by dataset" in _texts(at.caption)
+
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception
+    after = _metrics(at)
+    assert after["Conversations"] == f"{n_conv:,}"
+    assert after["Conversation success"] != before["Conversation success"]
+    assert f"pass@{3}" in after
+
+
+def test_failed_items_are_listed_with_reasons(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
+    _register(monkeypatch, "fake_flaky", lambda: FakeJudge([0.9, None, 0.8], kind="flaky"))
+    at = app.switch_page(RUN).run()
+    _run(at, "fake_flaky")
+    failed = int(_metrics(at)["Failed (unscored)"].replace(",", ""))
+    assert failed > 0
+    table = _frame(at, "run_failures")
+    assert len(table) == failed
+    assert set(table["reason"]) == {"fake failure"}
+    assert list(table.columns) == ["session_id", "qa_id", "query", "reason"]
+    reasons = _frame(at, "run_failure_reasons")
+    assert reasons.to_dict("records") == [{"reason": "fake failure", "interactions": failed}]
+    assert f"{failed:,} interaction(s) could not be judged" in _texts(at.error)
+
+    # Overview counts the conversations left unscored (never scored 0).
+    at.switch_page("pages/overview.py").run()
+    assert "contain unscored interactions" in _texts(at.warning)
+
+
+def test_estimate_excludes_cache_hits(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
+    _register(monkeypatch, "fake_ok", lambda: FakeJudge(0.9, kind="fake-ok"))
+    n_int, distinct = _distinct("support")
+    at = app.switch_page(RUN).run()
+    at.radio(key="run_judge").set_value("fake_ok").run()
+    assert _metrics(at)["Judge calls needed"] == f"{distinct:,}"
+    assert f"{n_int:,} interactions, {distinct:,} distinct" in _texts(at.caption)
+
+    at.button(key="run_start").click().run()
+    assert not at.exception
+    assert _metrics(at)["Judged now"] == f"{n_int:,}"
+    # Everything is cached now: no call is needed, and the page says why.
+    assert _metrics(at)["Judge calls needed"] == "0"
+    assert f"{distinct:,} of them are already in the cache" in _texts(at.caption)
+    at.radio(key="cache_mode").set_value("refresh").run()
+    assert _metrics(at)["Judge calls needed"] == f"{distinct:,}"
+
+    at.radio(key="cache_mode").set_value("use").run()
+    at.button(key="run_start").click().run()
+    metrics = _metrics(at)
+    assert metrics["From the cache"] == f"{n_int:,}" and metrics["Judged now"] == "0"
+    assert f"Cache (use): {distinct:,} hits, 0 misses" in _texts(at.caption)
+
+
+def test_recommended_threshold_becomes_the_default(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
+    _register(monkeypatch, "fake_strict", lambda: FakeJudge(0.9, kind="strict", recommended_threshold=0.55))
+    app.slider(key="threshold").set_value(0.3).run()
+    at = app.switch_page(RUN).run()
+    at.radio(key="run_judge").set_value("fake_strict").run()
+    assert "Recommended answer threshold of this judge: **0.55**" in _texts(at.caption)
+    at.button(key="run_start").click().run()
+    assert "recommended answer threshold is **0.55**" in _texts(at.info)
+    at.switch_page("pages/overview.py").run()
+    assert at.slider(key="threshold").value == pytest.approx(0.55)
+
+
+def test_llm_without_key_names_the_env_var(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
+    monkeypatch.delenv("GROQ_API_KEY", raising=False)
+    at = app.switch_page(RUN).run()
+    at.radio(key="run_judge").set_value("llm").run()
+    assert not at.exception
+    assert at.selectbox(key="llm_provider").value == "groq"
+    assert at.text_input(key="llm_model").value == "llama-3.3-70b-versatile"
+    assert at.text_input(key="llm_api_key").proto.type == TextInputProto.PASSWORD
+    assert "reads its API key from GROQ_API_KEY" in _texts(at.caption)
+    error = _texts(at.error)
+    assert "environment variable GROQ_API_KEY is not set" in error
+    assert "export GROQ_API_KEY=<your key>" in error
+    assert at.button(key="run_start").disabled
+
+
+def test_llm_missing_package_names_the_pip_command(app: AppTest) -> None:
+    at = app.switch_page(RUN).run()
+    at.radio(key="run_judge").set_value("llm").run()
+    at.selectbox(key="llm_provider").set_value("anthropic").run()
+    assert at.text_input(key="llm_model").value == "claude-3-5-haiku-latest"  # suggestion follows the provider
+    try:
+        import langchain_anthropic  # noqa: F401
+    except ImportError:
+        assert "pip install langchain-anthropic==" in _texts(at.error)
+        assert at.button(key="run_start").disabled
+    else:  # installed here: then the missing key is what is reported
+        assert "ANTHROPIC_API_KEY" in _texts(at.error)
+
+
+def test_llm_run_keeps_the_key_only_in_its_field(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, app: AppTest
+) -> None:
+    secret = "sk-test-secret-4242"
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    n_int, distinct = _distinct("seeds")
+    at = _load_sample(app, "seeds")
+    at.radio(key="run_judge").set_value("llm").run()
+    at.selectbox(key="llm_provider").set_value("openai-compatible").run()
+    assert "Base URL (required)" in at.text_input(key="llm_base_url").label
+    with OpenAIStandIn() as server:
+        _run(
+            at,
+            "llm",
+            llm_model="judge-model",
+            llm_base_url=server.base_url,
+            llm_api_key=secret,
+            llm_concurrency=4,
+        )
+        assert server.requests == distinct
+        assert set(server.auth_headers) == {f"Bearer {secret}"}
+    metrics = _metrics(at)
+    assert metrics["Judged now"] == f"{n_int:,}" and metrics["Failed (unscored)"] == "0"
+    assert f"Tokens: {120 * distinct:,} in, {18 * distinct:,} out" in _texts(at.caption)
+    assert "llm (openai-compatible: judge-model" in _texts(at.markdown)
+
+    # The key is in its password field and nowhere else: not in the run, not in session data,
+    # not in the cache file.
+    state = at.session_state.to_dict()
+    assert state["llm_api_key"] == secret
+    assert len(state) > 10
+    for key, value in state.items():
+        if key != "llm_api_key":
+            assert secret not in repr(value), key
+    assert secret.encode() not in pickle.dumps(state["_active_run"])
+    cache_bytes = b"".join(p.read_bytes() for p in tmp_path.glob("cache.sqlite*"))
+    assert cache_bytes and secret.encode() not in cache_bytes
+
+
+def test_judge_items_are_what_evaluate_judges() -> None:
+    report = load_sample("seeds")
+    fake = FakeJudge(0.5, cacheable=False)
+    result = evaluate(report, fake, cache_mode="off")
+    items = judge_items(report.conversations)
+    assert len(items) == result.n_interactions
+    assert set(items) == set(fake.judged)
+    assert estimate_calls(fake, items, None, "off") == len(fake.judged)

@@ -147,8 +147,12 @@ def evaluate(
     conv_index = np.repeat(np.arange(len(conversations), dtype=np.int64), sizes)
     positions = np.concatenate([np.arange(s, dtype=np.int64) for s in sizes]) if len(sizes) else sizes
     interactions = [i for c in conversations for i in c.conversation]
+    # The fields come from validated interactions; constructing without re-validation saves
+    # about a second per 100k interactions.
     items = [
-        JudgeItem(query=i.query, answer=i.assistant, ground_truth=i.ground_truth_assistant, score=i.score)
+        JudgeItem.model_construct(
+            query=i.query, answer=i.assistant, ground_truth=i.ground_truth_assistant, score=i.score
+        )
         for i in interactions
     ]
     if cache is None and cache_mode != "off" and judge.cacheable:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -39,16 +40,19 @@ UPLOAD_TYPES = ["json", "jsonl", "ndjson"]
 LAST_LOAD_KEY = "_data_last_load"
 UPLOAD_SIGNATURE_KEY = "_data_upload_signature"
 PREVIEW_KEY = "_data_preview"
+ISSUES_KEY = "_data_issues"
 ISSUE_COLUMNS = ["file", "record", "line", "column", "session_id", "path", "rule", "value", "fix"]
 ISSUE_CONFIG = {
-    "file": st.column_config.TextColumn("File"),
-    "record": st.column_config.NumberColumn("Record", help="0-based index of the record in its file", format="%d"),
-    "line": st.column_config.NumberColumn("Line", help="1-based line in the file", format="%d"),
-    "column": st.column_config.NumberColumn("Column", format="%d"),
-    "session_id": st.column_config.TextColumn("session_id"),
+    "file": st.column_config.TextColumn("File", width="small"),
+    "record": st.column_config.NumberColumn(
+        "Record", help="0-based index of the record in its file", format="%d", width="small"
+    ),
+    "line": st.column_config.NumberColumn("Line", help="1-based line in the file", format="%d", width="small"),
+    "column": st.column_config.NumberColumn("Column", format="%d", width="small"),
+    "session_id": st.column_config.TextColumn("session_id", width="small"),
     "path": st.column_config.TextColumn("JSON path", help="Where inside the record"),
-    "rule": st.column_config.TextColumn("What is wrong", width="large"),
-    "value": st.column_config.TextColumn("Value found"),
+    "rule": st.column_config.TextColumn("What is wrong", width="medium"),
+    "value": st.column_config.TextColumn("Value found", width="small"),
     "fix": st.column_config.TextColumn("How to fix it", width="large"),
 }
 
@@ -115,14 +119,24 @@ def _load_sample(key: str) -> bool:
     return True
 
 
-def _preview(report: LoadReport) -> pd.DataFrame:
-    """The preview table of ``report``, computed once per load."""
-    memo = st.session_state.get(PREVIEW_KEY)
+def _memo(key: str, report: LoadReport, build: Callable[[LoadReport], pd.DataFrame]) -> pd.DataFrame:
+    """``build(report)``, computed once per load (reruns of this page reuse it)."""
+    memo = st.session_state.get(key)
     if memo is None or memo[0] is not report:
-        memo = (report, conversations_preview(report.conversations))
-        st.session_state[PREVIEW_KEY] = memo
+        memo = (report, build(report))
+        st.session_state[key] = memo
     frame: pd.DataFrame = memo[1]
     return frame
+
+
+def _preview(report: LoadReport) -> pd.DataFrame:
+    """The preview table of ``report``."""
+    return _memo(PREVIEW_KEY, report, lambda r: conversations_preview(r.conversations))
+
+
+def _issues(report: LoadReport) -> pd.DataFrame:
+    """The issues of ``report`` as a table."""
+    return _memo(ISSUES_KEY, report, LoadReport.to_frame)
 
 
 def _table(frame: pd.DataFrame, key: str, **kwargs: Any) -> None:
@@ -132,7 +146,9 @@ def _table(frame: pd.DataFrame, key: str, **kwargs: Any) -> None:
 
 
 def _issue_table(frame: pd.DataFrame, key: str) -> None:
-    _table(frame[ISSUE_COLUMNS], key, hide_index=True, column_config=ISSUE_CONFIG)
+    # Columns that are empty for every row (column numbers exist only for syntax errors) are left out.
+    columns = [c for c in ISSUE_COLUMNS if c in ("file", "rule", "fix") or frame[c].notna().any()]
+    _table(frame[columns], key, hide_index=True, column_config=ISSUE_CONFIG)
 
 
 run = ensure_run()
@@ -227,7 +243,7 @@ if shown is not None:
     report_name, report = shown
     st.subheader("Validation report")
     st.caption(f"{report_name}: {report.summary()}")
-    frame = report.to_frame()
+    frame = _issues(report)
     errors = frame[frame["severity"] == "error"]
     warnings = frame[frame["severity"] == "warning"]
     notes = frame[frame["severity"] == "info"]
@@ -246,7 +262,7 @@ if shown is not None:
     if not warnings.empty:
         st.warning(
             f"**{len(warnings)} warning(s)** — these records were loaded, but probably not as meant "
-            "(for example a misspelt key, which is ignored)."
+            "(for example a misspelt key: kept, but not used)."
         )
         _issue_table(warnings, "report_warnings")
     if not notes.empty:

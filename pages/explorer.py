@@ -39,12 +39,12 @@ STATUS_BADGES = {
     "unscored": ":gray-badge[unscored]",
     "correct": ":green-badge[correct]",
 }
-DIFF_LABELS = {
-    "match": "✅ match",
-    "parameter mismatch": "⚠️ parameter mismatch",
-    "missing": "❌ missing",
-    "extra": "➕ extra",
-    "optional, not called": "○ optional, not called",
+DIFF_LABELS = {  # plain text: emoji do not render in every browser's table canvas
+    "match": "match",
+    "parameter mismatch": "PARAMETER MISMATCH",
+    "missing": "MISSING",
+    "extra": "EXTRA",
+    "optional, not called": "optional, not called",
 }
 DIFF_COLORS = {
     "parameter mismatch": "background-color: rgba(255, 170, 0, 0.18)",
@@ -109,7 +109,7 @@ def _text_block(label: str, text: str) -> None:
 def _render_interaction(detail: InteractionDetail, k: int) -> None:
     with st.container(border=True):
         st.markdown(f"**Turn {detail.position + 1}** · `{detail.qa_id}` · {STATUS_BADGES[detail.status]}")
-        st.caption(detail.verdict)
+        st.markdown(f"**Verdict:** {detail.verdict}")
         cols = st.columns(3)
         with cols[0]:
             _text_block("Query", detail.query)
@@ -118,11 +118,9 @@ def _render_interaction(detail: InteractionDetail, k: int) -> None:
         with cols[2]:
             _text_block("Ground truth", detail.ground_truth)
         if detail.judge_score is None:
-            st.markdown(f"**Judge:** unscored — {detail.judge_error or 'no score was returned'}")
-        else:
-            st.markdown(f"**Judge score:** {detail.judge_score:.2f} ({detail.judge_status})")
-            if detail.judge_reasoning:
-                st.caption(f"Judge reasoning: {detail.judge_reasoning}")
+            st.markdown(f"**Judge failure:** {detail.judge_error or 'no score was returned'}")
+        elif detail.judge_reasoning:
+            st.markdown(f"**Judge reasoning** ({detail.judge_status}): {detail.judge_reasoning}")
         if detail.tool is None or detail.tool_diff is None:
             st.caption("No tools were expected or used here: tool correctness does not apply.")
             return
@@ -139,6 +137,16 @@ def _render_interaction(detail: InteractionDetail, k: int) -> None:
             _styled_diff(detail.tool_diff),
             key=f"explorer_diff_{detail.row}_{k}",
             hide_index=True,
+            column_order=[
+                "diff",
+                "expected_call",
+                "used_call",
+                "agreement",
+                "mismatches",
+                "expected_parameters",
+                "used_parameters",
+                "result",
+            ],
             column_config={
                 "diff": st.column_config.TextColumn("Diff"),
                 "expected_call": st.column_config.TextColumn("Expected call"),
@@ -244,6 +252,7 @@ row = st.selectbox(
     format_func=lambda r: f"#{r} {labels.get(r, '')}",
     key="conversation",
     help="Session ids can repeat across attempts, so conversations are listed by row and assistant.",
+    persist_state="session",
 )
 
 try:

@@ -139,7 +139,7 @@ for col, (name, file_name) in zip(cols, EXPORT_FILES.items(), strict=True):
     )
 
 st.markdown("**The same files from the command line** (no dashboard needed, e.g. in CI):")
-st.code(cli_command(result, agg, data=_data_hint(run), out="exports"), language="bash")
+st.code(cli_command(result, agg, data=_data_hint(run), out="exports"), language="bash", wrap_lines=True)
 
 st.subheader(f"Preview (first {PREVIEW_ROWS} rows)")
 tabs = st.tabs(["Interactions", "Conversations", "Tasks / groups", "Summary", "Settings"])

@@ -191,8 +191,8 @@ def weighted_view() -> None:
         f" The table holds the worst {MAX_ROWS:,}; filter or search to see others." if len(view) > MAX_ROWS else ""
     )
     st.caption(
-        f"{len(view):,} of {len(failing):,} interactions whose overall tool score is below the threshold "
-        f"{settings.tool_threshold:g} match, worst first.{more}"
+        f"Showing {len(view):,} of {len(failing):,} failing interactions (overall tool score below the tool "
+        f"threshold {settings.tool_threshold:g}), worst first.{more}"
     )
     st.dataframe(
         shown,

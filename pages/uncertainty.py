@@ -14,7 +14,7 @@ from agentic_core import stats
 from agentic_core.errors import AgenticError
 from agentic_core.evaluate import Aggregate
 from agentic_core.settings import AggregateSettings
-from ui.charts import AT_COLOR, POW_COLOR, forest_figure, posterior_figure
+from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure
 from ui.controls import prior_controls, settings_or_error, sidebar_controls
 from ui.format import ci_text, pct
 from ui.state import ActiveRun, ensure_run, get_aggregate
@@ -241,20 +241,15 @@ cols[3].metric(
 )
 
 fig_cols = st.columns(3)
-fig_cols[0].plotly_chart(
-    posterior_figure(samples.p, point.success_rate_ci, point.success_rate, "Success rate p", P_COLOR),
-    key="unc_post_p",
-)
-fig_cols[1].plotly_chart(
-    posterior_figure(samples.pass_at_k[:, col], point.pass_at_k_ci, point.pass_at_k, f"pass@{k}", AT_COLOR),
-    key="unc_post_at",
-)
-fig_cols[2].plotly_chart(
-    posterior_figure(
-        samples.pass_pow_k[:, col], point.pass_pow_k_ci, point.pass_pow_k, f"pass^{k}", POW_COLOR, target=target
-    ),
-    key="unc_post_pow",
-)
+for column, draws, ci, mean, title, color, key, line in (
+    (fig_cols[0], samples.p, point.success_rate_ci, point.success_rate, "Success rate p", P_COLOR, "unc_post_p", None),
+    (fig_cols[1], samples.pass_at_k[:, col], point.pass_at_k_ci, point.pass_at_k, f"pass@{k}", AT_COLOR,
+     "unc_post_at", None),
+    (fig_cols[2], samples.pass_pow_k[:, col], point.pass_pow_k_ci, point.pass_pow_k, f"pass^{k}", POW_COLOR,
+     "unc_post_pow", float(target)),
+):
+    figure = posterior_figure(draws, ci, mean, title, color, target=line)
+    column.plotly_chart(fit_x_range(figure, draws, () if line is None else (line,)), key=key)
 notes = [
     f"Intervals from {METHOD_TEXT.get(point.interval_method or '', 'the posterior')}; histograms show "
     f"{len(samples.p):,} draws (seed {settings.seed}), so their edges can differ slightly from the exact bounds."

@@ -206,3 +206,26 @@ def forest_figure(
         yaxis={"autorange": "reversed", "type": "category", "automargin": True},
     )
     return fig
+
+
+def fit_x_range(fig: go.Figure, values: np.ndarray, also: Sequence[float] = (), pad: float = 0.15) -> go.Figure:
+    """Zoom a [0, 1] probability axis onto ``values`` (and the points in ``also``), padded, within [0, 1].
+
+    A posterior that is a few points wide is unreadable on the full [0, 1] axis. The figure's
+    annotations (interval, mean, target) are stacked one per line and kept inside the plot, so the
+    closer axis does not make them overlap.
+    """
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    if finite.size == 0:
+        return fig
+    lo = min([float(finite.min()), *also])
+    hi = max([float(finite.max()), *also])
+    span = max(hi - lo, 0.02)
+    x0, x1 = max(0.0, lo - pad * span), min(1.0, hi + pad * span)
+    fig.update_xaxes(range=[x0, x1])
+    for i, ann in enumerate(fig.layout.annotations):
+        x = ann.x if isinstance(ann.x, (int, float)) else None
+        right_half = x is not None and x > (x0 + x1) / 2
+        ann.update(yshift=-16 * i, xanchor="right" if right_half else "left", bgcolor="rgba(255,255,255,0.75)")
+    return fig

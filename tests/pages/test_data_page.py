@@ -71,6 +71,8 @@ def test_several_valid_files_load_together(app: AppTest) -> None:
     assert "go to Run to evaluate" in _texts(at.success)
     assert "No problems found" in _texts(at.success)
     assert len(_frame(at, "preview_table")) == n
+    # The shared sidebar (drawn before the page) already shows it: the page reran after loading.
+    assert "Loaded but not run yet: part1.jsonl + part2.jsonl" in _texts(at.sidebar.caption)
     # Active, not judged: the Run page offers it.
     at.switch_page("pages/run.py").run()
     assert "**Data:** part1.jsonl + part2.jsonl" in _texts(at.markdown)

@@ -112,7 +112,7 @@ def test_drill_down_shows_interactions_and_the_tool_diff(xapp: Callable[[str | N
     assert "'book_flight' (expected call #1)" in text  # the tool reasoning names the missing call
     diffs = [d.value for d in at.dataframe[1:]]
     missing = pd.concat(diffs)
-    missing = missing[missing["diff"].str.contains("missing")]
+    missing = missing[missing["diff"] == "MISSING"]
     assert missing["expected_call"].str.contains("book_flight").any()
     assert missing["used_call"].eq("").all()
     # the queries, answers and ground truths are shown verbatim
@@ -129,9 +129,11 @@ def test_drill_down_shows_parameter_mismatches(xapp: Callable[[str | None], AppT
     at.selectbox(key="conversation").set_value(row).run()
     assert not at.exception
     diffs = pd.concat([d.value for d in at.dataframe[1:]])
-    mismatch = diffs[diffs["diff"].str.contains("parameter mismatch")]
+    mismatch = diffs[diffs["diff"] == "PARAMETER MISMATCH"]
     assert mismatch["mismatches"].str.contains('city: expected "Lisbon", got "Lisbon, Portugal"').any()
-    assert "Judge score" in markdown(at)
+    text = markdown(at)
+    assert "**Verdict:** Judge score" in text and "answer threshold 0.70" in text
+    assert "**Judge reasoning** (ok): score" in text
 
 
 def test_selection_follows_the_filter(xapp: Callable[[str | None], AppTest]) -> None:

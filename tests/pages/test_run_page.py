@@ -13,7 +13,7 @@ from streamlit.proto.TextInput_pb2 import TextInput as TextInputProto
 from streamlit.testing.v1 import AppTest
 
 from agentic_core.evaluate import evaluate, judge_items
-from agentic_core.io.samples import load_sample
+from agentic_core.io.samples import SAMPLES, load_sample
 from agentic_core.judges import registry
 from agentic_core.judges.runner import estimate_calls
 from tests.fakes import FakeJudge, OpenAIStandIn
@@ -81,6 +81,7 @@ def test_dataset_run_shows_up_on_overview(app: AppTest) -> None:
     assert metrics["Judged now"] == f"{n_int:,}"
     assert metrics["Failed (unscored)"] == "0"
     assert "**Judge:** dataset" in _texts(at.markdown)
+    assert f"**Run:** {SAMPLES['travel'].title}" in _texts(at.sidebar.caption)  # the sidebar follows at once
     assert "Already evaluated by dataset" in _texts(at.caption)
 
     at.switch_page("pages/overview.py").run()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from agentic_core.errors import AgenticError
-from ui.state import ensure_run, get_data
+from ui.state import ensure_run, get_data, running_via_app
 
 st.set_page_config(page_title="Agent evaluation workbench", page_icon=":material/science:", layout="wide")
 
@@ -42,16 +42,17 @@ PAGES = {
 
 page = st.navigation(PAGES)
 
-try:
-    run = ensure_run()
-except AgenticError as exc:
-    st.error(f"The built-in sample could not be evaluated: {exc}")
-    st.stop()
+with running_via_app():
+    try:
+        run = ensure_run()
+    except AgenticError as exc:
+        st.error(f"The built-in sample could not be evaluated: {exc}")
+        st.stop()
 
-data = get_data()
-with st.sidebar:
-    st.caption(f"**Run:** {run.data_name}  \n**Judge:** {run.judge_label}")
-    if data is not None and data.name != run.data_name:
-        st.caption(f":orange[Loaded but not run yet: {data.name}] (see Run)")
+    data = get_data()
+    with st.sidebar:
+        st.caption(f"**Run:** {run.data_name}  \n**Judge:** {run.judge_label}")
+        if data is not None and data.name != run.data_name:
+            st.caption(f":orange[Loaded but not run yet: {data.name}] (see Run)")
 
-page.run()
+    page.run()

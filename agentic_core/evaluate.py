@@ -179,6 +179,9 @@ def evaluate(
             "conv": conv_index,
             "position": positions,
             "session_id": np.asarray(session_ids, dtype=object)[conv_index] if len(conv_index) else [],
+            "assistant_id": np.asarray([c.assistant_id for c in conversations], dtype=object)[conv_index]
+            if len(conv_index)
+            else [],
             "task_key": np.asarray(task_keys_per_conv, dtype=object)[conv_index] if len(conv_index) else [],
             "qa_id": [i.qa_id for i in interactions],
             "query": [i.query for i in interactions],
@@ -364,7 +367,10 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     status = np.where(conv_unscored, "unscored", np.where(conv_correct, "correct", "incorrect"))
     conversations = pd.DataFrame(
         {
+            # Row number and assistant_id: seed-000 data gives every attempt the same session_id.
+            "conversation": np.arange(n_conv),
             "session_id": result.session_ids,
+            "assistant_id": [c.assistant_id for c in result.conversations],
             "task_key": np.asarray(result.task_keys, dtype=object)[result.task_codes]
             if result.task_keys
             else [],

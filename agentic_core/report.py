@@ -81,7 +81,9 @@ def interactions_table(
     base = result.interactions
     frame = pd.DataFrame(
         {
+            "conversation": base["conv"],
             "session_id": base["session_id"],
+            "assistant_id": base["assistant_id"],
             "task_key": base["task_key"],
             "position": base["position"],
             "qa_id": base["qa_id"],
@@ -144,6 +146,7 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
             _clean(
                 {
                     "session_id": row["session_id"],
+                    "assistant_id": row["assistant_id"],
                     "task_key": row["task_key"],
                     "status": row["status"],
                     "total_interactions": row["total_interactions"],

@@ -343,16 +343,17 @@ if judge is not None:
         f"{calls:,}",
         help="Distinct interactions the judge will be asked about (cache hits and duplicates excluded).",
     )
-    if not judge.cacheable:
+    if judge_name == "dataset":
         note = "This judge reads each interaction's own score: no model is called and the cache is not used."
+    elif not judge.cacheable:
+        note = "This judge runs locally and is not cached (recomputing is as fast as a cache lookup)."
     elif cache_mode == "use":
         note = f"{distinct - calls:,} of them are already in the cache."
     elif cache_mode == "refresh":
         note = "Cache mode *refresh*: every distinct item is judged again and the cache overwritten."
     else:
         note = "Cache mode *off*: every distinct item is judged, nothing is stored."
-    same = "identical query, answer and ground truth" + ("" if judge.cacheable else " and score")
-    cols[1].caption(f"{n_int:,} interactions, {distinct:,} distinct ({same} are judged once). {note}")
+    cols[1].caption(f"{n_int:,} interactions, {distinct:,} distinct (identical items are judged once). {note}")
     st.caption(
         f"Recommended answer threshold of this judge: **{judge.recommended_threshold:.2f}**. After the run it "
         "becomes the default threshold on the results pages."

@@ -53,7 +53,9 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 
 INTERACTION_COLUMNS = [
+    "conversation",
     "session_id",
+    "assistant_id",
     "task_key",
     "position",
     "qa_id",

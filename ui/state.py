@@ -7,8 +7,11 @@ widget values are read through the keys in :mod:`ui.controls`.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,15 +104,30 @@ def load_sample_data(name: str) -> ActiveData:
     return data
 
 
-def _leave_legacy_multipage_mode() -> None:
-    """Rerun through app.py if Streamlit ran this page file directly.
+_SCRIPT = threading.local()
 
-    Streamlit switches a process into its legacy ``pages/`` mode until the first
-    ``st.navigation`` call; the very first session of a server opened on a sub-page URL
-    (a shared link like ``/overview?k=5``) therefore runs the page file alone, without
-    app.py's page config, navigation and sidebar. Turning the flag off and rerunning makes
-    app.py run and resolve the same URL. (Internal flag; absent in other versions: no-op.)
+
+@contextmanager
+def running_via_app() -> Iterator[None]:
+    """Mark the current script run as going through app.py (wrap ``page.run()`` in it)."""
+    _SCRIPT.via_app = True
+    try:
+        yield
+    finally:
+        _SCRIPT.via_app = False
+
+
+def _leave_legacy_multipage_mode() -> None:
+    """Rerun through app.py if Streamlit ran this page file on its own.
+
+    Streamlit keeps a process in its legacy ``pages/`` mode until the first ``st.navigation``
+    call; the very first session of a server opened on a sub-page URL (a shared link like
+    ``/overview?k=5``) therefore runs the page file alone, without app.py's page config,
+    navigation and sidebar. Then, and only then, turn the flag off and rerun, so app.py runs
+    and resolves the same URL. (Internal flag; absent in other versions: no-op.)
     """
+    if getattr(_SCRIPT, "via_app", False):
+        return
     try:
         from streamlit.runtime.pages_manager import PagesManager
     except ImportError:  # pragma: no cover - other Streamlit versions

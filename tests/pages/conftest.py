@@ -19,10 +19,10 @@ def app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AppTest:
     monkeypatch.setenv("AGENTIC_CACHE_PATH", str(tmp_path / "cache.sqlite"))
     monkeypatch.delenv("AGENTIC_DEFAULT_DATA", raising=False)
 
-    # AppTest resets Streamlit's legacy ``pages/`` flag before every run, so each run would start
-    # by executing the page file alone (ui.state then reruns through app.py, which drops a button
-    # click of that run). A real server clears the flag once, at its first ``st.navigation``;
-    # clear it the same way so every ``at.run()`` runs app.py, as in the browser.
+    # AppTest resets Streamlit's legacy ``pages/`` flag before every run, so each run starts in
+    # legacy mode, where app.py's own ``st.navigation`` then forces a rerun that drops a button
+    # click of that run. A real server clears the flag once, at its first ``st.navigation``;
+    # clear it the same way so every ``at.run()`` behaves as in the browser.
     init = PagesManager.__init__
 
     def init_without_legacy_mode(self: PagesManager, *args: Any, **kwargs: Any) -> None:

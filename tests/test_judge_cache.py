@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -50,9 +51,9 @@ def test_key_is_sha256_of_fingerprint_and_exact_texts() -> None:
     expected = hashlib.sha256(json.dumps([FP, "Q", "A", "G"], ensure_ascii=False).encode()).hexdigest()
     assert cache_key(FP, item) == expected
     # The dataset's own score is not part of it; every text and the judge are.
-    assert cache_key(FP, item.model_copy(update={"score": 0.9})) == expected
+    assert cache_key(FP, dataclasses.replace(item, **{"score": 0.9})) == expected
     for change in ({"query": "Q "}, {"answer": "a"}, {"ground_truth": "G."}):
-        assert cache_key(FP, item.model_copy(update=change)) != expected
+        assert cache_key(FP, dataclasses.replace(item, **change)) != expected
     assert cache_key("e" * 64, item) != expected
 
 

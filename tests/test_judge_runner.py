@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from pathlib import Path
 
@@ -140,7 +141,7 @@ def test_identical_items_are_judged_once_and_copied(cache: JudgeCache) -> None:
 
 def test_non_cacheable_judge_keeps_items_that_differ_only_in_score() -> None:
     base = JudgeItem(query="q", answer="a", ground_truth="g", score=0.1)
-    items = [base, base.model_copy(update={"score": 0.9}), base]
+    items = [base, dataclasses.replace(base, **{"score": 0.9}), base]
     judge = CountingJudge(FakeJudge(lambda item: item.score, cacheable=False))
     run = run_judge_sync(judge, items)
     assert judge.items_judged == 2 and [v.score for v in run.verdicts] == [0.1, 0.9, 0.1]

@@ -59,9 +59,7 @@ def ag(*calls: dict[str, Any], flag: bool | None = True) -> Agentic:
 
 
 def gt(*calls: dict[str, Any], matters: bool = False) -> GroundTruthAgentic:
-    return GroundTruthAgentic.model_validate(
-        {"expected_tools": list(calls), "tool_sequence_matters": matters}
-    )
+    return GroundTruthAgentic.model_validate({"expected_tools": list(calls), "tool_sequence_matters": matters})
 
 
 def score(agentic: Agentic | None, expected: GroundTruthAgentic | None, answer: str = "") -> ToolComponents:
@@ -70,9 +68,7 @@ def score(agentic: Agentic | None, expected: GroundTruthAgentic | None, answer: 
     return c
 
 
-def agreement_of(
-    expected: dict[str, Any], used: dict[str, Any], rules: dict[str, Any] | None = None
-) -> float:
+def agreement_of(expected: dict[str, Any], used: dict[str, Any], rules: dict[str, Any] | None = None) -> float:
     c = score(ag(call("t", **used)), gt(exp_call("t", rules=rules, **expected)))
     assert c.n_matched == 1
     return c.parameters
@@ -258,9 +254,7 @@ def test_sequence_zero_when_order_matters_and_nothing_called() -> None:
 def test_missing_call_shortens_sequence_without_blaming_order() -> None:
     c = score(ag(call("a"), call("c")), gt(exp_call("a"), exp_call("b"), exp_call("c"), matters=True))
     assert c.sequence == pytest.approx(2 / 3)
-    assert any(
-        d.startswith("Sequence incomplete (calls missing): expected a -> b -> c") for d in c.deductions
-    )
+    assert any(d.startswith("Sequence incomplete (calls missing): expected a -> b -> c") for d in c.deductions)
     assert not any("Order differs" in d for d in c.deductions)
 
 
@@ -467,12 +461,8 @@ def test_score_interaction_uses_the_assistant_text() -> None:
             "query": "What is 15 + 27?",
             "assistant": "15 + 27 = 42.",
             "ground_truth_assistant": "42",
-            "agentic": {
-                "tools_used": [{"tool_name": "calc", "parameters": {"a": 15, "b": 27}, "result": 42}]
-            },
-            "ground_truth_agentic": {
-                "expected_tools": [{"tool_name": "calc", "parameters": {"b": 27, "a": 15}}]
-            },
+            "agentic": {"tools_used": [{"tool_name": "calc", "parameters": {"a": 15, "b": 27}, "result": 42}]},
+            "ground_truth_agentic": {"expected_tools": [{"tool_name": "calc", "parameters": {"b": 27, "a": 15}}]},
         }
     )
     c = score_interaction(interaction)
@@ -677,12 +667,8 @@ def test_property_used_identical_to_expected_scores_one(
     case: tuple[Agentic, GroundTruthAgentic, str],
 ) -> None:
     _, truth, answer = case
-    used = [
-        {"tool_name": t.tool_name, "parameters": t.parameters, "step": t.step} for t in truth.expected_tools
-    ]
-    c = score_tools(
-        Agentic.model_validate({"tools_used": used, "final_answer_uses_tools": True}), truth, answer
-    )
+    used = [{"tool_name": t.tool_name, "parameters": t.parameters, "step": t.step} for t in truth.expected_tools]
+    c = score_tools(Agentic.model_validate({"tools_used": used, "final_answer_uses_tools": True}), truth, answer)
     if not truth.expected_tools:
         assert c is None
         return
@@ -743,3 +729,63 @@ def test_property_vectorised_overall_equals_scalar_combine(
         else:
             assert overall[i] == scalar.overall_correctness  # bit-identical, not approximately
         assert bool(correct[i]) == scalar.is_correct
+
+
+# ---------------------------------------------------------------------------------------------
+# the fast path for fully correct interactions agrees with the general path
+# ---------------------------------------------------------------------------------------------
+
+_NAMES = st.sampled_from(["search", "book", "convert"])
+_VALUES = st.one_of(
+    st.integers(-3, 3),
+    st.floats(-2, 2, allow_nan=False),
+    st.booleans(),
+    st.sampled_from(["x", "y"]),
+    st.lists(st.integers(0, 2), max_size=2),
+    st.dictionaries(st.sampled_from(["a", "b"]), st.integers(0, 2), max_size=2),
+)
+_PARAMS = st.dictionaries(st.sampled_from(["p", "q", "r"]), _VALUES, max_size=3)
+
+
+@st.composite
+def _call_pairs(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool, bool | None]:
+    n = draw(st.integers(1, 3))
+    with_steps = draw(st.booleans())
+    expected = [
+        {
+            "tool_name": draw(_NAMES),
+            "parameters": draw(_PARAMS),
+            **({"step": draw(st.integers(1, 4))} if with_steps else {}),
+        }
+        for _ in range(n)
+    ]
+    used = [dict(e) for e in expected]
+    if draw(st.booleans()):  # perturb: a different value, name, order or an extra call
+        i = draw(st.integers(0, n - 1))
+        kind = draw(st.sampled_from(["value", "name", "shuffle", "extra"]))
+        if kind == "value":
+            used[i] = {**used[i], "parameters": {**used[i]["parameters"], "p": draw(_VALUES)}}
+        elif kind == "name":
+            used[i] = {**used[i], "tool_name": draw(_NAMES)}
+        elif kind == "shuffle":
+            used = draw(st.permutations(used))
+        else:
+            used.append({"tool_name": draw(_NAMES), "parameters": draw(_PARAMS)})
+    return expected, used, draw(st.booleans()), draw(st.sampled_from([True, False, None]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_call_pairs())
+def test_fast_path_equals_general_path(
+    case: tuple[list[dict[str, Any]], list[dict[str, Any]], bool, bool | None],
+) -> None:
+    from agentic_core.tools import _score_general
+
+    expected_calls, used_calls, order_matters, flag = case
+    agentic = Agentic.model_validate({"tools_used": used_calls, "final_answer_uses_tools": flag})
+    truth = GroundTruthAgentic.model_validate(
+        {"expected_tools": expected_calls, "tool_sequence_matters": order_matters}
+    )
+    fast = score_tools(agentic, truth, "answer")
+    general = _score_general(agentic, truth, list(agentic.tools_used), "answer")
+    assert fast == general

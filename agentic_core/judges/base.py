@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,10 +19,13 @@ ProgressFn = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while judging."""
 
 
-class JudgeItem(BaseModel):
-    """One thing to judge. ``score`` is the dataset's own score (used by the ``dataset`` judge)."""
+@dataclass(frozen=True, slots=True)
+class JudgeItem:
+    """One thing to judge. ``score`` is the dataset's own score (used by the ``dataset`` judge).
 
-    model_config = ConfigDict(frozen=True)
+    A slotted dataclass rather than a pydantic model: items are built from already-validated
+    interactions, 100k at a time, where model construction alone cost about a second.
+    """
 
     query: str
     answer: str

@@ -76,6 +76,12 @@ class JudgeRun(BaseModel):
     cache_path: str | None = None
     warnings: list[str] = Field(default_factory=list)
 
+    def __repr_args__(self) -> Any:
+        # A full repr lists every verdict; asyncio formats a finished task's result with repr,
+        # which cost about a second on 50k items. Summarise the list instead.
+        for name, value in super().__repr_args__():
+            yield (name, f"<{len(self.verdicts)} verdicts>") if name == "verdicts" else (name, value)
+
 
 def _check_mode(cache_mode: str) -> None:
     if cache_mode not in CACHE_MODES:

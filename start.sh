@@ -7,5 +7,6 @@ bash scripts/setup_env.sh requirements.txt
 # Judge the built-in samples once with the offline default judge; the persistent judge cache
 # makes the dashboard's first page instant and every later start free.
 .venv/bin/python -m agentic_core.warmup
-exec .venv/bin/python -m streamlit run app.py --server.headless "${HEADLESS:-true}" \
+# ui.launch prepares the first-run results in the server process, then serves app.py.
+exec .venv/bin/python -m ui.launch --server.headless "${HEADLESS:-true}" \
   --server.address "${ADDRESS:-127.0.0.1}" --server.port "${PORT:-8501}" --browser.gatherUsageStats false "$@"

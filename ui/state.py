@@ -122,7 +122,7 @@ def _leave_legacy_multipage_mode() -> None:
 
     Streamlit keeps a process in its legacy ``pages/`` mode until the first ``st.navigation``
     call; the very first session of a server opened on a sub-page URL (a shared link like
-    ``/overview?k=5``) therefore runs the page file alone, without app.py's page config,
+    ``/tools?k=5``) therefore runs the page file alone, without app.py's page config,
     navigation and sidebar. Then, and only then, turn the flag off and rerun, so app.py runs
     and resolves the same URL. (Internal flag; absent in other versions: no-op.)
     """

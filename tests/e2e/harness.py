@@ -38,33 +38,22 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(env: dict[str, str], log_path: Path, timeout_s: float = 90.0) -> Iterator[str]:
-    """Run ``streamlit run app.py`` headless on 127.0.0.1; yield its base URL once healthy."""
+def streamlit_server(
+    env: dict[str, str], log_path: Path, timeout_s: float = 90.0, *, launcher: bool = False
+) -> Iterator[str]:
+    """Run the dashboard headless on 127.0.0.1; yield its base URL once healthy.
+
+    ``launcher=False`` runs ``streamlit run app.py``; ``True`` runs ``python -m ui.launch``
+    (what start.sh uses: it prepares the first-run results before serving).
+    """
     port = free_port()
     full_env = {**os.environ, **env, "PYTHONUNBUFFERED": "1"}
+    head = ["-m", "ui.launch"] if launcher else ["-m", "streamlit", "run", "app.py"]
+    options = ["--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port)]
+    options += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     with log_path.open("w") as log:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                "app.py",
-                "--server.headless",
-                "true",
-                "--server.address",
-                "127.0.0.1",
-                "--server.port",
-                str(port),
-                "--browser.gatherUsageStats",
-                "false",
-                "--server.fileWatcherType",
-                "none",
-            ],
-            cwd=ROOT,
-            env=full_env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            [sys.executable, *head, *options], cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT
         )
         url = f"http://127.0.0.1:{port}"
         try:
@@ -130,6 +119,16 @@ def open_page(page: Any, url: str, heading: str, timeout_ms: int = 90_000) -> fl
     page.get_by_role("heading", name=heading, exact=False).first.wait_for(timeout=timeout_ms)
     wait_idle(page, timeout_ms)
     return time.perf_counter() - start
+
+
+def time_to_results(page: Any, url: str, timeout_ms: int = 300_000) -> tuple[float, float]:
+    """Open the Overview; seconds until its KPI values are visible, and until the page settled."""
+    start = time.perf_counter()
+    page.goto(url)
+    page.locator("[data-testid='stMetricValue']").first.wait_for(timeout=timeout_ms)
+    visible = time.perf_counter() - start
+    wait_idle(page, timeout_ms)
+    return visible, time.perf_counter() - start
 
 
 def metric_value(page: Any, label_prefix: str) -> str:

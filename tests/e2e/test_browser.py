@@ -17,8 +17,8 @@ import pytest
 from tests.e2e.harness import CHROMIUM, chromium, metric_value, open_page, streamlit_server, wait_idle
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
-PAGES = [  # (url path, heading)
-    ("overview", "Overview"),
+PAGES = [  # (url path, heading); the Overview is the default page, served at "/"
+    ("", "Overview"),
     ("data", "Data"),
     ("run", "Run"),
     ("uncertainty", "Uncertainty"),
@@ -43,8 +43,15 @@ def test_every_page_slider_and_download(tmp_path: Path) -> None:
     with streamlit_server(env, tmp_path / "streamlit.log") as url, chromium() as context:
         page = context.new_page()
 
+        # The server's very first session opens a shared sub-page link: app.py's navigation and
+        # sidebar must be there (Streamlit's legacy pages/ mode would run the page file alone).
+        open_page(page, f"{url}/tools?k=5", "Tools", timeout_ms=180_000)
+        sidebar = page.locator("[data-testid='stSidebar']").inner_text()
+        assert "Results" in sidebar and "Run:" in sidebar, sidebar[:300]
+        assert page.get_by_text("Page not found").count() == 0
+
         # First run: the built-in sample, judged by the offline default judge, no key.
-        open_page(page, f"{url}/overview", "Overview", timeout_ms=180_000)
+        open_page(page, f"{url}/", "Overview", timeout_ms=180_000)
         assert page.locator("[data-testid='stException']").count() == 0
         assert "hybrid" in page.locator("[data-testid='stSidebar']").inner_text()
         before_label_k = metric_value(page, "pass@3")
@@ -65,7 +72,8 @@ def test_every_page_slider_and_download(tmp_path: Path) -> None:
         for path, heading in PAGES:
             open_page(page, f"{url}/{path}", heading)
             assert page.locator("[data-testid='stException']").count() == 0, f"exception on {path}"
-            page.screenshot(path=str(SHOTS / f"{path}.png"))
+            assert page.get_by_text("Page not found").count() == 0, f"/{path} is not a page"
+            page.screenshot(path=str(SHOTS / f"{path or 'overview'}.png"))
 
         # Download the per-interaction CSV from the Export page and read it back.
         open_page(page, f"{url}/export", "Export")

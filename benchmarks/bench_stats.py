@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
-from agentic_core.stats import dataset_curve
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agentic_core.stats import dataset_curve  # noqa: E402
 
 
 def _data(groups: int, max_n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

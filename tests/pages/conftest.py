@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -9,15 +10,22 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from agentic_core.io.samples import SAMPLES
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
+OpenApp = Callable[..., AppTest]
 
 
 @pytest.fixture
-def app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AppTest:
-    """A fresh ``AppTest`` of app.py, run once (Overview of the default sample, ``dataset`` judge)."""
+def open_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> OpenApp:
+    """A factory: ``open_app(page=None, data=None)`` -> a fresh, run ``AppTest`` of app.py.
+
+    Offline and fast: the ``dataset`` judge and a judge cache in ``tmp_path``. ``data`` is a
+    built-in sample name or a file path (default: the built-in default sample); ``page`` is a
+    page file to switch to (default: the Overview).
+    """
     monkeypatch.setenv("AGENTIC_DEFAULT_JUDGE", "dataset")
     monkeypatch.setenv("AGENTIC_CACHE_PATH", str(tmp_path / "cache.sqlite"))
-    monkeypatch.delenv("AGENTIC_DEFAULT_DATA", raising=False)
 
     # AppTest resets Streamlit's legacy ``pages/`` flag before every run, so each run starts in
     # legacy mode, where app.py's own ``st.navigation`` then forces a rerun that drops a button
@@ -30,7 +38,25 @@ def app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AppTest:
         PagesManager.uses_pages_directory = False
 
     monkeypatch.setattr(PagesManager, "__init__", init_without_legacy_mode)
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
-    assert not at.exception
-    return at
+
+    def factory(page: str | None = None, data: str | Path | None = None) -> AppTest:
+        if data is None:
+            monkeypatch.delenv("AGENTIC_DEFAULT_DATA", raising=False)
+        else:
+            path = SAMPLES[data].path if isinstance(data, str) else data
+            monkeypatch.setenv("AGENTIC_DEFAULT_DATA", str(path))
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.run()
+        assert not at.exception
+        if page is not None:
+            at.switch_page(page).run()
+            assert not at.exception
+        return at
+
+    return factory
+
+
+@pytest.fixture
+def app(open_app: OpenApp) -> AppTest:
+    """A fresh ``AppTest`` of app.py, run once (Overview of the default sample, ``dataset`` judge)."""
+    return open_app()

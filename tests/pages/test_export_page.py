@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from agentic_core.io.samples import SAMPLES
 from agentic_core.report import EXPORT_FILES
+from tests.pages.conftest import OpenApp
 
 APP = Path(__file__).parents[2] / "app.py"
 PAGE = "pages/export.py"
@@ -26,23 +26,9 @@ BUILDERS_KEY = "_export_builders"
 
 
 @pytest.fixture
-def eapp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[str | None], AppTest]:
+def eapp(open_app: OpenApp) -> Callable[[str | None], AppTest]:
     """Open the Export page on the default sample (or the sample named) with the dataset judge."""
-    monkeypatch.setenv("AGENTIC_DEFAULT_JUDGE", "dataset")
-    monkeypatch.setenv("AGENTIC_CACHE_PATH", str(tmp_path / "cache.sqlite"))
-
-    def open_page(sample: str | None = None) -> AppTest:
-        if sample is None:
-            monkeypatch.delenv("AGENTIC_DEFAULT_DATA", raising=False)
-        else:
-            monkeypatch.setenv("AGENTIC_DEFAULT_DATA", str(SAMPLES[sample].path))
-        at = AppTest.from_file(str(APP), default_timeout=60)
-        at.run()
-        at.switch_page(PAGE).run()
-        assert not at.exception
-        return at
-
-    return open_page
+    return lambda data=None: open_app(PAGE, data)
 
 
 def built(at: AppTest, name: str) -> bytes:

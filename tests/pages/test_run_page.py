@@ -176,9 +176,7 @@ def test_llm_missing_package_names_the_pip_command(app: AppTest) -> None:
         assert "ANTHROPIC_API_KEY" in _texts(at.error)
 
 
-def test_llm_run_keeps_the_key_only_in_its_field(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, app: AppTest
-) -> None:
+def test_llm_run_keeps_the_key_only_in_its_field(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, app: AppTest) -> None:
     secret = "sk-test-secret-4242"
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     n_int, distinct = _distinct("seeds")

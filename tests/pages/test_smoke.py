@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
-from streamlit.runtime.pages_manager import PagesManager
-from streamlit.testing.v1 import AppTest
 
 from agentic_core.io.samples import SAMPLES
+from tests.pages.conftest import OpenApp
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGES = {
     "pages/overview.py": "Overview",
     "pages/data.py": "Data",
@@ -24,18 +19,8 @@ PAGES = {
 
 
 @pytest.mark.parametrize("sample", sorted(SAMPLES))
-def test_every_page_renders_on_every_sample(sample: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("AGENTIC_DEFAULT_DATA", str(SAMPLES[sample].path))
-    monkeypatch.setenv("AGENTIC_DEFAULT_JUDGE", "dataset")
-    monkeypatch.setenv("AGENTIC_CACHE_PATH", str(tmp_path / "cache.sqlite3"))
-    init = PagesManager.__init__
-
-    def init_without_legacy_mode(self: PagesManager, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False  # as a real server after its first st.navigation
-
-    monkeypatch.setattr(PagesManager, "__init__", init_without_legacy_mode)
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+def test_every_page_renders_on_every_sample(sample: str, open_app: OpenApp) -> None:
+    at = open_app(data=sample)
     for path, title in PAGES.items():
         at.switch_page(path).run()
         assert not at.exception, f"{path} on {sample}: {[e.value for e in at.exception]}"

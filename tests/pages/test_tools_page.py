@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agentic_core.io.samples import SAMPLES
+from tests.pages.conftest import OpenApp
 
 APP = Path(__file__).parents[2] / "app.py"
 PAGE = "pages/tools.py"
@@ -18,24 +19,9 @@ WEIGHT_KEYS = ("w_selection", "w_parameters", "w_sequence", "w_utilization")
 
 
 @pytest.fixture
-def tapp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[str | Path | None], AppTest]:
+def tapp(open_app: OpenApp) -> Callable[[str | Path | None], AppTest]:
     """Open the Tools page on the default sample, a named sample or a data file, with the dataset judge."""
-    monkeypatch.setenv("AGENTIC_DEFAULT_JUDGE", "dataset")
-    monkeypatch.setenv("AGENTIC_CACHE_PATH", str(tmp_path / "cache.sqlite"))
-
-    def open_page(data: str | Path | None = None) -> AppTest:
-        if data is None:
-            monkeypatch.delenv("AGENTIC_DEFAULT_DATA", raising=False)
-        else:
-            path = SAMPLES[data].path if isinstance(data, str) else data
-            monkeypatch.setenv("AGENTIC_DEFAULT_DATA", str(path))
-        at = AppTest.from_file(str(APP), default_timeout=60)
-        at.run()
-        at.switch_page(PAGE).run()
-        assert not at.exception
-        return at
-
-    return open_page
+    return lambda data=None: open_app(PAGE, data)
 
 
 def records(path: Path) -> list[dict]:
@@ -150,9 +136,7 @@ def test_filter_and_search_failing_calls(tapp: Callable[[str | Path | None], App
     assert set(searched["session_id"]) == {"trv-004"}
 
 
-def test_dataset_without_tools_shows_empty_state(
-    tapp: Callable[[str | Path | None], AppTest], tmp_path: Path
-) -> None:
+def test_dataset_without_tools_shows_empty_state(tapp: Callable[[str | Path | None], AppTest], tmp_path: Path) -> None:
     stripped = []
     for record in records(SAMPLES["support"].path)[:16]:
         for turn in record["conversation"]:

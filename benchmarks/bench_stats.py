@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agentic_core.stats import dataset_curve  # noqa: E402
+from agentic_core.stats import dataset_curve
 
 
 def _data(groups: int, max_n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

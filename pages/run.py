@@ -318,6 +318,8 @@ if judge_name == "llm":
     options, secret = _llm_options()
 judge = _build(judge_name, options, secret)
 del options  # holds the key; not needed any more
+if judge is not None and getattr(judge, "notice", None):
+    st.warning(judge.notice)  # e.g. the hybrid judge running lexical-only without the ONNX packages
 
 cache_mode: CacheMode = st.radio(
     "Judge cache",

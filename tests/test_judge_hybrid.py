@@ -12,6 +12,7 @@ from agentic_core.judges import hybrid as hybrid_module
 from agentic_core.judges.base import JudgeItem, judge_sync
 from agentic_core.judges.hybrid import HybridJudge, combine_scores, cosine_to_similarity
 from agentic_core.judges.lexical import lexical_analysis
+from agentic_core.judges.runner import run_judge_sync
 from benchmarks.judge_accuracy import roc_auc
 
 DEVSET = Path(__file__).resolve().parents[1] / "sample_data" / "judge_devset.jsonl"
@@ -72,6 +73,9 @@ def test_lexical_only_fallback_is_visible_and_keyed_apart(monkeypatch: pytest.Mo
     assert fallback.identity.params["embedding"] is False
     verdicts = judge_sync(fallback, [JudgeItem(query="q", answer="Paris", ground_truth="Paris")])
     assert verdicts[0].score == 1.0 and "lexical-only" in verdicts[0].reasoning
+    # The run carries the notice, so the CLI prints it and the Run page shows it.
+    run = run_judge_sync(fallback, [JudgeItem(query="q", answer="Paris", ground_truth="Paris")], cache_mode="off")
+    assert any("lexical-only" in w for w in run.warnings)
 
 
 def test_identity_differs_with_and_without_embeddings() -> None:

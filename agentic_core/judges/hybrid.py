@@ -87,6 +87,8 @@ class HybridJudge:
                 if not available
                 else "Hybrid judge running lexical-only (embeddings switched off)."
             )
+        # The runner copies a judge's warnings into the run, so the CLI and the Run page show it.
+        self.warnings: list[str] = [self.notice] if self.notice else []
         self.identity = JudgeIdentity(
             kind="hybrid",
             model=MODEL_NAME if self.embedding else None,

@@ -21,14 +21,16 @@ def preload() -> None:
     start = time.perf_counter()
     import logging
 
-    # Called outside a script run: Streamlit warns about the missing run context; the cache
-    # itself is process-wide and is what the sessions will hit.
-    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    # Imported here so that plotly and scipy load before serving, not on the first visit.
     import ui.charts
     import ui.controls
     from ui.state import _evaluate_first, _first_run_choice
 
-    logging.getLogger("streamlit").setLevel(logging.WARNING)
+    # Called outside a script run, the shared cache works but Streamlit warns that there is no
+    # run context ("can be ignored when running in bare mode"): silence exactly that, here.
+    context_log = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+    previous = context_log.level
+    context_log.setLevel(logging.ERROR)
     name, path, judge = _first_run_choice()
     _, result = _evaluate_first(path, judge)
     # First calls pay one-time costs (plotly's lazily loaded validators, numpy/scipy code
@@ -37,6 +39,7 @@ def preload() -> None:
 
     agg = aggregate(result)
     ui.charts.curve_figure(agg.curve, agg.settings.ci_level).to_plotly_json()
+    context_log.setLevel(previous)
     print(
         f"launch: {name}: {result.n_conversations} conversations evaluated by {result.judge_identity.label()} "
         f"in {time.perf_counter() - start:.1f}s",

@@ -270,16 +270,8 @@ class RaisingChatModel(BaseChatModel):
         raise self.make_error()
 
 
-class RateLimitingChatModel(BaseChatModel):
-    """Raises :class:`RateLimitError` on the first ``fail_times`` calls, then replies."""
-
-    fail_times: int = 2
-    reply: str = Field(default_factory=judgement_json)
-    calls: int = 0
-
-    @property
-    def _llm_type(self) -> str:
-        return "fake-rate-limiting"
+class _AsyncOnlyChatModel(BaseChatModel):
+    """Base of fakes that only the async path (what the judge uses) may call."""
 
     def _generate(
         self,
@@ -289,6 +281,18 @@ class RateLimitingChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         raise NotImplementedError("async only")
+
+
+class RateLimitingChatModel(_AsyncOnlyChatModel):
+    """Raises :class:`RateLimitError` on the first ``fail_times`` calls, then replies."""
+
+    fail_times: int = 2
+    reply: str = Field(default_factory=judgement_json)
+    calls: int = 0
+
+    @property
+    def _llm_type(self) -> str:
+        return "fake-rate-limiting"
 
     async def _agenerate(
         self,
@@ -303,7 +307,7 @@ class RateLimitingChatModel(BaseChatModel):
         return _result(self.reply, (50, 10))
 
 
-class HangingChatModel(BaseChatModel):
+class HangingChatModel(_AsyncOnlyChatModel):
     """Never replies (until cancelled): for timeouts."""
 
     calls: int = 0
@@ -311,15 +315,6 @@ class HangingChatModel(BaseChatModel):
     @property
     def _llm_type(self) -> str:
         return "fake-hanging"
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        raise NotImplementedError("async only")
 
     async def _agenerate(
         self,
@@ -348,9 +343,7 @@ class StructuredFakeChatModel(GenericFakeChatModel):
         return self
 
 
-def tool_call_reply(
-    score: Any, reasoning: str = "Structured verdict.", name: str = "JudgeOutput"
-) -> AIMessage:
+def tool_call_reply(score: Any, reasoning: str = "Structured verdict.", name: str = "JudgeOutput") -> AIMessage:
     """An AI message carrying a structured judgement as a tool call, with token usage."""
     return AIMessage(
         content="",

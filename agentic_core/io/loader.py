@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from agentic_core.errors import show_value
@@ -94,6 +94,24 @@ def _gc_paused() -> Iterator[None]:
             gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+def _unknown_key_issue(
+    name: str, index: int, base: str, model: type[BaseModel], key: str, line: int | None, session_id: str | None
+) -> Issue:
+    """The warning for an unknown key (from a rejected raw record or an accepted model alike)."""
+    return Issue(
+        "warning",
+        name,
+        index,
+        join_path(base, key),
+        unknown_key_rule(key),
+        None,
+        unknown_key_fix(model, key),
+        line,
+        None,
+        session_id,
+    )
 
 
 class _Loader:
@@ -239,20 +257,7 @@ class _Loader:
             issues.append(issue)
             first = first or issue
         for base, model, key in iter_raw_extras(raw):
-            issues.append(
-                Issue(
-                    "warning",
-                    name,
-                    index,
-                    join_path(base, key),
-                    unknown_key_rule(key),
-                    None,
-                    unknown_key_fix(model, key),
-                    line,
-                    None,
-                    session_id,
-                )
-            )
+            issues.append(_unknown_key_issue(name, index, base, model, key, line, session_id))
         assert first is not None  # a record is rejected only with at least one error
         skipped.append(SkippedRecord(name, index, line, session_id, first.message(with_place=False)))
 
@@ -269,20 +274,7 @@ class _Loader:
         extras = list(iter_model_extras(conv))
         line = line_of(index) if extras else None
         for base, model, key in extras:
-            issues.append(
-                Issue(
-                    "warning",
-                    name,
-                    index,
-                    join_path(base, key),
-                    unknown_key_rule(key),
-                    None,
-                    unknown_key_fix(model, key),
-                    line,
-                    None,
-                    session_id,
-                )
-            )
+            issues.append(_unknown_key_issue(name, index, base, model, key, line, session_id))
 
         error: Issue | None = None
         unique: object = (session_id, conv.assistant_id) if self._by_assistant else session_id

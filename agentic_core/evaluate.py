@@ -8,10 +8,8 @@ interval level — with numpy over the stored arrays and never calls a judge.
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ import pandas as pd
 
 from agentic_core import stats
 from agentic_core.errors import DataError
+from agentic_core.gc_control import gc_paused
 from agentic_core.io.loader import LoadReport, load_paths
 from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn
 from agentic_core.judges.cache import JudgeCache
@@ -81,25 +80,6 @@ class EvaluationResult:
     def n_interactions(self) -> int:
         """Number of interactions evaluated."""
         return len(self.interactions)
-
-
-@contextmanager
-def _gc_paused(pause: bool = True) -> Iterator[None]:
-    """Pause the cyclic garbage collector for a burst of allocations.
-
-    While ~100k result objects are created, the collector rescans every live object of the
-    loaded dataset again and again: about half the time of tool scoring and judging, measured
-    on 50k interactions. The objects made here form no reference cycles, so nothing is lost
-    by collecting later.
-    """
-    was_enabled = gc.isenabled()
-    if pause:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if pause and was_enabled:
-            gc.enable()
 
 
 def _as_conversations(data: DataInput) -> tuple[list[Conversation], LoadReport | None]:
@@ -168,10 +148,10 @@ def evaluate(
         cache = JudgeCache()
     # Offline judges are bounded CPU work: pause the collector during it too. LLM runs can
     # last minutes and create cyclic garbage (asyncio), so the collector stays on for them.
-    with _gc_paused(judge.identity.kind != "llm"):
+    with gc_paused(judge.identity.kind != "llm"):
         run = run_judge_sync(judge, items, cache=cache, cache_mode=cache_mode, progress=progress)
 
-    with _gc_paused():
+    with gc_paused():
         components = [score_tools(i.agentic, i.ground_truth_agentic, i.assistant) for i in interactions]
     tool_arrays = components_matrix(components)
 

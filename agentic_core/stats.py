@@ -39,6 +39,7 @@ from scipy.stats import norm as _norm_dist
 
 from agentic_core.errors import SettingsError, UndefinedEstimateError
 from agentic_core.settings import Estimator, Mode
+from agentic_core.wording import plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -1199,20 +1200,16 @@ class CurvePoint(BaseModel):
     interval_method: IntervalMethod | None = None
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _exclusion_reason(k: int, n_zero: int, n_short: int, max_n: int, n_left: int) -> str | None:
     parts = []
     if n_short:
         parts.append(
-            f"{_plural(n_short, 'group')} with fewer than {k} attempts (the unbiased estimator needs "
+            f"{plural(n_short, 'group')} with fewer than {k} attempts (the unbiased estimator needs "
             f"n >= k = {k}; the largest group here has n = {max_n}); use the plug-in estimator, "
             "Bayesian mode or a smaller k to include them"
         )
     if n_zero:
-        parts.append(f"{_plural(n_zero, 'group')} with no attempts (n = 0)")
+        parts.append(f"{plural(n_zero, 'group')} with no attempts (n = 0)")
     if not parts:
         return None if n_left else "no groups: the dataset is empty"
     prefix = "excluded " if n_left else "undefined: no group can be used; excluded "

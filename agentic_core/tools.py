@@ -60,6 +60,7 @@ from agentic_core.schemas import (
     ToolCall,
 )
 from agentic_core.settings import ToolWeights
+from agentic_core.wording import plural
 
 __all__ = [
     "TOOL_THRESHOLD_TOLERANCE",
@@ -560,10 +561,6 @@ def _names(calls: Sequence[str]) -> str:
     return ", ".join(f"'{c}'" for c in calls)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _score_perfect(used: list[ToolCall], expected: GroundTruthAgentic, flag: bool | None) -> ToolComponents | None:
     """The components of a fully correct interaction, or ``None`` when it is not one.
 
@@ -748,7 +745,7 @@ def _score_general(
         listed = ", ".join(f"'{exp[e].tool_name}' (expected call #{e + 1})" for e in missing_idx)
         one = len(missing_idx) == 1
         lead = (
-            f"No tool was called, but {_plural(len(missing_idx), 'required call')} "
+            f"No tool was called, but {plural(len(missing_idx), 'required call')} "
             f"{'was' if one else 'were'} expected"
             if not used
             else f"Expected {'tool' if one else 'tools'} never called"
@@ -799,7 +796,7 @@ def _score_general(
         deductions.append(
             f"{what}: expected {' -> '.join(required_names)}, used "
             f"{' -> '.join(used_names) if used_names else 'no call'}; the longest common "
-            f"subsequence covers {lcs} of {_plural(n_required, 'required call')}."
+            f"subsequence covers {lcs} of {plural(n_required, 'required call')}."
         )
 
     # ---- utilization ----
@@ -854,7 +851,7 @@ def _score_general(
                 n_calls = len({u for u, _ in sources})
                 deductions.append(
                     "Utilization inferred (final_answer_uses_tools is absent): none of the "
-                    f"{_plural(len(sources), 'result value')} of {_plural(n_calls, 'tool call')} "
+                    f"{plural(len(sources), 'result value')} of {plural(n_calls, 'tool call')} "
                     "appears in the final answer."
                 )
 

@@ -16,8 +16,8 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from agentic_core.errors import AgenticError
+from agentic_core.io.load_report import Issue
 from agentic_core.io.loader import LoadReport, load_many
-from agentic_core.io.report import Issue
 from agentic_core.io.samples import SAMPLES
 from agentic_core.report import conversations_preview
 from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data

@@ -20,6 +20,7 @@ from agentic_core.judges.cache import JudgeCache, default_cache_path
 from agentic_core.judges.providers import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODES, CacheMode, estimate_calls
+from agentic_core.secrets import mask_secrets
 from ui.controls import threshold_default
 from ui.state import ActiveRun, ensure_run, get_data, is_evaluated, set_run
 
@@ -88,7 +89,7 @@ def _suggest_model() -> None:
 
 
 def _scrub(text: str, secret: str | None) -> str:
-    return text.replace(secret, "***") if secret else text
+    return mask_secrets(text, [secret])
 
 
 def _llm_options() -> tuple[dict[str, Any], str | None]:

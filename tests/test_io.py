@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentic_core.errors import DataError
+from agentic_core.io.load_report import Issue
 from agentic_core.io.loader import LoadReport, load_bytes, load_many, load_paths, load_records
-from agentic_core.io.report import Issue
 
 DATA = Path(__file__).parent / "data"
 SECRET = "gsk_live_DO_NOT_LEAK_0123456789"

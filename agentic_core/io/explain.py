@@ -31,6 +31,7 @@ from agentic_core.schemas import (
     RuleKind,
     ToolCall,
 )
+from agentic_core.secrets import redact
 
 Loc = tuple[int | str, ...]
 
@@ -86,37 +87,16 @@ _SHAPE: dict[type[BaseModel], str] = {
 }
 
 _RULE_KINDS: tuple[str, ...] = get_args(RuleKind)
-_SECRET_KEY = re.compile(r"api[_-]?key|secret|token|password|passwd|authorization|credential", re.I)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _REPR = reprlib.Repr()
 _REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 6, 6, 100, 60
 _SIMILARITY = 0.7
 
 
-def is_secret_key(key: object) -> bool:
-    """True for keys that usually hold credentials (``api_key``, ``token``, ...)."""
-    return isinstance(key, str) and _SECRET_KEY.search(key) is not None
-
-
-def _redact(value: Any, depth: int = 0) -> Any:
-    # Containers are copied (bounded) with credential-looking values masked, so an API key
-    # pasted into a data file never reaches a message, a log or the screen.
-    if depth > 4:
-        return value
-    if isinstance(value, dict):
-        return {
-            k: "***" if is_secret_key(k) else _redact(v, depth + 1)
-            for k, v in list(value.items())[: _REPR.maxdict + 1]
-        }
-    if isinstance(value, list):
-        return [_redact(v, depth + 1) for v in value[: _REPR.maxlist + 1]]
-    return value
-
-
 def safe_value(value: Any) -> str:
     """Shortened repr of ``value`` for a message; credential-looking keys are masked."""
     if isinstance(value, dict | list):
-        return show_value(_Shown(_REPR.repr(_redact(value))))
+        return show_value(_Shown(_REPR.repr(redact(value, max_items=_REPR.maxdict + 1))))
     return show_value(value)
 
 

@@ -1,7 +1,7 @@
 """Load conversation files into validated :class:`~agentic_core.schemas.Conversation` models.
 
 This package is the only code that reads data files. Every problem is reported as an
-:class:`~agentic_core.io.report.Issue` with its place (file, record, line, JSON path), the rule,
+:class:`~agentic_core.io.load_report.Issue` with its place (file, record, line, JSON path), the rule,
 the value and the fix; an invalid record is skipped and listed, never dropped silently, and
 the valid records of the same file are still loaded, unaltered and in file order.
 
@@ -19,9 +19,7 @@ and over (it more than doubles the load time) while there is no garbage cycle to
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -29,6 +27,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from agentic_core.errors import show_value
+from agentic_core.gc_control import gc_paused
 from agentic_core.io.explain import (
     explain,
     iter_model_extras,
@@ -37,8 +36,8 @@ from agentic_core.io.explain import (
     unknown_key_fix,
     unknown_key_rule,
 )
+from agentic_core.io.load_report import Issue, LoadReport, SkippedRecord
 from agentic_core.io.parse import UNPARSABLE, Parsed, from_document, parse
-from agentic_core.io.report import Issue, LoadReport, SkippedRecord
 from agentic_core.schemas import Conversation
 
 __all__ = [
@@ -71,29 +70,6 @@ _CHUNK = 1024
 
 LineOf = Callable[[int], "int | None"]
 _First = tuple[str, int, LineOf, str]
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while loading (see the module docstring).
-
-    On exit, the objects created meanwhile are moved straight to the oldest generation
-    (``freeze`` + ``unfreeze``, two list splices): left in the youngest one, the first
-    collection after loading would traverse every one of them (seconds at 100k interactions),
-    and then again when promoted. They are long-lived data, which is what the oldest
-    generation is for. Skipped when the caller has frozen objects of its own (``unfreeze``
-    would release them). The collector is re-enabled only if it was enabled.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
-            gc.unfreeze()
-        if was_enabled:
-            gc.enable()
 
 
 def _unknown_key_issue(
@@ -346,7 +322,7 @@ def load_paths(paths: Sequence[str | Path], *, duplicate_key: DuplicateKey = DEF
         read is an error issue, not an exception.
     """
     loader = _Loader(duplicate_key)
-    with _gc_paused():
+    with gc_paused(promote=True):
         for path in paths:
             loader.add_path(path)
     return loader.report
@@ -379,7 +355,7 @@ def load_many(
         One report covering every file.
     """
     loader = _Loader(duplicate_key)
-    with _gc_paused():
+    with gc_paused(promote=True):
         for name, data in named:
             # Tolerate text and bytearray / memoryview from upload widgets.
             loader.add_bytes(name, data.encode() if isinstance(data, str) else bytes(data))
@@ -401,6 +377,6 @@ def load_records(
         The report. ``records`` itself is not modified.
     """
     loader = _Loader(duplicate_key)
-    with _gc_paused():
+    with gc_paused(promote=True):
         loader.add_records(source, records)
     return loader.report

@@ -20,8 +20,9 @@ from typing import Any, Literal
 import orjson
 
 from agentic_core.errors import show_value
-from agentic_core.io.explain import is_secret_key, json_type, safe_value
-from agentic_core.io.report import Issue
+from agentic_core.io.explain import json_type, safe_value
+from agentic_core.io.load_report import Issue
+from agentic_core.secrets import is_secret_key
 
 Kind = Literal["array", "object", "request", "jsonl", "stream", "empty", "invalid"]
 

@@ -38,6 +38,7 @@ from agentic_core.judges.prompt import (
     parse_judgement,
     validate_judgement,
 )
+from agentic_core.secrets import mask_secrets
 
 StructuredMode = bool | Literal["auto"]
 
@@ -137,17 +138,10 @@ def sanitise_url(url: str | None) -> str | None:
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
 
 
-def _secrets_of(model: Any) -> tuple[str, ...]:
-    """The secret strings held by a chat model (its ``SecretStr`` fields), to scrub from errors."""
-    secrets: list[str] = []
+def _secrets_of(model: Any) -> tuple[SecretStr, ...]:
+    """The secrets held by a chat model (its ``SecretStr`` fields), to mask in errors."""
     fields = getattr(type(model), "model_fields", {})
-    for name in fields:
-        value = getattr(model, name, None)
-        if isinstance(value, SecretStr):
-            secret = value.get_secret_value()
-            if len(secret) >= 4:
-                secrets.append(secret)
-    return tuple(secrets)
+    return tuple(v for v in (getattr(model, name, None) for name in fields) if isinstance(v, SecretStr))
 
 
 def _base_url_of(model: Any) -> str | None:
@@ -392,9 +386,7 @@ class LLMJudge:
         return self._scrub(text)[:_MAX_ERROR_CHARS]
 
     def _scrub(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
+        return mask_secrets(text, self._secrets)
 
     def _failed(self, error: str, latency_s: float, message: AIMessage | None = None) -> Verdict:
         self.stats.failures += 1

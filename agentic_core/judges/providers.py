@@ -22,6 +22,7 @@ from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.llm import LLMJudge, StructuredMode
+from agentic_core.secrets import mask_secrets, secret_text
 
 NO_KEY_PLACEHOLDER = "not-needed"
 """Sent as the key to OpenAI-compatible servers that need none (the client insists on one)."""
@@ -146,8 +147,7 @@ def resolve_api_key(
     Raises:
         JudgeConfigError: a required key is missing; the message names the variable to set.
     """
-    if isinstance(api_key, SecretStr):
-        api_key = api_key.get_secret_value()
+    api_key = secret_text(api_key)
     if spec.key_env is None:
         return None
     if api_key is not None and api_key.strip():
@@ -272,9 +272,7 @@ def build_chat_model(
     try:
         return cls(**kwargs)
     except Exception as exc:
-        message = str(exc)
-        if key is not None:
-            message = message.replace(key.get_secret_value(), "***")
+        message = mask_secrets(str(exc), [key])
         raise JudgeConfigError(
             f"provider {spec.name}",
             f"could not build {spec.class_name} ({type(exc).__name__}: {message[:500]})",

@@ -83,7 +83,7 @@ class JudgeRun(BaseModel):
             yield (name, f"<{len(self.verdicts)} verdicts>") if name == "verdicts" else (name, value)
 
 
-def _check_mode(cache_mode: str) -> None:
+def _check_cache_mode(cache_mode: str) -> None:
     if cache_mode not in CACHE_MODES:
         raise SettingsError("cache_mode", f"must be one of {', '.join(CACHE_MODES)}", cache_mode, "use 'use'")
 
@@ -124,7 +124,7 @@ def estimate_calls(
     Distinct items, minus those the cache would answer. A cache that cannot be read counts
     as empty (the estimate is then an upper bound).
     """
-    _check_mode(cache_mode)
+    _check_cache_mode(cache_mode)
     unique, _ = _distinct(judge, items)
     if cache is None or cache_mode != "use" or not judge.cacheable:
         return len(unique)
@@ -188,7 +188,7 @@ async def run_judge(
         BaseException: whatever interrupted the judge; everything judged before it is
             already in the cache.
     """
-    _check_mode(cache_mode)
+    _check_cache_mode(cache_mode)
     started = time.perf_counter()
     total = len(items)
     use_cache = cache is not None and judge.cacheable and cache_mode != "off"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from agentic_core.errors import DataError
 from agentic_core.schemas import Conversation
+from agentic_core.wording import plural
 
 if TYPE_CHECKING:  # pandas is imported lazily: loading must not pay for it
     import pandas as pd
@@ -129,10 +130,6 @@ class SkippedRecord:
     message: str
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 @dataclass
 class LoadReport:
     """The outcome of loading one or more files.
@@ -186,15 +183,15 @@ class LoadReport:
         """
         n_skipped = len(self.skipped)
         text = (
-            f"{_plural(len(self.files), 'file')}, {_plural(self.n_records, 'record')}: "
+            f"{plural(len(self.files), 'file')}, {plural(self.n_records, 'record')}: "
             f"{len(self.conversations)} loaded, {n_skipped} skipped"
         )
         if n_skipped:
             text += " (see issues)"
-        text += f", {_plural(len(self.warnings), 'warning')}"
+        text += f", {plural(len(self.warnings), 'warning')}"
         file_errors = sum(1 for i in self.issues if i.severity == "error" and i.record is None)
         if file_errors:
-            text += f", {_plural(file_errors, 'file error')} (see issues)"
+            text += f", {plural(file_errors, 'file error')} (see issues)"
         return text
 
     def raise_if_empty(self) -> LoadReport:
@@ -225,7 +222,7 @@ class LoadReport:
             )
         else:
             reason = first_error.message() if first_error is not None else "see the issues"
-            why = f"all {_plural(self.n_records, 'record')} were skipped; first problem: {reason}"
+            why = f"all {plural(self.n_records, 'record')} were skipped; first problem: {reason}"
             fix = "fix the listed errors (each names the record, the field and the fix) and load again"
         raise DataError(place, f"no valid conversation to evaluate: {why}", fix=fix, show=False)
 

@@ -48,12 +48,20 @@ class AgenticError(Exception):
         self.rule = rule
         self.value = value
         self.fix = fix
+        self.show = show
         parts = [f"{place}: {rule}"]
         if show:
             parts[0] += f" (got {show_value(value)})"
         if fix:
             parts.append(f"Fix: {fix}")
         super().__init__(". ".join(parts))
+
+    def at(self, place: str) -> AgenticError:
+        """The same error (same class, rule, value and fix) with another place.
+
+        Interfaces use it to name a setting in their own words (``--k``, "setting 'K'").
+        """
+        return type(self)(place, self.rule, self.value, self.fix, show=self.show)
 
 
 class DataError(AgenticError):

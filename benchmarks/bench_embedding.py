@@ -34,21 +34,21 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agentic_core.judges.base import JudgeItem, judge_sync  # noqa: E402
+from agentic_core.judges.base import JudgeItem  # noqa: E402
 from agentic_core.judges.embedding import (  # noqa: E402
-    DEFAULT_BATCH_SIZE,
     RECOMMENDED_THRESHOLD,
     EmbeddingJudge,
-    MiniLMEncoder,
     similarities,
 )
+from agentic_core.judges.minilm import DEFAULT_BATCH_SIZE, MiniLMEncoder  # noqa: E402
+from agentic_core.judges.runner import judge_sync  # noqa: E402
 
 DEVSET = ROOT / "sample_data" / "judge_devset.jsonl"
 
 _COLD_LOAD = """
 import time
 t0 = time.perf_counter()
-from agentic_core.judges.embedding import MiniLMEncoder
+from agentic_core.judges.minilm import MiniLMEncoder
 t1 = time.perf_counter()
 encoder = MiniLMEncoder()
 load = encoder.load()

@@ -41,7 +41,8 @@ from scipy.stats import rankdata
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agentic_core.judges.base import Judge, JudgeItem, judge_sync  # noqa: E402
+from agentic_core.judges.base import Judge, JudgeItem  # noqa: E402
+from agentic_core.judges.runner import judge_sync  # noqa: E402
 
 DEFAULT_DEVSET = ROOT / "sample_data" / "judge_devset.jsonl"
 DEFAULT_THRESHOLD = 0.7

@@ -6,8 +6,6 @@ Loading makes the data active; judging happens on the Run page.
 from __future__ import annotations
 
 import logging
-import os
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -16,26 +14,19 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from agentic_core.errors import AgenticError
-from agentic_core.io.load_report import Issue
-from agentic_core.io.loader import LoadReport, load_many
+from agentic_core.io.load_report import LoadReport
 from agentic_core.io.samples import SAMPLES
-from agentic_core.report import conversations_preview
+from agentic_core.io.uploads import load_uploads, max_upload_mb
+from agentic_core.report.preview import conversations_preview
+from ui.memo import session_memo
 from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
 
 log = logging.getLogger(__name__)
 
 
 
-def _max_upload_mb() -> int:
-    """The per-file upload limit in MB: 200, or ``$AGENTIC_MAX_UPLOAD_MB`` (a deployment's choice)."""
-    try:
-        return max(1, int(os.environ.get("AGENTIC_MAX_UPLOAD_MB", "200")))
-    except ValueError:
-        return 200
-
-
-# Per file: the browser refuses larger files, and the page checks again.
-MAX_UPLOAD_MB = _max_upload_mb()
+# Per file: the browser refuses larger files, and the core checks again.
+MAX_UPLOAD_MB = max_upload_mb()
 UPLOAD_TYPES = ["json", "jsonl", "ndjson"]
 LAST_LOAD_KEY = "_data_last_load"
 UPLOAD_SIGNATURE_KEY = "_data_upload_signature"
@@ -77,26 +68,8 @@ def _data_name(names: list[str]) -> str:
 
 def _load_uploads(files: list[UploadedFile]) -> bool:
     """Load every uploaded file together (duplicates are checked across files)."""
-    limit = MAX_UPLOAD_MB * 1024 * 1024
-    small = [f for f in files if f.size <= limit]
-    oversized = [f.name for f in files if f.size > limit]
-    with st.spinner(f"Loading and validating {len(small)} file(s)..."):
-        report = load_many([(f.name, f.getvalue()) for f in small])
-    for f in files:
-        if f.size > limit:
-            report.files.append(f.name)
-            report.issues.append(
-                Issue(
-                    "error",
-                    f.name,
-                    None,
-                    "",
-                    f"is {f.size / 1024 / 1024:,.0f} MB, over the {MAX_UPLOAD_MB} MB limit per file",
-                    None,
-                    "split it into several files (JSON Lines split cleanly at line breaks) and upload them "
-                    "together, or load it with the command line",
-                )
-            )
+    with st.spinner(f"Loading and validating {len(files)} file(s)..."):
+        report, oversized = load_uploads(files, MAX_UPLOAD_MB)
     name = _data_name([f.name for f in files])
     loaded = bool(report.conversations)
     if loaded:
@@ -119,24 +92,14 @@ def _load_sample(key: str) -> bool:
     return True
 
 
-def _memo(key: str, report: LoadReport, build: Callable[[LoadReport], pd.DataFrame]) -> pd.DataFrame:
-    """``build(report)``, computed once per load (reruns of this page reuse it)."""
-    memo = st.session_state.get(key)
-    if memo is None or memo[0] is not report:
-        memo = (report, build(report))
-        st.session_state[key] = memo
-    frame: pd.DataFrame = memo[1]
-    return frame
-
-
 def _preview(report: LoadReport) -> pd.DataFrame:
-    """The preview table of ``report``."""
-    return _memo(PREVIEW_KEY, report, lambda r: conversations_preview(r.conversations))
+    """The preview table of ``report``, built once per load."""
+    return session_memo(PREVIEW_KEY, id(report), lambda: conversations_preview(report.conversations))
 
 
 def _issues(report: LoadReport) -> pd.DataFrame:
-    """The issues of ``report`` as a table."""
-    return _memo(ISSUES_KEY, report, LoadReport.to_frame)
+    """The issues of ``report`` as a table, built once per load."""
+    return session_memo(ISSUES_KEY, id(report), report.to_frame)
 
 
 def _table(frame: pd.DataFrame, key: str, **kwargs: Any) -> None:

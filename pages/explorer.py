@@ -8,7 +8,6 @@ diff with the tool reasoning under the current weights.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -16,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core.errors import AgenticError
-from agentic_core.report import (
+from agentic_core.report.explorer import (
     STATUS_ORDER,
     InteractionDetail,
     SearchIndex,
@@ -26,11 +25,13 @@ from agentic_core.report import (
 )
 from ui.controls import settings_or_error, sidebar_controls
 from ui.format import pct
+from ui.memo import session_memo
 from ui.state import ActiveRun, ensure_run, get_aggregate
 
 log = logging.getLogger(__name__)
 
 MEMO_KEY = "_explorer_memo"
+SEARCH_MEMO_KEY = "_explorer_search_memo"
 ROWS_KEY = "_explorer_rows"  # conversation rows in the order the table shows them
 _SEARCH_MEMO = 16
 STATUSES = list(STATUS_ORDER)
@@ -53,33 +54,19 @@ DIFF_COLORS = {
 }
 
 
-def _memo(run: ActiveRun) -> dict[str, Any]:
+def _run_tables(run: ActiveRun) -> dict[str, Any]:
     """Weight-independent helpers of the run (conversation identities, search text), built once."""
-    memo: dict[str, Any] | None = st.session_state.get(MEMO_KEY)
-    if memo is None or memo.get("run_id") != run.run_id:
-        memo = {
-            "run_id": run.run_id,
-            "index": conversation_index(run.result),
-            "search": SearchIndex(run.result),
-            "hits": OrderedDict(),
-        }
-        st.session_state[MEMO_KEY] = memo
-    return memo
+    return session_memo(
+        MEMO_KEY, run.run_id, lambda: {"index": conversation_index(run.result), "search": SearchIndex(run.result)}
+    )
 
 
-def _search(memo: dict[str, Any], term: str) -> np.ndarray | None:
+def _search(run: ActiveRun, search: SearchIndex, term: str) -> np.ndarray | None:
     """Conversation mask for ``term`` (None = no search), memoised per run and term."""
     term = term.strip()
     if not term:
         return None
-    hits: OrderedDict[str, np.ndarray] = memo["hits"]
-    mask = hits.get(term)
-    if mask is None:
-        mask = memo["search"].search(term)
-        hits[term] = mask
-        while len(hits) > _SEARCH_MEMO:
-            hits.popitem(last=False)
-    return mask
+    return session_memo(SEARCH_MEMO_KEY, (run.run_id, term), lambda: search.search(term), size=_SEARCH_MEMO)
 
 
 def _on_table_select() -> None:
@@ -167,7 +154,7 @@ settings = settings_or_error(run)
 if settings is None:
     st.stop()
 agg = get_aggregate(run, settings)
-memo = _memo(run)
+tables = _run_tables(run)
 
 st.title("Explorer")
 st.caption(
@@ -194,8 +181,8 @@ term = cols[1].text_input(
     help="Case-insensitive, literal text (not a pattern).",
     persist_state="session",
 )
-mask = _search(memo, term or "")
-table = explorer_table(agg, memo["index"], mask=mask, statuses=statuses)
+mask = _search(run, tables["search"], term or "")
+table = explorer_table(agg, tables["index"], mask=mask, statuses=statuses)
 total = run.result.n_conversations
 by_status = agg.conversations["status"].value_counts()
 st.caption(

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from agentic_core.evaluate import Aggregate
+from agentic_core.aggregate import Aggregate
+from agentic_core.cli.reproduce import cli_command
 from agentic_core.io.samples import SAMPLES
 from agentic_core.report import (
     EXPORT_FILES,
-    cli_command,
     conversations_table,
     export_bytes,
     export_zip,
@@ -86,8 +86,8 @@ def _settings_lines(run: ActiveRun, agg: Aggregate) -> list[str]:
         f"Tool correctness: weights {weights} (normalised before use); tool threshold {s.tool_threshold:g}; "
         f"extra calls {'ignored' if s.ignore_extra_tools else 'penalised'}.",
         f"Judge: **{run.judge_label}** (recommended threshold {run.result.recommended_threshold:.2f}).",
-        f"Data: {run.data_name}: {c['conversations']:,} conversations ({c['correct_conversations']:,} correct, "
-        f"{c['unscored_conversations']:,} unscored), {c['interactions']:,} interactions.",
+        f"Data: {run.data_name}: {c.conversations:,} conversations ({c.correct_conversations:,} correct, "
+        f"{c.unscored_conversations:,} unscored), {c.interactions:,} interactions.",
     ]
 
 

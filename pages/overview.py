@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agentic_core.stats import explain
+from agentic_core.stats import explain_label
 from ui.charts import curve_figure
 from ui.controls import settings_or_error, sidebar_controls
 from ui.format import INTERPRETATION_BADGES, ci_text, pct, settings_sentence
@@ -24,12 +24,12 @@ st.title("Overview")
 st.caption(f"{run.data_name} — judged by {run.judge_label}")
 
 cols = st.columns(5)
-cols[0].metric("Conversations", f"{counts['conversations']:,}", help="Conversations evaluated")
-rate, low, high = agg.success_rate
+cols[0].metric("Conversations", f"{counts.conversations:,}", help="Conversations evaluated")
+rate = agg.success_rate
 cols[1].metric(
     "Conversation success",
-    pct(rate),
-    delta=ci_text(None if low is None else (low, high)) or None,
+    pct(rate.value),
+    delta=ci_text(rate.ci) or None,
     delta_color="off",
     delta_arrow="off",
     help="Share of scored conversations in which every interaction is correct, with its interval.",
@@ -54,12 +54,12 @@ with cols[4]:
     st.markdown("**Assessment**")
     st.markdown(INTERPRETATION_BADGES.get(agg.interpretation, INTERPRETATION_BADGES[None]))
 if agg.interpretation:
-    st.caption(explain(agg.interpretation))
+    st.caption(explain_label(agg.interpretation))
 
 notes = []
-if counts["unscored_conversations"]:
+if counts.unscored_conversations:
     notes.append(
-        f"{counts['unscored_conversations']} conversation(s) contain unscored interactions (judge failures) "
+        f"{counts.unscored_conversations} conversation(s) contain unscored interactions (judge failures) "
         "and are excluded; toggle *Count unscored as incorrect* to include them."
     )
 if head.n_excluded:

@@ -14,78 +14,52 @@ import streamlit as st
 
 from agentic_core.errors import AgenticError
 from agentic_core.evaluate import evaluate, judge_items
-from agentic_core.io.loader import LoadReport
+from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import Judge, JudgeItem
 from agentic_core.judges.cache import JudgeCache, default_cache_path
+from agentic_core.judges.planning import RunPlan, plan_run
 from agentic_core.judges.providers import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
-from agentic_core.judges.runner import CACHE_MODES, CacheMode, estimate_calls
+from agentic_core.judges.runner import CACHE_MODES, CacheMode
 from agentic_core.secrets import mask_secrets
 from ui.controls import threshold_default
+from ui.memo import session_memo
 from ui.state import ActiveRun, ensure_run, get_data, is_evaluated, set_run
 
 log = logging.getLogger(__name__)
 
-SUGGESTED_MODELS = {
-    "groq": "llama-3.3-70b-versatile",
-    "openai": "gpt-4o-mini",
-    "openai-compatible": "",
-    "anthropic": "claude-3-5-haiku-latest",
-    "google": "gemini-2.0-flash",
-    "ollama": "llama3.1",
-}
 CACHE_LABELS = {
     "use": "use: reuse cached verdicts, store new ones",
     "refresh": "refresh: judge everything again, overwrite",
     "off": "off: neither read nor write",
 }
 ITEMS_KEY = "_run_items"
-ESTIMATE_KEY = "_run_estimate"
+PLAN_KEY = "_run_plan"
 GENERATION_KEY = "_run_generation"
 DONE_KEY = "_run_done_message"
 _PERSIST: dict[str, Any] = {"persist_state": "session"}
 
 
-def _items_memo(report: LoadReport) -> tuple[LoadReport, list[JudgeItem], int]:
-    """``(report, judge items, items without their own score)``, built once per load."""
-    memo = st.session_state.get(ITEMS_KEY)
-    if memo is None or memo[0] is not report:
-        items = judge_items(report.conversations)
-        memo = (report, items, sum(item.score is None for item in items))
-        st.session_state[ITEMS_KEY] = memo
-    value: tuple[LoadReport, list[JudgeItem], int] = memo
-    return value
-
-
 def _items(report: LoadReport) -> list[JudgeItem]:
     """The judge items of ``report`` (what the run will judge), built once per load."""
-    return _items_memo(report)[1]
+    return session_memo(ITEMS_KEY, id(report), lambda: judge_items(report.conversations))
 
 
-def _estimate(report: LoadReport, judge: Judge, cache_mode: CacheMode) -> tuple[int, int]:
-    """``(distinct items, judge calls)`` for this data, judge and cache mode; memoised until the next run."""
+def _plan(report: LoadReport, judge: Judge, cache_mode: CacheMode) -> RunPlan:
+    """What a run would cost; memoised until the data, judge, cache mode or cache contents change."""
     signature = (
+        id(report),
         judge.identity.fingerprint(),
         judge.cacheable,
         cache_mode,
         str(default_cache_path()),
         st.session_state.get(GENERATION_KEY, 0),
     )
-    memo = st.session_state.get(ESTIMATE_KEY)
-    if memo is not None and memo[0] is report and memo[1] == signature:
-        value: tuple[int, int] = memo[2]
-        return value
-    items = _items(report)
-    distinct = estimate_calls(judge, items, None, "off")
-    with JudgeCache() as cache:
-        calls = estimate_calls(judge, items, cache, cache_mode)
-    value = (distinct, calls)
-    st.session_state[ESTIMATE_KEY] = (report, signature, value)
-    return value
+    return session_memo(PLAN_KEY, signature, lambda: plan_run(judge, _items(report), cache_mode))
 
 
 def _suggest_model() -> None:
-    st.session_state["llm_model"] = SUGGESTED_MODELS.get(st.session_state.get("llm_provider", "groq"), "")
+    st.session_state["llm_model"] = PROVIDERS[st.session_state.get("llm_provider", "groq")].suggested_model
 
 
 def _scrub(text: str, secret: str | None) -> str:
@@ -96,7 +70,7 @@ def _llm_options() -> tuple[dict[str, Any], str | None]:
     """Render the LLM settings; return the builder options (key included) and the key alone."""
     names = list(PROVIDERS)
     if "llm_model" not in st.session_state:
-        st.session_state["llm_model"] = SUGGESTED_MODELS[names[0]]
+        st.session_state["llm_model"] = PROVIDERS[names[0]].suggested_model
     cols = st.columns(2)
     provider = cols[0].selectbox(
         "Provider",
@@ -110,7 +84,7 @@ def _llm_options() -> tuple[dict[str, Any], str | None]:
     model = cols[1].text_input(
         "Model",
         key="llm_model",
-        placeholder="the model name your server serves" if not SUGGESTED_MODELS.get(provider) else None,
+        placeholder="the model name your server serves" if not spec.suggested_model else None,
         help="The provider's model name.",
         **_PERSIST,
     )
@@ -307,7 +281,7 @@ judge_name = st.radio(
 )
 st.caption(JUDGES[judge_name].description)
 if judge_name == "dataset":
-    unscored = _items_memo(data.report)[2]
+    unscored = sum(item.score is None for item in _items(data.report))
     if unscored:
         st.warning(
             f"{unscored:,} of {n_int:,} interactions have no 'score' field: the dataset judge leaves them unscored "
@@ -336,7 +310,8 @@ cache_mode: CacheMode = st.radio(
 # -- estimate ----------------------------------------------------------------------------------
 if judge is not None:
     try:
-        distinct, calls = _estimate(data.report, judge, cache_mode)
+        plan = _plan(data.report, judge, cache_mode)
+        distinct, calls = plan.distinct, plan.calls
     except AgenticError as exc:
         st.error(str(exc))
         distinct, calls = n_int, n_int

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from agentic_core.errors import AgenticError
-from agentic_core.report import (
+from agentic_core.report.tool_tables import (
     failing_tool_calls,
+    filter_failing_calls,
     interaction_tool_names,
-    normalised_tool_weights,
     tool_breakdown,
 )
 from ui.charts import tool_dimension_figure
 from ui.controls import settings_or_error, sidebar_controls, tool_controls
 from ui.format import ci_text, pct
+from ui.memo import session_memo
 from ui.state import ActiveRun, ensure_run, get_aggregate
 
 RUN_MEMO_KEY = "_tools_run_memo"
@@ -30,30 +29,11 @@ MAX_ROWS = 1000
 
 def per_run(run: ActiveRun) -> dict[str, Any]:
     """Weight-independent tables, computed once per run: breakdown and tool names per interaction."""
-    memo: dict[str, Any] | None = st.session_state.get(RUN_MEMO_KEY)
-    if memo is None or memo["run_id"] != run.run_id:
-        memo = {
-            "run_id": run.run_id,
-            "breakdown": tool_breakdown(run.result),
-            "names": interaction_tool_names(run.result),
-        }
-        st.session_state[RUN_MEMO_KEY] = memo
-    return memo
-
-
-def failing_for(run: ActiveRun, settings_key: str, compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
-    """Failing tool calls memoised per (run, settings): a rerun of the same view recomputes nothing."""
-    memo: OrderedDict[tuple[str, str], pd.DataFrame] = st.session_state.setdefault(FAILING_MEMO_KEY, OrderedDict())
-    key = (run.run_id, settings_key)
-    frame = memo.get(key)
-    if frame is None:
-        frame = compute()
-        memo[key] = frame
-        while len(memo) > _FAILING_MEMO_SIZE:
-            memo.popitem(last=False)
-    else:
-        memo.move_to_end(key)
-    return frame
+    return session_memo(
+        RUN_MEMO_KEY,
+        run.run_id,
+        lambda: {"breakdown": tool_breakdown(run.result), "names": interaction_tool_names(run.result)},
+    )
 
 
 run = ensure_run()
@@ -63,7 +43,7 @@ result = run.result
 st.title("Tools")
 st.caption(f"{run.data_name} — judged by {run.judge_label}")
 
-n_tool = int(result.tool_arrays["applicable"].sum()) if result.n_interactions else 0
+n_tool = result.n_tool_interactions
 if n_tool == 0:
     st.info(
         "No interaction in this dataset has tool expectations or tool calls, so there is nothing to score here. "
@@ -98,21 +78,21 @@ def weighted_view() -> None:
         return
     agg = get_aggregate(run, settings)
     summary = agg.tool_summary
-    used = normalised_tool_weights(settings.tool_weights)
+    used = settings.tool_weights.normalised()
     st.caption(
         "Weights used (normalised to sum to 1): "
         + " · ".join(f"{name} **{w:.2f}**" for name, w in used.items())
         + ". Where utilization cannot be assessed, the other three are renormalised for that interaction."
     )
 
-    scored = summary["scored_interactions"]
-    correct = summary["correct_interactions"]
-    overall = summary["overall"]
+    scored = summary.scored_interactions
+    correct = summary.correct_interactions
+    overall = summary.overall
     cols = st.columns(3)
     cols[0].metric(
         "Overall tool score",
-        pct(overall["mean"]),
-        delta=ci_text(overall["ci"]) or None,
+        pct(overall.mean),
+        delta=ci_text(overall.ci) or None,
         delta_color="off",
         delta_arrow="off",
         help=f"Mean weighted overall score over the {scored:,} scored interactions, with a "
@@ -140,10 +120,11 @@ def weighted_view() -> None:
 
     st.subheader("Failing tool calls")
     try:
-        failing = failing_for(
-            run,
-            settings.model_dump_json(include={"tool_weights", "tool_threshold", "ignore_extra_tools"}),
+        failing = session_memo(
+            FAILING_MEMO_KEY,
+            (run.run_id, settings.model_dump_json(include={"tool_weights", "tool_threshold", "ignore_extra_tools"})),
             lambda: failing_tool_calls(result, agg),
+            size=_FAILING_MEMO_SIZE,
         )
     except AgenticError as exc:
         st.error(str(exc))
@@ -152,8 +133,6 @@ def weighted_view() -> None:
         st.success(f"No failing tool calls: every scored interaction reaches the tool threshold "
                    f"{settings.tool_threshold:g}.")
         return
-    names: pd.Series = run_tables["names"]
-    tools_col = names.iloc[failing["row"].to_numpy()].map(", ".join).to_numpy()
     filter_cols = st.columns([2, 3])
     chosen = filter_cols[0].multiselect(
         "Filter by tool name",
@@ -167,25 +146,7 @@ def weighted_view() -> None:
         placeholder="session, qa_id, tool or words in the reasoning",
         help="Case-insensitive substring search over session_id, qa_id, tools, missing / extra calls and reasoning.",
     )
-    view = failing.assign(tools=tools_col)
-    if chosen:
-        wanted = set(chosen)
-        view = view[[not wanted.isdisjoint(t) for t in names.iloc[view["row"].to_numpy()]]]
-    if search.strip():
-        haystack = (
-            view["session_id"].astype(str)
-            + " "
-            + view["qa_id"].astype(str)
-            + " "
-            + view["tools"]
-            + " "
-            + view["missing"]
-            + " "
-            + view["extra"]
-            + " "
-            + view["reasoning"]
-        )
-        view = view[haystack.str.contains(search.strip(), case=False, regex=False).to_numpy()]
+    view = filter_failing_calls(failing, run_tables["names"], chosen, search)
     shown = view.head(MAX_ROWS)
     more = (
         f" The table holds the worst {MAX_ROWS:,}; filter or search to see others." if len(view) > MAX_ROWS else ""

@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
-from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
-from agentic_core import stats
 from agentic_core.errors import AgenticError
-from agentic_core.evaluate import Aggregate
-from agentic_core.settings import AggregateSettings
+from agentic_core.stats import describe_method
+from agentic_core.uncertainty import posterior_view
 from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure
 from ui.controls import prior_controls, settings_or_error, sidebar_controls
-from ui.format import ci_text, pct
-from ui.state import ActiveRun, ensure_run, get_aggregate
+from ui.format import ci_text, pct, prob_text
+from ui.memo import session_memo
+from ui.state import ensure_run, get_aggregate
 
 log = logging.getLogger(__name__)
 
@@ -29,98 +26,7 @@ RANK_LABELS = {
     "pass_at_k": "pass@K",
     "pass_pow_k": "pass^K",
 }
-METHOD_TEXT = {
-    "beta-quantiles": "exact Beta quantiles (a single group, no Monte Carlo)",
-    "monte-carlo": "a seeded Monte Carlo of the posterior of the mean (exact Beta draws per group)",
-    "cornish-fisher": "the exact cumulants of the mean with a Cornish–Fisher correction (many groups)",
-}
 UNIT_GROUP = {"task": "task", "conversation": "pool of conversations", "interaction": "conversation"}
-
-
-@dataclass
-class Posterior:
-    """Posterior draws and exact Bayesian summaries at K for one (run, settings)."""
-
-    samples: stats.PosteriorSamples
-    point: stats.CurvePoint
-    tasks: pd.DataFrame | None  # Bayesian per-task table (unit task only), worst-first ranking is done later
-    prob_cache: dict[float, float]
-
-
-def _compute(agg: Aggregate, settings: AggregateSettings) -> Posterior:
-    groups = agg.groups
-    n = groups["n"].to_numpy(dtype=np.int64)
-    c = groups["c"].to_numpy(dtype=np.int64)
-    prior = (settings.prior_a, settings.prior_b)
-    k = settings.k
-    samples = stats.posterior_samples(
-        n,
-        c,
-        sorted({1, k}),
-        prior=prior,
-        seed=settings.seed,
-        n_samples=settings.n_samples,
-        level=settings.ci_level,
-    )
-    point = stats.dataset_curve(
-        n,
-        c,
-        [k],
-        mode="bayesian",
-        prior=prior,
-        level=settings.ci_level,
-        seed=settings.seed,
-        n_samples=settings.n_samples,
-    )[0]
-    tasks = None
-    if agg.unit == "task":
-        if settings.mode == "bayesian":
-            tasks = groups
-        else:
-            tasks = stats.group_table(n, c, k, mode="bayesian", prior=prior, level=settings.ci_level)
-            tasks.insert(0, "group", groups["group"].to_numpy())
-    return Posterior(samples=samples, point=point, tasks=tasks, prob_cache={})
-
-
-def posterior_for(run: ActiveRun, agg: Aggregate) -> Posterior:
-    """Memoised per (run, settings): reruns (e.g. a target move) never redraw the samples."""
-    memo: OrderedDict[tuple[str, str], Posterior] = st.session_state.setdefault(MEMO_KEY, OrderedDict())
-    key = (run.run_id, agg.settings.model_dump_json())
-    post = memo.get(key)
-    if post is None:
-        post = _compute(agg, agg.settings)
-        memo[key] = post
-        while len(memo) > _MEMO_SIZE:
-            memo.popitem(last=False)
-    else:
-        memo.move_to_end(key)
-    return post
-
-
-def prob_exceeds(post: Posterior, agg: Aggregate, target: float) -> float:
-    """P(pass^K > target) under the posterior (memoised per target)."""
-    if target not in post.prob_cache:
-        s = agg.settings
-        post.prob_cache[target] = stats.prob_pass_pow_exceeds(
-            agg.groups["n"].to_numpy(dtype=np.int64),
-            agg.groups["c"].to_numpy(dtype=np.int64),
-            s.k,
-            target,
-            s.prior_a,
-            s.prior_b,
-            seed=s.seed,
-            n_samples=s.n_samples,
-        )
-    return post.prob_cache[target]
-
-
-def prob_text(prob: float) -> str:
-    """A probability in words that never prints a Monte Carlo 0 or 1 as certainty."""
-    if prob < 0.001:
-        return "< 0.1%"
-    if prob > 0.999:
-        return "> 99.9%"
-    return pct(prob)
 
 
 def switch_to_bayesian() -> None:
@@ -148,20 +54,22 @@ k = settings.k
 level = settings.ci_level
 
 if settings.mode == "frequentist":
-    interval = "Wilson interval" if agg.counts["groups"] == 1 else "bootstrap over groups"
+    interval = describe_method(agg.headline.interval_method)
     st.info(
         f"**These posteriors are Bayesian**, shown with the prior chosen above although the app is in "
-        f"frequentist mode (the Overview shows point estimates with a {interval}). The two answer different "
-        "questions. Over many tasks, the Bayesian credible interval covers the uncertainty *within these "
-        "tasks*: how well their attempts pin down their true success rates. The bootstrap resamples tasks, so "
-        "it covers the variation *between tasks*: how the mean would move on another sample of tasks (tasks "
-        "that all have the same results give it zero width).",
+        f"frequentist mode (the Overview shows point estimates with intervals from a {interval}). The two "
+        "answer different questions. Over many tasks, the Bayesian credible interval covers the uncertainty "
+        "*within these tasks*: how well their attempts pin down their true success rates. The bootstrap "
+        "resamples tasks, so it covers the variation *between tasks*: how the mean would move on another "
+        "sample of tasks (tasks that all have the same results give it zero width).",
         icon=":material/info:",
     )
     st.button("Switch the app to Bayesian mode", key="unc_switch_bayes", on_click=switch_to_bayesian)
 
 try:
-    post = posterior_for(run, agg)
+    post = session_memo(
+        MEMO_KEY, (run.run_id, settings.model_dump_json()), lambda: posterior_view(agg), size=_MEMO_SIZE
+    )
 except AgenticError as exc:
     st.error(str(exc))
     st.stop()
@@ -203,7 +111,7 @@ target = st.slider(
     persist_state="session",
 )
 try:
-    prob = prob_exceeds(post, agg, float(target))
+    prob = post.prob_pass_pow_exceeds(float(target))
 except AgenticError as exc:
     st.error(str(exc))
     st.stop()
@@ -251,7 +159,7 @@ for column, draws, ci, mean, title, color, key, line in (
     figure = posterior_figure(draws, ci, mean, title, color, target=line)
     column.plotly_chart(fit_x_range(figure, draws, () if line is None else (line,)), key=key)
 notes = [
-    f"Intervals from {METHOD_TEXT.get(point.interval_method or '', 'the posterior')}; histograms show "
+    f"Intervals from {describe_method(point.interval_method)}; histograms show "
     f"{len(samples.p):,} draws (seed {settings.seed}), so their edges can differ slightly from the exact bounds."
 ]
 if point.observed_success_rate is not None:

@@ -1,61 +1,17 @@
-"""evaluate() judges once; aggregate() applies settings without judging, exactly and fast."""
+"""evaluate() judges once: what it stores, what it skips and reports, what it refuses."""
+
 
 from __future__ import annotations
 
-import math
-import random
-from typing import Any
-
-import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from agentic_core import stats
+from agentic_core.aggregate import aggregate
 from agentic_core.errors import DataError
-from agentic_core.evaluate import aggregate, evaluate, resolve_unit
+from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records
-from agentic_core.schemas import Conversation
-from agentic_core.settings import ToolWeights, make_settings
+from agentic_core.settings import make_settings
+from tests.datasets import conv, convs
 from tests.fakes import CountingJudge, FakeJudge
-
-
-def conv(
-    session: str,
-    scores: list[float],
-    *,
-    task: str | None = None,
-    tools: bool = False,
-    used_b: int = 2,
-) -> dict[str, Any]:
-    """A conversation record with one interaction per score (dataset-judge scores)."""
-    turns = []
-    for i, s in enumerate(scores):
-        turn: dict[str, Any] = {
-            "qa_id": f"{task or session}-q{i}",
-            "query": f"{session}: question {i}",
-            "assistant": f"answer {i} is 3",
-            "ground_truth_assistant": f"answer {i} is 3",
-            "score": s,
-        }
-        if tools:
-            turn["agentic"] = {
-                "tools_used": [{"tool_name": "add", "parameters": {"a": 1, "b": used_b}, "result": 3, "step": 1}],
-                "final_answer_uses_tools": True,
-            }
-            turn["ground_truth_agentic"] = {
-                "expected_tools": [{"tool_name": "add", "parameters": {"a": 1, "b": 2}, "step": 1}],
-                "tool_sequence_matters": False,
-            }
-        turns.append(turn)
-    rec: dict[str, Any] = {"session_id": session, "assistant_id": "agent", "conversation": turns}
-    if task is not None:
-        rec["task_id"] = task
-    return rec
-
-
-def convs(records: list[dict[str, Any]]) -> list[Conversation]:
-    return [Conversation.model_validate(r) for r in records]
 
 
 def test_aggregate_never_calls_the_judge_again() -> None:
@@ -69,113 +25,12 @@ def test_aggregate_never_calls_the_judge_again() -> None:
     assert judge.calls == 1 and judge.items_judged == 12
 
 
-def test_task_unit_matches_per_task_formula_by_hand() -> None:
-    # Task A: 3 attempts, 2 fully correct; task B: 3 attempts, 1 fully correct.
-    records = [
-        conv("a1", [0.9, 0.9], task="A"),
-        conv("a2", [0.9, 0.8], task="A"),
-        conv("a3", [0.9, 0.1], task="A"),
-        conv("b1", [0.1], task="B"),
-        conv("b2", [0.95], task="B"),
-        conv("b3", [0.3], task="B"),
-    ]
-    result = evaluate(convs(records), "dataset")
-    agg = aggregate(result, make_settings(k=2, mode="frequentist", estimator="unbiased"))
-    assert agg.unit == "task"
-    # Chen et al. (2021) unbiased pass@k = 1 - C(n-c,k)/C(n,k), pass^k = C(c,k)/C(n,k), by hand:
-    at_a, at_b = 1 - math.comb(1, 2) / math.comb(3, 2), 1 - math.comb(2, 2) / math.comb(3, 2)
-    pow_a, pow_b = math.comb(2, 2) / math.comb(3, 2), math.comb(1, 2) / math.comb(3, 2)
-    assert agg.headline.pass_at_k == pytest.approx((at_a + at_b) / 2)
-    assert agg.headline.pass_pow_k == pytest.approx((pow_a + pow_b) / 2)
-    assert list(agg.groups["group"]) == ["A", "B"]
-    assert agg.counts["correct_conversations"] == 3
-
-
-def test_conversation_unit_reproduces_seed_001_example() -> None:
-    # Seed 001 response: 3 conversations, 2 fully correct, k=3 -> pass^3 = (2/3)^3 = 0.2963.
-    records = [conv("c1", [0.85, 0.92, 0.88]), conv("c2", [0.92, 0.65]), conv("c3", [0.9])]
-    result = evaluate(convs(records), "dataset")
-    agg = aggregate(result, make_settings(k=3, unit="conversation", mode="frequentist", estimator="plug-in"))
-    assert agg.counts["correct_conversations"] == 2
-    assert agg.headline.pass_pow_k == pytest.approx(0.2963, abs=5e-5)
-    assert agg.headline.pass_at_k == pytest.approx(1 - (1 / 3) ** 3)
-
-
-def test_interaction_unit_is_per_conversation_over_turns() -> None:
-    records = [conv("c1", [0.9, 0.9, 0.1, 0.9]), conv("c2", [0.9, 0.2])]
-    result = evaluate(convs(records), "dataset")
-    agg = aggregate(result, make_settings(k=2, unit="interaction", mode="frequentist", estimator="plug-in"))
-    expected = (stats.pass_at_k(4, 3, 2, "plug-in") + stats.pass_at_k(2, 1, 2, "plug-in")) / 2
-    assert agg.headline.pass_at_k == pytest.approx(expected)
-    assert list(agg.conversations["correct_interactions"]) == [3, 1]
-
-
-def test_auto_unit_picks_task_only_when_a_task_repeats() -> None:
-    single = evaluate(convs([conv("a", [0.9]), conv("b", [0.9])]), "dataset")
-    assert resolve_unit(single, make_settings())[0] == "conversation"
-    repeated = evaluate(convs([conv("a", [0.9], task="t"), conv("b", [0.9], task="t")]), "dataset")
-    unit, reason = resolve_unit(repeated, make_settings())
-    assert unit == "task" and "1 of 1 tasks" in reason
-
-
-def test_threshold_is_inclusive_despite_float_rounding() -> None:
-    result = evaluate(convs([conv("a", [0.7]), conv("b", [0.1 + 0.6])]), "dataset")  # 0.69999999999
-    agg = aggregate(result, make_settings(threshold=0.7))
-    assert agg.counts["correct_interactions"] == 2
-
-
-def test_unscored_interactions_are_excluded_and_counted_never_zero() -> None:
-    judge = FakeJudge(lambda item: None if item.query == "a: question 1" else 0.9, cacheable=False)
-    records = [conv("a", [0, 0]), conv("b", [0]), conv("c", [0])]
-    result = evaluate(convs(records), judge)
-    assert result.judge_run.counts["failed"] == 1
-    assert np.isnan(result.interactions["score"].iloc[1])
-    agg = aggregate(result, make_settings(k=1, unit="conversation", mode="frequentist", estimator="plug-in"))
-    assert agg.counts["unscored_conversations"] == 1 and agg.counts["scored_conversations"] == 2
-    assert agg.headline.pass_at_k == pytest.approx(1.0)  # 2 of 2 scored conversations correct
-    assert list(agg.conversations["status"]) == ["unscored", "correct", "correct"]
-    strict = aggregate(
-        result,
-        make_settings(k=1, unit="conversation", mode="frequentist", estimator="plug-in", unscored_as_incorrect=True),
-    )
-    assert strict.counts["scored_conversations"] == 3
-    assert strict.headline.pass_at_k == pytest.approx(2 / 3)
-
-
 def test_dataset_judge_without_scores_is_unscored_with_reason() -> None:
     rec = conv("a", [0.5])
     del rec["conversation"][0]["score"]
     result = evaluate(convs([rec]), "dataset")
     assert result.interactions["judge_status"].tolist() == ["failed"]
     assert "score" in result.interactions["judge_error"].iloc[0]
-
-
-def test_require_tool_correctness_and_weights() -> None:
-    records = [conv("good", [0.9], tools=True), conv("bad", [0.9], tools=True, used_b=5)]
-    result = evaluate(convs(records), "dataset")
-    base = aggregate(result, make_settings(k=1, unit="conversation", mode="frequentist", estimator="plug-in"))
-    assert base.counts["correct_conversations"] == 2
-    strict = aggregate(
-        result,
-        make_settings(k=1, unit="conversation", mode="frequentist", estimator="plug-in", require_tool_correctness=True),
-    )
-    assert strict.counts["correct_conversations"] == 1
-    # Only utilization weighted: the wrong parameter no longer matters.
-    lenient = aggregate(
-        result,
-        make_settings(require_tool_correctness=True, tool_weights=ToolWeights.from_mapping({"utilization": 1})),
-    )
-    assert lenient.counts["correct_conversations"] == 2
-
-
-def test_weights_point_two_four_three_one_on_a_perfect_call_are_correct() -> None:
-    result = evaluate(convs([conv("a", [0.9], tools=True)]), "dataset")
-    agg = aggregate(
-        result,
-        make_settings(tool_weights=ToolWeights.parse("selection=0.2,parameters=0.4,sequence=0.3,utilization=0.1")),
-    )
-    assert agg.interactions["tool_correct"].tolist() == [True]
-    assert agg.tool_summary["correct_interactions"] == 1
 
 
 def test_empty_input_is_a_clear_error() -> None:
@@ -192,25 +47,3 @@ def test_invalid_records_are_skipped_and_reported_not_dropped_silently() -> None
     result = evaluate(report, "dataset")
     assert result.n_conversations == 1
     assert result.load_report is not None and len(result.load_report.skipped) == 1
-
-
-records_strategy = st.lists(
-    st.tuples(st.integers(0, 4), st.lists(st.floats(0, 1), min_size=1, max_size=3)), min_size=2, max_size=12
-)
-
-
-@settings(max_examples=25, deadline=None)
-@given(records_strategy, st.sampled_from(["bayesian", "frequentist"]), st.randoms(use_true_random=False))
-def test_numbers_never_depend_on_data_order(rows: list[tuple[int, list[float]]], mode: str, rnd: random.Random) -> None:
-    records = [conv(f"s{i}", scores, task=f"t{task}") for i, (task, scores) in enumerate(rows)]
-    shuffled = records[:]
-    rnd.shuffle(shuffled)
-    a = aggregate(evaluate(convs(records), "dataset"), make_settings(k=2, mode=mode))
-    b = aggregate(evaluate(convs(shuffled), "dataset"), make_settings(k=2, mode=mode))
-    for p, q in zip(a.curve, b.curve, strict=True):
-        assert (p.pass_at_k, p.pass_pow_k, p.pass_at_k_ci, p.pass_pow_k_ci) == (
-            q.pass_at_k,
-            q.pass_pow_k,
-            q.pass_at_k_ci,
-            q.pass_pow_k_ci,
-        )

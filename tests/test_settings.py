@@ -66,8 +66,8 @@ def test_weights_parse_and_partial_weights_mean_only_those() -> None:
         ("selection=nan", "selection"),
         ("selection=inf", "selection"),
         ("selektion=1", "selektion"),
-        ("selection=0,parameters=0,sequence=0,utilization=0", "--tool-weights"),
-        ("selection", "--tool-weights"),
+        ("selection=0,parameters=0,sequence=0,utilization=0", "tool_weights"),
+        ("selection", "tool_weights"),
         ("selection=abc", "selection"),
     ],
 )
@@ -85,3 +85,10 @@ def test_any_non_negative_weights_with_a_positive_one_are_accepted(ws: list[floa
             ToolWeights.from_mapping(dict(zip(names, ws, strict=True)))
     else:
         assert ToolWeights.from_mapping(dict(zip(names, ws, strict=True))).as_tuple() == tuple(ws)
+
+
+def test_normalised_tool_weights_sum_to_one_and_keep_ratios() -> None:
+    out = ToolWeights(selection=2.0, parameters=1.0, sequence=1.0, utilization=0.0).normalised()
+    assert out == pytest.approx({"selection": 0.5, "parameters": 0.25, "sequence": 0.25, "utilization": 0.0})
+    assert ToolWeights().normalised() == pytest.approx(dict.fromkeys(out, 0.25))
+

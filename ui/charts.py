@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from agentic_core.stats import CurvePoint
+from agentic_core.tool_summary import ToolSummary
 
 AT_COLOR = "#1f77b4"
 POW_COLOR = "#d62728"
@@ -130,13 +131,13 @@ def posterior_figure(
     return fig
 
 
-def tool_dimension_figure(summary: dict[str, Any]) -> go.Figure:
+def tool_dimension_figure(summary: ToolSummary) -> go.Figure:
     """Mean of each tool dimension (and overall) with interval error bars."""
-    names = [*summary["dimensions"].keys(), "overall"]
-    entries = [*summary["dimensions"].values(), summary["overall"]]
-    means = [e["mean"] if e["mean"] is not None else 0.0 for e in entries]
-    plus = [(e["ci"][1] - e["mean"]) if e["ci"] else 0.0 for e in entries]
-    minus = [(e["mean"] - e["ci"][0]) if e["ci"] else 0.0 for e in entries]
+    names = [*summary.dimensions.keys(), "overall"]
+    entries = [*summary.dimensions.values(), summary.overall]
+    means = [e.mean if e.mean is not None else 0.0 for e in entries]
+    plus = [(e.ci[1] - e.mean) if e.ci and e.mean is not None else 0.0 for e in entries]
+    minus = [(e.mean - e.ci[0]) if e.ci and e.mean is not None else 0.0 for e in entries]
     colors = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#333333"]
     fig = go.Figure(
         go.Bar(
@@ -146,7 +147,7 @@ def tool_dimension_figure(summary: dict[str, Any]) -> go.Figure:
             error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
             text=[f"{m:.2f}" for m in means],
             textposition="inside",
-            customdata=[e["n"] for e in entries],
+            customdata=[e.n for e in entries],
             hovertemplate="%{x}: %{y:.3f} over %{customdata} interactions<extra></extra>",
         )
     )

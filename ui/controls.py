@@ -1,9 +1,12 @@
 """Setting widgets shared by the pages, and the one place that turns them into settings.
 
-Global statistics controls live in the sidebar of every analysis page and are mirrored in the
-URL (``bind="query-params"``) so a view can be shared. Tool weights live on the Tools page and
-the prior on the Uncertainty page, where they are needed; their values persist for the session
-(``persist_state="session"``) and apply everywhere.
+Labels, help, choices and defaults come from :mod:`agentic_core.settings`; this module only
+chooses the widget and its key. Global statistics controls live in the sidebar of every analysis
+page and are mirrored in the URL (``bind="query-params"``) so a view can be shared. Tool weights
+live on the Tools page and the prior on the Uncertainty page, where they are needed; their values
+persist for the session (``persist_state="session"``) and apply everywhere.
+
+The widget keys are also the URL's parameter names (``/tools?k=5&w_sequence=0``): kept stable.
 """
 
 from __future__ import annotations
@@ -13,42 +16,55 @@ from typing import Any
 import streamlit as st
 
 from agentic_core.errors import AgenticError
-from agentic_core.settings import AggregateSettings, ToolWeights, make_settings
+from agentic_core.settings import (
+    CI_LEVELS,
+    DIMENSIONS,
+    PRIORS,
+    SETTINGS,
+    AggregateSettings,
+    ToolWeights,
+    default_of,
+    make_settings,
+    relabel,
+)
 from ui.state import ActiveRun
 
-UNITS = ["auto", "task", "conversation", "interaction"]
-UNIT_LABELS = {
-    "auto": "auto (task if tasks repeat)",
-    "task": "task (attempts per task)",
-    "conversation": "conversation (all = one task)",
-    "interaction": "interaction (per conversation, seed 003)",
+# Widget key -> the setting it edits (keys are URL parameters: do not rename).
+KEYS: dict[str, str] = {
+    "threshold": "threshold",
+    "k": "k",
+    "unit": "unit",
+    "mode": "mode",
+    "estimator": "estimator",
+    "ci": "ci_level",
+    "unscored_incorrect": "unscored_as_incorrect",
+    "require_tools": "require_tool_correctness",
+    "tool_threshold": "tool_threshold",
+    "ignore_extra": "ignore_extra_tools",
+    "prior_a": "prior_a",
+    "prior_b": "prior_b",
 }
-ESTIMATORS = ["unbiased", "plug-in"]
-MODES = ["bayesian", "frequentist"]
-CI_LEVELS = [0.8, 0.9, 0.95, 0.99]
-PRIORS = {"uniform": (1.0, 1.0), "jeffreys": (0.5, 0.5)}
-WEIGHT_KEYS = {
-    "selection": "w_selection",
-    "parameters": "w_parameters",
-    "sequence": "w_sequence",
-    "utilization": "w_utilization",
-}
+WEIGHT_KEYS = {name: f"w_{name}" for name in DIMENSIONS}
+PRIOR_KEY = "prior"
+PRIOR_CHOICES = [*PRIORS, "custom"]
+PRIOR_LABELS = {"uniform": "Uniform Beta(1,1)", "jeffreys": "Jeffreys Beta(½,½)", "custom": "Custom"}
+K_SLIDER_MAX = 20
+
+_DEFAULT_WEIGHTS = ToolWeights()
 DEFAULTS: dict[str, Any] = {
-    "k": 3,
-    "unit": "auto",
-    "estimator": "unbiased",
-    "mode": "bayesian",
-    "ci": 0.95,
-    "unscored_incorrect": False,
-    "require_tools": False,
-    "tool_threshold": 1.0,
-    "ignore_extra": False,
-    "prior": "uniform",
-    "prior_a": 1.0,
-    "prior_b": 1.0,
-    **{key: 0.25 for key in WEIGHT_KEYS.values()},
+    **{key: default_of(name) for key, name in KEYS.items()},
+    PRIOR_KEY: next(name for name, ab in PRIORS.items() if ab == (default_of("prior_a"), default_of("prior_b"))),
+    **{key: getattr(_DEFAULT_WEIGHTS, name) for name, key in WEIGHT_KEYS.items()},
 }
 _URL = {"bind": "query-params", "persist_state": "session"}
+
+
+def _label(key: str) -> str:
+    return SETTINGS[KEYS[key]].label
+
+
+def _help(key: str) -> str:
+    return SETTINGS[KEYS[key]].help
 
 
 def value(key: str) -> Any:
@@ -67,56 +83,37 @@ def sidebar_controls(run: ActiveRun) -> None:
     sb.markdown("### Settings")
     recommended = threshold_default(run)
     sb.slider(
-        "Answer threshold",
+        _label("threshold"),
         0.0,
         1.0,
         value=recommended,
         step=0.01,
         key="threshold",
-        help=f"An interaction is correct when its judge score is at least this. The judge "
-        f"({run.judge_label}) recommends {recommended:.2f}.",
+        help=f"{_help('threshold')} The judge ({run.judge_label}) recommends {recommended:.2f}.",
         **_URL,
     )
-    sb.slider(
-        "K (attempts)", 1, 20, value=DEFAULTS["k"], key="k", help="pass@K and pass^K for k = 1..K", **_URL
-    )
+    sb.slider(_label("k"), 1, K_SLIDER_MAX, value=DEFAULTS["k"], key="k", help=_help("k"), **_URL)
+    unit = SETTINGS["unit"]
     sb.selectbox(
-        "Unit of trial",
-        UNITS,
-        index=0,
-        format_func=UNIT_LABELS.__getitem__,
+        unit.label,
+        list(unit.choices),
+        index=unit.choices.index(DEFAULTS["unit"]),
+        format_func=lambda c: unit.choice_labels.get(c, c),
         key="unit",
-        help="What counts as one attempt. 'task' groups conversations with the same task_id "
-        "(or the same questions); 'conversation' treats every conversation as an attempt at one task; "
-        "'interaction' scores each conversation over its turns (the reference's semantics).",
+        help=unit.help,
         **_URL,
     )
     cols = sb.columns(2)
-    cols[0].selectbox("Mode", MODES, key="mode", help="Bayesian: Beta posterior, exact per group.", **_URL)
-    cols[1].selectbox(
-        "Estimator",
-        ESTIMATORS,
-        key="estimator",
-        help="Frequentist point estimates: unbiased (needs k <= attempts) or plug-in (c/n)^k.",
-        **_URL,
-    )
+    for col, key in zip(cols, ("mode", "estimator"), strict=True):
+        spec = SETTINGS[KEYS[key]]
+        col.selectbox(
+            spec.label, list(spec.choices), index=spec.choices.index(DEFAULTS[key]), key=key, help=spec.help, **_URL
+        )
     sb.select_slider(
-        "Interval level", CI_LEVELS, value=DEFAULTS["ci"], format_func=lambda x: f"{x:.0%}", key="ci", **_URL
+        _label("ci"), list(CI_LEVELS), value=DEFAULTS["ci"], format_func=lambda x: f"{x:.0%}", key="ci", **_URL
     )
-    sb.toggle(
-        "Count unscored as incorrect",
-        value=False,
-        key="unscored_incorrect",
-        help="Judge failures are excluded by default (and counted on screen).",
-        **_URL,
-    )
-    sb.toggle(
-        "Require correct tool use",
-        value=False,
-        key="require_tools",
-        help="An interaction counts as correct only if its tool use also reaches the tool threshold.",
-        **_URL,
-    )
+    for key in ("unscored_incorrect", "require_tools"):
+        sb.toggle(_label(key), value=DEFAULTS[key], key=key, help=_help(key), **_URL)
 
 
 def tool_controls() -> None:
@@ -126,21 +123,17 @@ def tool_controls() -> None:
         col.slider(f"Weight: {name}", 0.0, 1.0, value=DEFAULTS[key], step=0.05, key=key, **_URL)
     cols = st.columns([2, 1])
     cols[0].slider(
-        "Tool threshold",
+        _label("tool_threshold"),
         0.0,
         1.0,
         value=DEFAULTS["tool_threshold"],
         step=0.05,
         key="tool_threshold",
-        help="Tool use is correct when the weighted overall score reaches this (1.0 = perfect).",
+        help=_help("tool_threshold"),
         **_URL,
     )
     cols[1].toggle(
-        "Ignore extra calls",
-        value=False,
-        key="ignore_extra",
-        help="Extra (unexpected) tool calls do not lower the selection score.",
-        **_URL,
+        _label("ignore_extra"), value=DEFAULTS["ignore_extra"], key="ignore_extra", help=_help("ignore_extra"), **_URL
     )
 
 
@@ -149,19 +142,17 @@ def prior_controls() -> None:
     cols = st.columns([2, 1, 1])
     cols[0].radio(
         "Prior on the success rate",
-        ["uniform", "jeffreys", "custom"],
-        format_func={
-            "uniform": "Uniform Beta(1,1)",
-            "jeffreys": "Jeffreys Beta(½,½)",
-            "custom": "Custom",
-        }.get,
+        PRIOR_CHOICES,
+        format_func=PRIOR_LABELS.get,
         horizontal=True,
-        key="prior",
+        key=PRIOR_KEY,
         **_URL,
     )
-    custom = value("prior") == "custom"
-    cols[1].number_input("a", min_value=0.01, value=1.0, step=0.5, key="prior_a", disabled=not custom, **_URL)
-    cols[2].number_input("b", min_value=0.01, value=1.0, step=0.5, key="prior_b", disabled=not custom, **_URL)
+    custom = value(PRIOR_KEY) == "custom"
+    for col, key in zip(cols[1:], ("prior_a", "prior_b"), strict=True):
+        col.number_input(
+            key[-1], min_value=0.01, value=DEFAULTS[key], step=0.5, key=key, disabled=not custom, **_URL
+        )
 
 
 def current_settings(run: ActiveRun) -> AggregateSettings:
@@ -170,30 +161,24 @@ def current_settings(run: ActiveRun) -> AggregateSettings:
     Raises:
         AgenticError: an invalid combination (e.g. all tool weights 0), for ``st.error``.
     """
-    prior = value("prior")
-    a, b = PRIORS.get(prior, (float(value("prior_a")), float(value("prior_b"))))
-    weights = {name: float(value(key)) for name, key in WEIGHT_KEYS.items()}
-    return make_settings(
+    a, b = PRIORS.get(value(PRIOR_KEY), (float(value("prior_a")), float(value("prior_b"))))
+    values: dict[str, Any] = {KEYS[key]: value(key) for key in KEYS if key not in ("prior_a", "prior_b")}
+    values.update(
         threshold=float(st.session_state.get("threshold", threshold_default(run))),
-        k=int(value("k")),
-        unit=value("unit"),
-        estimator=value("estimator"),
-        mode=value("mode"),
-        ci_level=float(value("ci")),
-        unscored_as_incorrect=bool(value("unscored_incorrect")),
-        require_tool_correctness=bool(value("require_tools")),
-        tool_threshold=float(value("tool_threshold")),
-        ignore_extra_tools=bool(value("ignore_extra")),
-        tool_weights=ToolWeights.from_mapping(weights),
+        k=int(values["k"]),
+        ci_level=float(values["ci_level"]),
+        tool_threshold=float(values["tool_threshold"]),
+        tool_weights=ToolWeights.from_mapping({name: float(value(key)) for name, key in WEIGHT_KEYS.items()}),
         prior_a=a,
         prior_b=b,
     )
+    return make_settings(**values)
 
 
 def settings_or_error(run: ActiveRun) -> AggregateSettings | None:
-    """:func:`current_settings`, or ``None`` after showing the error to the user."""
+    """:func:`current_settings`, or ``None`` after showing the error (in the page's words)."""
     try:
         return current_settings(run)
     except AgenticError as exc:
-        st.error(str(exc))
+        st.error(str(relabel(exc, "ui")))
         return None

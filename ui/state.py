@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,11 +16,15 @@ from pathlib import Path
 
 import streamlit as st
 
-from agentic_core.evaluate import Aggregate, EvaluationResult, aggregate, evaluate
-from agentic_core.io.loader import LoadReport, load_paths
+from agentic_core.aggregate import Aggregate, aggregate
+from agentic_core.evaluate import evaluate
+from agentic_core.io.load_report import LoadReport
+from agentic_core.io.loader import load_paths
 from agentic_core.io.samples import DEFAULT_SAMPLE, SAMPLES, load_sample
 from agentic_core.judges.registry import DEFAULT_JUDGE
+from agentic_core.result import EvaluationResult
 from agentic_core.settings import AggregateSettings
+from ui.memo import forget, session_memo
 
 DATA_KEY = "_active_data"
 RUN_KEY = "_active_run"
@@ -94,7 +97,7 @@ def get_run() -> ActiveRun | None:
 def set_run(run: ActiveRun) -> None:
     """Make ``run`` the active run and drop memoised aggregates of the previous one."""
     st.session_state[RUN_KEY] = run
-    st.session_state[MEMO_KEY] = OrderedDict()
+    forget(MEMO_KEY)
 
 
 def load_sample_data(name: str) -> ActiveData:
@@ -153,17 +156,9 @@ def ensure_run() -> ActiveRun:
 
 def get_aggregate(run: ActiveRun, settings: AggregateSettings) -> Aggregate:
     """Aggregate ``run`` under ``settings``, memoised per session (a few recent settings)."""
-    memo: OrderedDict[tuple[str, str], Aggregate] = st.session_state.setdefault(MEMO_KEY, OrderedDict())
-    key = (run.run_id, settings.model_dump_json())
-    agg = memo.get(key)
-    if agg is None:
-        agg = aggregate(run.result, settings)
-        memo[key] = agg
-        while len(memo) > _MEMO_SIZE:
-            memo.popitem(last=False)
-    else:
-        memo.move_to_end(key)
-    return agg
+    return session_memo(
+        MEMO_KEY, (run.run_id, settings.model_dump_json()), lambda: aggregate(run.result, settings), size=_MEMO_SIZE
+    )
 
 
 def is_evaluated(data: ActiveData, run: ActiveRun) -> bool:

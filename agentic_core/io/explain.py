@@ -1,26 +1,25 @@
-"""Turn pydantic validation errors and unknown keys into rules and fixes a person can act on.
+"""Turn pydantic validation errors into rules and fixes a person can act on.
 
 pydantic says ``Input should be a valid boolean``; a user needs ``must be true or false (JSON
 boolean), not a string (got 'false'). Fix: write false without quotes``. The translation
-knows the schema (which model a JSON path points into) so that it can name the field's
-meaning, and suggest a close known key for typos.
+knows the schema (which model a JSON path points into, see :mod:`agentic_core.io.schema_map`)
+so that it can name the field's meaning, and suggest a close known key for typos. Unknown keys
+(warnings, not errors) are in :mod:`agentic_core.io.unknown_keys`.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
-import re
-import reprlib
-from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, get_args
 
 from pydantic import BaseModel
 from pydantic_core import ErrorDetails
 
-from agentic_core.errors import show_value
+from agentic_core.io.render import Loc, json_type, render_path, safe_value
+from agentic_core.io.schema_map import CHILDREN, HOME, KNOWN
+from agentic_core.io.unknown_keys import SIMILARITY, close_match
 from agentic_core.schemas import (
     Agentic,
     Conversation,
@@ -31,32 +30,6 @@ from agentic_core.schemas import (
     RuleKind,
     ToolCall,
 )
-from agentic_core.secrets import redact
-
-Loc = tuple[int | str, ...]
-
-# Where each model lives in a record, for messages ("'expected_tools' belongs in ...").
-_HOME: dict[type[BaseModel], str] = {
-    Conversation: "the conversation object (the top level of a record)",
-    Interaction: "each interaction (an item of 'conversation')",
-    Agentic: "'agentic'",
-    ToolCall: "each call in 'agentic.tools_used'",
-    GroundTruthAgentic: "'ground_truth_agentic'",
-    ExpectedTool: "each call in 'ground_truth_agentic.expected_tools'",
-    ParameterRule: "a parameter rule",
-}
-
-# Child models reached through a field: (model, field) -> (child model, "list" | "dict" | "one").
-_CHILDREN: dict[tuple[type[BaseModel], str], tuple[type[BaseModel], str]] = {
-    (Conversation, "conversation"): (Interaction, "list"),
-    (Interaction, "agentic"): (Agentic, "one"),
-    (Interaction, "ground_truth_agentic"): (GroundTruthAgentic, "one"),
-    (Agentic, "tools_used"): (ToolCall, "list"),
-    (GroundTruthAgentic, "expected_tools"): (ExpectedTool, "list"),
-    (ExpectedTool, "parameter_rules"): (ParameterRule, "dict"),
-}
-
-_KNOWN: dict[type[BaseModel], frozenset[str]] = {m: frozenset(m.model_fields) for m in _HOME}
 
 # What a field holds, for "required field 'qa_id' is missing (it holds ...)".
 _HOLDS: dict[str, str] = {
@@ -87,63 +60,6 @@ _SHAPE: dict[type[BaseModel], str] = {
 }
 
 _RULE_KINDS: tuple[str, ...] = get_args(RuleKind)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxstring, _REPR.maxother = 3, 6, 6, 100, 60
-_SIMILARITY = 0.7
-
-
-def safe_value(value: Any) -> str:
-    """Shortened repr of ``value`` for a message; credential-looking keys are masked."""
-    if isinstance(value, dict | list):
-        return show_value(_Shown(_REPR.repr(redact(value, max_items=_REPR.maxdict + 1))))
-    return show_value(value)
-
-
-class _Shown(str):
-    """A pre-rendered text whose repr is itself (so show_value does not quote it again)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def json_type(value: Any) -> str:
-    """The JSON kind of a parsed value, with an article: ``a string``, ``null``, ``an object``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
-
-
-def render_path(loc: Loc) -> str:
-    """JSON path of a location inside a record: ``conversation[2].agentic.final_answer_uses_tools``."""
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif _IDENTIFIER.match(part):
-            out += f".{part}" if out else part
-        else:
-            out += f"[{show_value(part)}]"
-    return out
-
-
-def join_path(base: str, key: str) -> str:
-    """Append a key to a rendered JSON path."""
-    if _IDENTIFIER.match(key):
-        return f"{base}.{key}" if base else key
-    return f"{base}[{show_value(key)}]"
 
 
 def _model_at(loc: Loc) -> tuple[type[BaseModel] | None, str]:
@@ -163,7 +79,7 @@ def _model_at(loc: Loc) -> tuple[type[BaseModel] | None, str]:
             continue
         if model is None or not isinstance(part, str):
             return None, str(loc[-1])
-        child = _CHILDREN.get((model, part))
+        child = CHILDREN.get((model, part))
         if child is None:
             return None, str(loc[-1])
         if child[1] == "one":
@@ -171,27 +87,6 @@ def _model_at(loc: Loc) -> tuple[type[BaseModel] | None, str]:
         else:
             pending = child
     return model, last
-
-
-def _close(word: str, candidates: frozenset[str] | tuple[str, ...]) -> str | None:
-    matches = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=_SIMILARITY)
-    return matches[0] if matches else None
-
-
-@lru_cache(maxsize=4096)
-def unknown_key_fix(model: type[BaseModel], key: str) -> str:
-    """The fix for an unknown key in ``model``: a close known key, or where the key belongs.
-
-    Cached because one typo usually repeats in thousands of records.
-    """
-    close = _close(key, _KNOWN[model])
-    if close is not None:
-        return f"did you mean {close!r}? Rename it; an unknown key is kept but never used"
-    homes = [home for m, home in _HOME.items() if m is not model and key in _KNOWN[m]]
-    if homes:
-        return f"{key!r} belongs in {' or '.join(homes)}; move it there, or remove it"
-    known = ", ".join(sorted(_KNOWN[model]))
-    return f"remove it if it is a mistake (the keys here are {known}); if it is intended, ignore this warning"
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,73 +97,6 @@ class Explained:
     rule: str
     value: str | None
     fix: str
-
-
-def unknown_key_rule(key: str) -> str:
-    """The rule text of an unknown-key warning."""
-    return f"unknown key {show_value(key)} (kept, but not used)"
-
-
-def iter_model_extras(conv: Conversation) -> Iterator[tuple[str, type[BaseModel], str]]:
-    """Unknown keys of a validated conversation: ``(path of the holder, holder model, key)``.
-
-    Walks ``__pydantic_extra__`` only, which is ``{}`` for clean data, so this stays cheap at
-    100k interactions.
-    """
-    if conv.__pydantic_extra__:
-        for key in conv.__pydantic_extra__:
-            yield "", Conversation, key
-    for i, inter in enumerate(conv.conversation):
-        base = f"conversation[{i}]"
-        if inter.__pydantic_extra__:
-            for key in inter.__pydantic_extra__:
-                yield base, Interaction, key
-        agentic = inter.agentic
-        if agentic is not None:
-            if agentic.__pydantic_extra__:
-                for key in agentic.__pydantic_extra__:
-                    yield f"{base}.agentic", Agentic, key
-            for j, call in enumerate(agentic.tools_used):
-                if call.__pydantic_extra__:
-                    for key in call.__pydantic_extra__:
-                        yield f"{base}.agentic.tools_used[{j}]", ToolCall, key
-        truth = inter.ground_truth_agentic
-        if truth is not None:
-            if truth.__pydantic_extra__:
-                for key in truth.__pydantic_extra__:
-                    yield f"{base}.ground_truth_agentic", GroundTruthAgentic, key
-            for j, expected in enumerate(truth.expected_tools):
-                if expected.__pydantic_extra__:
-                    for key in expected.__pydantic_extra__:
-                        yield f"{base}.ground_truth_agentic.expected_tools[{j}]", ExpectedTool, key
-
-
-def iter_raw_extras(
-    obj: Any, model: type[BaseModel] = Conversation, base: str = ""
-) -> Iterator[tuple[str, type[BaseModel], str]]:
-    """Unknown keys of a raw (not validated, possibly invalid) record, like :func:`iter_model_extras`.
-
-    Used for skipped records: a typo such as ``sesion_id`` often *is* the reason a required
-    field is missing, so the warning is worth showing next to the error.
-    """
-    if not isinstance(obj, dict):
-        return
-    if model is ParameterRule:  # extra keys there are errors, reported by validation
-        return
-    known = _KNOWN[model]
-    for key in obj:
-        if isinstance(key, str) and key not in known:
-            yield base, model, key
-    for (parent, name), (child, kind) in _CHILDREN.items():
-        if parent is not model or name not in obj:
-            continue
-        value = obj[name]
-        path = join_path(base, name)
-        if kind == "one":
-            yield from iter_raw_extras(value, child, path)
-        elif kind == "list" and isinstance(value, list):
-            for j, item in enumerate(value):
-                yield from iter_raw_extras(item, child, f"{path}[{j}]")
 
 
 def _number_text(value: Any) -> str | None:
@@ -291,11 +119,11 @@ def _missing(model: type[BaseModel] | None, name: str, container: Any) -> tuple[
     if isinstance(container, dict):
         # A close key in the same object is almost always the typo that caused this.
         candidates = tuple(k for k in container if isinstance(k, str))
-        close = difflib.get_close_matches(name, candidates, n=1, cutoff=_SIMILARITY)
+        close = difflib.get_close_matches(name, candidates, n=1, cutoff=SIMILARITY)
         if close:
             return rule, f"rename {close[0]!r} to {name!r}"
     example = _EXAMPLE.get(name, f'"{name}": "..."')
-    where = f" to {_HOME[model]}" if model is not None else ""
+    where = f" to {HOME[model]}" if model is not None else ""
     return rule, f"add {example}{where}"
 
 
@@ -313,7 +141,7 @@ def _bool_fix(value: Any, name: str) -> str:
     return "write true or false without quotes, or remove the key"
 
 
-def explain(err: ErrorDetails, loc: Loc) -> Explained:
+def explain_validation_error(err: ErrorDetails, loc: Loc) -> Explained:
     """Explain one pydantic error.
 
     Args:
@@ -336,7 +164,7 @@ def explain(err: ErrorDetails, loc: Loc) -> Explained:
         return Explained(path, rule, None, fix)
 
     if kind == "model_type" or kind == "model_attributes_type":
-        target = next((m for m in _HOME if m.__name__ == ctx.get("class_name")), None)
+        target = next((m for m in HOME if m.__name__ == ctx.get("class_name")), None)
         shape = _SHAPE.get(target, "{...}") if target is not None else "{...}"
         if not loc:
             rule = f"each record must be a JSON object (one conversation), not {json_type(value)}"
@@ -458,12 +286,12 @@ def _explain_rule(
     """Errors inside ``parameter_rules`` (``ParameterRule`` forbids unknown keys)."""
     kinds = ", ".join(repr(k) for k in _RULE_KINDS)
     if kind == "literal_error" and name == "rule":
-        close = _close(str(value), _RULE_KINDS) if isinstance(value, str) else None
+        close = close_match(str(value), _RULE_KINDS) if isinstance(value, str) else None
         fix = f"did you mean {close!r}?" if close else f"use one of {kinds}"
         return Explained(path, f"must be one of {kinds}", shown, fix)
     if kind == "extra_forbidden":
-        fields = ", ".join(repr(f) for f in sorted(_KNOWN[ParameterRule]))
-        close = _close(name, _KNOWN[ParameterRule])
+        fields = ", ".join(repr(f) for f in sorted(KNOWN[ParameterRule]))
+        close = close_match(name, KNOWN[ParameterRule])
         fix = f"did you mean {close!r}?" if close else "remove it"
         return Explained(
             path, f"{name!r} is not a parameter-rule field (the fields are {fields})", shown, fix

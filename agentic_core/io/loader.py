@@ -28,16 +28,12 @@ from pydantic_core import ErrorDetails
 
 from agentic_core.errors import show_value
 from agentic_core.gc_control import gc_paused
-from agentic_core.io.explain import (
-    explain,
-    iter_model_extras,
-    iter_raw_extras,
-    join_path,
-    unknown_key_fix,
-    unknown_key_rule,
-)
+from agentic_core.io.explain import explain_validation_error
 from agentic_core.io.load_report import Issue, LoadReport, SkippedRecord
-from agentic_core.io.parse import UNPARSABLE, Parsed, from_document, parse
+from agentic_core.io.parse import from_document, parse
+from agentic_core.io.parsed import UNPARSABLE, Parsed
+from agentic_core.io.render import join_path
+from agentic_core.io.unknown_keys import iter_model_extras, iter_raw_extras, unknown_key_fix, unknown_key_rule
 from agentic_core.schemas import Conversation
 
 __all__ = [
@@ -226,7 +222,7 @@ class _Loader:
         line = line_of(index)
         first: Issue | None = None
         for error in errors:
-            why = explain(error, tuple(error["loc"][1:]))
+            why = explain_validation_error(error, tuple(error["loc"][1:]))
             issue = Issue(
                 "error", name, index, why.path, why.rule, why.value, why.fix, line, None, session_id
             )

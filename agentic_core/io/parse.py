@@ -7,67 +7,30 @@ Lines, and pretty-printed objects one after another (what ``jq '.[]'`` prints).
 orjson parses first (fast); when it refuses, the standard library's parser decides, because it
 accepts ``NaN`` / ``Infinity`` (so a NaN score gets a clear validation error rather than a
 syntax error) and its syntax messages are clearer.
+
+The result type is in :mod:`agentic_core.io.parsed`, the request format in
+:mod:`agentic_core.io.request`, and record line numbers in :mod:`agentic_core.io.line_numbers`.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import orjson
 
 from agentic_core.errors import show_value
-from agentic_core.io.explain import json_type, safe_value
+from agentic_core.io.line_numbers import LazyLines
 from agentic_core.io.load_report import Issue
-from agentic_core.secrets import is_secret_key
-
-Kind = Literal["array", "object", "request", "jsonl", "stream", "empty", "invalid"]
+from agentic_core.io.parsed import FORMATS, UNPARSABLE, Parsed, empty_issue
+from agentic_core.io.render import json_type
+from agentic_core.io.request import from_request
 
 _BOM = b"\xef\xbb\xbf"
-_FORMATS = (
-    'a JSON array of conversations, one conversation object, a {"datasets": [...]} request, '
-    "or JSON Lines (one conversation per line)"
-)
 # Keys that make an object a conversation rather than a seed-001 request.
 _CONVERSATION_KEYS = ("session_id", "conversation")
 _REQUEST_KEYS = ("datasets", "connector", "config")
-
-
-class Unparsable:
-    """Placeholder for a JSON Lines record whose line is not valid JSON."""
-
-    __slots__ = ()
-
-
-UNPARSABLE = Unparsable()
-
-
-@dataclass
-class Parsed:
-    """One file, parsed.
-
-    Attributes:
-        kind: The detected format.
-        records: The records in file order; :data:`UNPARSABLE` for a JSON line that failed
-            to parse (its error is in ``record_errors``).
-        issues: File-level issues (syntax errors, encoding, notes about ignored request keys).
-        record_errors: Syntax errors of single JSON lines, by record index.
-        line_of: Returns the 1-based line of a record, or ``None`` when unknown.
-    """
-
-    kind: Kind
-    records: list[Any] = field(default_factory=list)
-    issues: list[Issue] = field(default_factory=list)
-    record_errors: dict[int, Issue] = field(default_factory=dict)
-    line_of: Callable[[int], int | None] = field(default=lambda _i: None)
-
-    def release(self) -> None:
-        """Drop what is only kept for line lookups (the file's bytes) once loading is done."""
-        if isinstance(self.line_of, _LazyLines):
-            self.line_of.release()
 
 
 def _syntax_fix(msg: str) -> str:
@@ -126,18 +89,6 @@ def _encoding_issue(
         "save the file with the UTF-8 encoding",
         line=line,
         column=column,
-    )
-
-
-def _empty_issue(file: str, path: str = "") -> Issue:
-    return Issue(
-        "warning",
-        file,
-        None,
-        path,
-        "the file holds no conversations",
-        None,
-        f"check that this is the right file; it should hold {_FORMATS}",
     )
 
 
@@ -203,7 +154,7 @@ def parse(file: str, data: bytes) -> Parsed:
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     if not data.strip():
-        return Parsed("empty", issues=[_empty_issue(file)])
+        return Parsed("empty", issues=[empty_issue(file)])
 
     try:
         return from_document(file, orjson.loads(data), data)
@@ -246,109 +197,25 @@ def from_document(file: str, doc: Any, data: bytes = b"") -> Parsed:
         The records and the file-level issues.
     """
     if isinstance(doc, list):
-        parsed = Parsed("array", records=doc, line_of=_LazyLines(data, None, len(doc)))
+        parsed = Parsed("array", records=doc, line_of=LazyLines(data, None, len(doc)))
         if not doc:
-            parsed.issues.append(_empty_issue(file))
+            parsed.issues.append(empty_issue(file))
         return parsed
     if isinstance(doc, dict):
         is_conversation = any(k in doc for k in _CONVERSATION_KEYS)
         if not is_conversation and any(k in doc for k in _REQUEST_KEYS):
-            return _request(file, doc, data)
+            return from_request(file, doc, data)
         return Parsed("object", records=[doc], line_of=lambda _i: 1)
     issue = Issue(
         "error",
         file,
         None,
         "",
-        f"must hold {_FORMATS}; it holds {json_type(doc)}",
+        f"must hold {FORMATS}; it holds {json_type(doc)}",
         show_value(doc),
         "export the conversations as a JSON array or as JSON Lines",
     )
     return Parsed("invalid", issues=[issue])
-
-
-def _secret_paths(value: Any, path: str, depth: int = 0) -> list[str]:
-    """Paths of credential-looking keys (values are never read or shown)."""
-    found: list[str] = []
-    if depth > 6:
-        return found
-    if isinstance(value, dict):
-        for key, child in value.items():
-            child_path = f"{path}.{key}" if path else str(key)
-            if is_secret_key(key) and child not in (None, ""):
-                found.append(child_path)
-            else:
-                found.extend(_secret_paths(child, child_path, depth + 1))
-    elif isinstance(value, list):
-        for i, child in enumerate(value):
-            found.extend(_secret_paths(child, f"{path}[{i}]", depth + 1))
-    return found
-
-
-def _request(file: str, doc: dict[str, Any], data: bytes) -> Parsed:
-    """A seed-001 request: take ``datasets``; note (never echo) everything else."""
-    parsed = Parsed("request")
-    others = sorted(str(k) for k in doc if k != "datasets")
-    if others:
-        names = ", ".join(repr(k) for k in others)
-        parsed.issues.append(
-            Issue(
-                "info",
-                file,
-                None,
-                "",
-                f"request keys {names} are ignored; only 'datasets' is loaded",
-                None,
-                "choose the judge, thresholds and k in the app or on the command line",
-            )
-        )
-    for path in _secret_paths({k: v for k, v in doc.items() if k != "datasets"}, ""):
-        # The path is shown, the value never is.
-        parsed.issues.append(
-            Issue(
-                "warning",
-                file,
-                None,
-                path,
-                "this data file contains a credential; it was ignored and not stored",
-                None,
-                "remove it from the file (give API keys in the app's password field or an environment "
-                "variable), and revoke it if the file has been shared",
-            )
-        )
-    datasets = doc.get("datasets")
-    if "datasets" not in doc:
-        parsed.kind = "invalid"
-        parsed.issues.append(
-            Issue(
-                "error",
-                file,
-                None,
-                "datasets",
-                "a request object needs a 'datasets' list of conversations",
-                None,
-                'add "datasets": [ ...conversations... ]',
-            )
-        )
-    elif not isinstance(datasets, list):
-        parsed.kind = "invalid"
-        parsed.issues.append(
-            Issue(
-                "error",
-                file,
-                None,
-                "datasets",
-                f"must be a list (JSON array) of conversations, not {json_type(datasets)}",
-                safe_value(datasets),
-                'write "datasets": [ {...}, {...} ]',
-            )
-        )
-    else:
-        parsed.records = datasets
-        parsed.line_of = _LazyLines(data, b'"datasets"', len(datasets))
-        if not datasets:
-            parsed.issues.append(_empty_issue(file, "datasets"))
-    return parsed
 
 
 def _parse_jsonl(file: str, data: bytes) -> Parsed:
@@ -450,117 +317,3 @@ def _parse_stream(file: str, text: str) -> Parsed:
         line += text.count("\n", start, position)
     parsed.line_of = lambda i: lines[i] if 0 <= i < len(lines) else None
     return parsed
-
-
-# Strings (skipped whole, so brackets inside them do not count) and the structural characters.
-_TOKEN = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[\[\]{},:]', re.DOTALL)
-_NON_SPACE = re.compile(rb"\S")
-
-
-class _LazyLines:
-    """Line numbers of the elements of a JSON array, computed on first use.
-
-    Only pretty-printed files benefit (a one-line file puts every record on line 1), and only
-    files with issues need them, so the scan runs at most once and only then. A scan that does
-    not find exactly as many elements as were parsed is discarded: no line number is better
-    than a wrong one.
-    """
-
-    __slots__ = ("_count", "_data", "_key", "_lines")
-
-    def __init__(self, data: bytes, key: bytes | None, count: int) -> None:
-        # A file with (almost) no line breaks has nothing to look up: do not keep its bytes.
-        self._data: bytes | None = data if data.count(b"\n") >= 2 else None
-        self._key = key  # None: the top-level array; else the array under this top-level key
-        self._count = count
-        self._lines: list[int] | None = None
-
-    def __call__(self, index: int) -> int | None:
-        if self._lines is None:
-            data, self._data = self._data, None  # release the bytes after the scan
-            self._lines = []
-            if data is not None:
-                lines = _indented_element_lines(data) if self._key is None else []
-                if len(lines) != self._count:
-                    lines = _element_lines(data, self._key)
-                if len(lines) == self._count:
-                    self._lines = lines
-        return self._lines[index] if 0 <= index < len(self._lines) else None
-
-    def release(self) -> None:
-        """Drop the file's bytes if the scan never ran (memory)."""
-        self._data = None
-        if self._lines is None:
-            self._lines = []
-
-
-def _indented_element_lines(data: bytes) -> list[int]:
-    """Fast path for a consistently indented top-level array (``json.dumps(indent=...)``, jq,
-    editors): its elements start on the lines indented exactly like the first one.
-
-    One C-level regex pass instead of a tokenizer loop in Python (a second instead of several
-    at 100 MB); the caller checks the count and falls back to :func:`_element_lines`.
-    """
-    opening = _NON_SPACE.search(data)
-    if opening is None or data[opening.start()] != 0x5B:  # [
-        return []
-    first = _NON_SPACE.search(data, opening.end())
-    if first is None or data[first.start()] == 0x5D:  # ]
-        return []
-    line_start = data.rfind(b"\n", 0, first.start()) + 1
-    indent = data[line_start : first.start()]
-    if line_start <= opening.start() or indent.strip(b" \t"):
-        return []  # the first element is on the "[" line: not an indented layout
-    pattern = re.compile(rb"^" + re.escape(indent) + rb"(?=[^\s\]}])", re.MULTILINE)
-    lines: list[int] = []
-    line, counted = 1, 0
-    for match in pattern.finditer(data, line_start):
-        start = match.start()
-        line += data.count(b"\n", counted, start)
-        counted = start
-        lines.append(line)
-    return lines
-
-
-def _element_lines(data: bytes, key: bytes | None) -> list[int]:
-    """1-based line of each element of the target array (see :class:`_LazyLines`)."""
-    lines: list[int] = []
-    depth = 0
-    target = -1
-    last_string = b""
-    top_key = b""
-    line, counted = 1, 0
-
-    def mark(after: int) -> None:
-        nonlocal line, counted
-        found = _NON_SPACE.search(data, after)
-        if found is None or data[found.start()] == ord("]"):
-            return
-        start = found.start()
-        line += data.count(b"\n", counted, start)
-        counted = start
-        lines.append(line)
-
-    for match in _TOKEN.finditer(data):
-        char = data[match.start()]
-        if char == 0x22:  # "
-            last_string = match.group()
-        elif char == 0x3A:  # :
-            if depth == 1:
-                top_key = last_string
-        elif char in (0x5B, 0x7B):  # [ {
-            depth += 1
-            if (
-                target < 0
-                and char == 0x5B
-                and ((key is None and depth == 1) or (key is not None and depth == 2 and top_key == key))
-            ):
-                target = depth
-                mark(match.end())
-        elif char in (0x5D, 0x7D):  # ] }
-            if depth == target:
-                break
-            depth -= 1
-        elif char == 0x2C and depth == target:  # ,
-            mark(match.end())
-    return lines

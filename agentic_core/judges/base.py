@@ -103,15 +103,3 @@ class Judge(Protocol):
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
         """Judge every item; the result has the same length and order as ``items``."""
         ...
-
-
-def judge_sync(judge: Judge, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
-    """Run ``judge.ajudge`` from synchronous code (CLI, Streamlit, tests), without a cache.
-
-    Delegates to :func:`agentic_core.judges.runner.run_judge_sync`, which keeps one long-lived
-    event loop: a fresh ``asyncio.run`` per call would break chat-model clients whose HTTP
-    connections stay bound to the loop of their first call.
-    """
-    from agentic_core.judges.runner import run_judge_sync
-
-    return run_judge_sync(judge, items, cache=None, cache_mode="off", progress=progress).verdicts

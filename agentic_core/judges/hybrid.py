@@ -24,8 +24,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
-from agentic_core.judges.embedding import MODEL_NAME, embedding_available, similarities
+from agentic_core.judges.embedding import similarities
 from agentic_core.judges.lexical import RULES_VERSION, LexicalAnalysis, lexical_analysis
+from agentic_core.judges.minilm_files import MODEL_NAME, embedding_available
 
 HYBRID_VERSION = "hybrid-v1"
 COS_LOW = 0.55

@@ -459,14 +459,3 @@ def _check_positive(name: str, value: Any, fix: str, *, zero_ok: bool = False) -
     if not ok:
         rule = "must be a finite number >= 0" if zero_ok else "must be a finite number > 0"
         raise JudgeConfigError(name, rule, value, fix)
-
-
-def build_llm_judge(provider: str, model: str, **options: Any) -> LLMJudge:
-    """Build an LLM judge by provider name: see :func:`agentic_core.judges.providers.build_llm_judge`.
-
-    Kept here too because the registry looks LLM things up in this module; imported lazily since
-    ``providers`` itself imports this module.
-    """
-    from agentic_core.judges.providers import build_llm_judge as build
-
-    return build(provider, model, **options)

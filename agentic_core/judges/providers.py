@@ -42,6 +42,7 @@ class ProviderSpec:
         key_env: Environment variable read for the API key by default (``None``: no key).
         key_required: Whether a missing key is an error (else a placeholder is sent).
         base_url_required: Whether a base URL must be given.
+        suggested_model: A model name to start from in menus (empty: the server decides).
     """
 
     name: str
@@ -53,6 +54,7 @@ class ProviderSpec:
     key_env: str | None
     key_required: bool
     base_url_required: bool = False
+    suggested_model: str = ""
 
     @property
     def install_command(self) -> str:
@@ -64,7 +66,15 @@ PROVIDERS: dict[str, ProviderSpec] = {
     spec.name: spec
     for spec in (
         ProviderSpec(
-            "groq", "Groq", "langchain-groq", "1.1.3", "langchain_groq", "ChatGroq", "GROQ_API_KEY", True
+            "groq",
+            "Groq",
+            "langchain-groq",
+            "1.1.3",
+            "langchain_groq",
+            "ChatGroq",
+            "GROQ_API_KEY",
+            True,
+            suggested_model="llama-3.3-70b-versatile",
         ),
         ProviderSpec(
             "openai",
@@ -75,6 +85,7 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "ChatOpenAI",
             "OPENAI_API_KEY",
             True,
+            suggested_model="gpt-4o-mini",
         ),
         ProviderSpec(
             "openai-compatible",
@@ -98,6 +109,7 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "ChatAnthropic",
             "ANTHROPIC_API_KEY",
             True,
+            suggested_model="claude-3-5-haiku-latest",
         ),
         ProviderSpec(
             "google",
@@ -108,9 +120,18 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "ChatGoogleGenerativeAI",
             "GOOGLE_API_KEY",
             True,
+            suggested_model="gemini-2.0-flash",
         ),
         ProviderSpec(
-            "ollama", "Ollama", "langchain-ollama", "1.1.0", "langchain_ollama", "ChatOllama", None, False
+            "ollama",
+            "Ollama",
+            "langchain-ollama",
+            "1.1.0",
+            "langchain_ollama",
+            "ChatOllama",
+            None,
+            False,
+            suggested_model="llama3.1",
         ),
     )
 }

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agentic_core.io.samples import SAMPLES, load_sample
-from agentic_core.report import conversations_preview
+from agentic_core.report.preview import conversations_preview
 
 DATA = "pages/data.py"
 

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from agentic_core.io.loader import load_paths
 from agentic_core.io.samples import SAMPLES
-from agentic_core.report import STATUS_ORDER
+from agentic_core.report.explorer import STATUS_ORDER
 from tests.pages.conftest import OpenApp
 
 APP = Path(__file__).parents[2] / "app.py"

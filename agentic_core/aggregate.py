@@ -1,0 +1,302 @@
+"""Aggregation: every slider setting applied to a judged run, vectorised; never calls a judge.
+
+Thresholds, tool weights, K, unit, estimator, mode, prior and interval level are applied here with
+numpy over the arrays :func:`~agentic_core.evaluate.evaluate` stored. Whether each interaction
+passes is decided once, here, by :func:`agentic_core.passing.reaches`, and stored in
+:attr:`Aggregate.interactions`: tables, verdict sentences and exports read that column.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+from agentic_core import stats
+from agentic_core.passing import reaches
+from agentic_core.result import EvaluationResult
+from agentic_core.settings import AggregateSettings, Unit
+from agentic_core.tool_summary import ToolSummary, tool_summary
+from agentic_core.tools import overall_vectorised
+
+
+class Counts(BaseModel):
+    """How many conversations and interactions the numbers rest on.
+
+    Attributes:
+        conversations: Conversations evaluated.
+        scored_conversations: Conversations counted in the rates.
+        unscored_conversations: Conversations left out because an interaction is unscored.
+        correct_conversations: Conversations with every interaction correct.
+        interactions: Interactions evaluated.
+        unscored_interactions: Interactions the judge could not score.
+        correct_interactions: Interactions counted correct.
+        tool_interactions: Interactions where tool correctness applies.
+        groups: Groups of the unit of trial.
+        empty_groups: Groups with no scored attempt (excluded).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    conversations: int
+    scored_conversations: int
+    unscored_conversations: int
+    correct_conversations: int
+    interactions: int
+    unscored_interactions: int
+    correct_interactions: int
+    tool_interactions: int
+    groups: int
+    empty_groups: int
+
+
+class Rate(BaseModel):
+    """A rate with its interval and how the interval was made.
+
+    Attributes:
+        value: The rate, or ``None`` when undefined (nothing scored).
+        ci: ``(low, high)`` at the settings' level, or ``None``.
+        interval_method: How ``ci`` was obtained (see :func:`agentic_core.stats.describe_method`).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    value: float | None
+    ci: tuple[float, float] | None
+    interval_method: stats.IntervalMethod | None
+
+
+@dataclass
+class Aggregate:
+    """The numbers for one choice of settings.
+
+    Attributes:
+        settings: The settings applied.
+        unit: The unit of trial actually used (``auto`` resolved).
+        unit_reason: Why that unit (for ``auto``) in words.
+        curve: Dataset-level pass@k / pass^k for k = 1..K with intervals.
+        headline: The curve point at k = K.
+        interpretation: Seed-001 label on the headline pass@K / pass^K (None if undefined).
+        conversations: One row per conversation (seed-003 numbers, status, per-conversation pass@K).
+        interactions: One row per interaction: ``score``, ``unscored``, ``passes_threshold`` (the
+            answer score reaches the threshold), ``correct`` (what the rates count: passes, and
+            tool use correct when required), ``tool_overall``, ``tool_correct``.
+        groups: One row per unit group (task, the single conversation group, or conversation):
+            ``n``, ``c``, per-group pass@K / pass^K with intervals.
+        tool_summary: Mean of each tool dimension and overall with intervals, and counts.
+        counts: Conversation / interaction counts, unscored and excluded numbers.
+        success_rate: Conversation success rate with its interval.
+        elapsed_s: Wall time of the aggregation.
+    """
+
+    settings: AggregateSettings
+    unit: Unit
+    unit_reason: str
+    curve: list[stats.CurvePoint]
+    headline: stats.CurvePoint
+    interpretation: stats.Label | None
+    conversations: pd.DataFrame
+    interactions: pd.DataFrame
+    groups: pd.DataFrame
+    tool_summary: ToolSummary
+    counts: Counts
+    success_rate: Rate
+    elapsed_s: float = 0.0
+
+
+def resolve_unit(result: EvaluationResult, settings: AggregateSettings) -> tuple[Unit, str]:
+    """Resolve ``auto`` to ``task`` when some task has 2+ attempts, else ``conversation``."""
+    if settings.unit != "auto":
+        return settings.unit, f"unit '{settings.unit}' chosen in the settings"
+    attempts = np.bincount(result.task_codes, minlength=len(result.task_keys))
+    multi = int(np.sum(attempts >= 2))
+    if multi:
+        return "task", (
+            f"'auto' chose 'task': {multi} of {len(result.task_keys)} tasks have 2 or more attempts, "
+            "so pass@k is computed per task over its attempts and averaged over tasks"
+        )
+    return "conversation", (
+        "'auto' chose 'conversation': no task has 2 or more attempts, so all conversations are "
+        "treated as attempts at one task"
+    )
+
+
+def tool_overall(result: EvaluationResult, settings: AggregateSettings) -> np.ndarray:
+    """Overall tool score per interaction under the settings' weights (NaN = not applicable)."""
+    return overall_vectorised(result.tool_arrays, settings.tool_weights, settings.ignore_extra_tools)
+
+
+def aggregate(result: EvaluationResult, settings: AggregateSettings | None = None) -> Aggregate:
+    """Apply the settings to the judged result. Vectorised; never calls a judge.
+
+    Args:
+        result: The output of :func:`~agentic_core.evaluate.evaluate`.
+        settings: Aggregation settings (defaults when ``None``).
+
+    Returns:
+        The :class:`Aggregate` for these settings.
+    """
+    start = time.perf_counter()
+    settings = settings or AggregateSettings()
+    n_conv = result.n_conversations
+    conv = result.conv_index
+    score = result.interactions["score"].to_numpy(dtype=float)
+    unscored = np.isnan(score)
+
+    overall = tool_overall(result, settings)
+    tool_applicable = result.tool_arrays["applicable"]
+    # NaN overall on an applicable row (every weighted dimension unassessable) does not reach the
+    # threshold, as in tools.combine; rows without tool expectations never fail on tools.
+    tool_correct = np.where(tool_applicable, reaches(overall, settings.tool_threshold), True)
+    passes = reaches(score, settings.threshold)
+    correct = passes & tool_correct if settings.require_tool_correctness else passes
+
+    n_int = np.bincount(conv, minlength=n_conv)
+    n_correct = np.bincount(conv, weights=correct, minlength=n_conv).astype(np.int64)
+    n_unscored = np.bincount(conv, weights=unscored, minlength=n_conv).astype(np.int64)
+    conv_unscored = (n_unscored > 0) & (not settings.unscored_as_incorrect)
+    conv_correct = (n_correct == n_int) & ~conv_unscored
+    conv_scored = ~conv_unscored
+
+    unit, unit_reason = resolve_unit(result, settings)
+    # Per-conversation (interaction-unit) counts: unscored interactions are left out of n
+    # unless they count as incorrect.
+    conv_n = (n_int - (0 if settings.unscored_as_incorrect else n_unscored)).astype(np.int64)
+    g_n, g_c, group_keys = _groups(result, unit, conv_scored, conv_correct, conv_n, n_correct)
+
+    keep = g_n > 0
+    curve = stats.dataset_curve(
+        g_n[keep],
+        g_c[keep],
+        list(range(1, settings.k + 1)),
+        mode=settings.mode,
+        estimator=settings.estimator,
+        prior=settings.prior,
+        level=settings.ci_level,
+        seed=settings.seed,
+        n_samples=settings.n_samples,
+    )
+    headline = curve[-1]
+    interpretation = (
+        stats.interpret(headline.pass_at_k, headline.pass_pow_k)
+        if headline.pass_at_k is not None and headline.pass_pow_k is not None
+        else None
+    )
+    table_options = {
+        "mode": settings.mode,
+        "estimator": settings.estimator,
+        "prior": settings.prior,
+        "level": settings.ci_level,
+    }
+    groups = stats.group_table(g_n, g_c, settings.k, **table_options)  # type: ignore[arg-type]
+    groups.insert(0, "group", group_keys)
+    per_conv = stats.group_table(conv_n, n_correct, settings.k, **table_options)  # type: ignore[arg-type]
+
+    status = np.where(conv_unscored, "unscored", np.where(conv_correct, "correct", "incorrect"))
+    conversations = pd.DataFrame(
+        {
+            # Row number and assistant_id: seed-000 data gives every attempt the same session_id.
+            "conversation": np.arange(n_conv),
+            "session_id": result.session_ids,
+            "assistant_id": result.assistant_ids(),
+            "task_key": result.task_key_per_conversation(),
+            "total_interactions": n_int,
+            "correct_interactions": n_correct,
+            "unscored_interactions": n_unscored,
+            "is_fully_correct": conv_correct,
+            "status": status,
+            "tool_interactions": np.bincount(conv, weights=tool_applicable, minlength=n_conv).astype(np.int64),
+            "tool_correct_interactions": np.bincount(
+                conv, weights=tool_applicable & tool_correct, minlength=n_conv
+            ).astype(np.int64),
+            "min_score": _group_min(score, conv, n_conv),
+        }
+    )
+    for col in per_conv.columns:
+        if col not in ("n", "c"):
+            conversations[col] = per_conv[col].to_numpy()
+
+    interactions = pd.DataFrame(
+        {
+            "conv": conv,
+            "position": result.interactions["position"].to_numpy(),
+            "score": score,
+            "unscored": unscored,
+            "passes_threshold": passes,
+            "correct": correct,
+            "tool_overall": overall,
+            "tool_correct": np.where(tool_applicable, tool_correct, False),
+        }
+    )
+
+    scored_convs = int(conv_scored.sum())
+    correct_convs = int(conv_correct.sum())
+    pooled = stats.success_rate_interval(
+        scored_convs, correct_convs, mode=settings.mode, prior=settings.prior, level=settings.ci_level
+    )
+    counts = Counts(
+        conversations=n_conv,
+        scored_conversations=scored_convs,
+        unscored_conversations=int(conv_unscored.sum()),
+        correct_conversations=correct_convs,
+        interactions=len(score),
+        unscored_interactions=int(unscored.sum()),
+        correct_interactions=int(correct.sum()),
+        tool_interactions=int(tool_applicable.sum()),
+        groups=len(g_n),
+        empty_groups=int((~keep).sum()),
+    )
+    return Aggregate(
+        settings=settings,
+        unit=unit,
+        unit_reason=unit_reason,
+        curve=curve,
+        headline=headline,
+        interpretation=interpretation,
+        conversations=conversations,
+        interactions=interactions,
+        groups=groups,
+        tool_summary=tool_summary(result, overall, tool_correct, settings),
+        counts=counts,
+        success_rate=Rate(
+            value=pooled.rate,
+            ci=None if pooled.low is None or pooled.high is None else (pooled.low, pooled.high),
+            interval_method=pooled.method,
+        ),
+        elapsed_s=time.perf_counter() - start,
+    )
+
+
+def _groups(
+    result: EvaluationResult,
+    unit: Unit,
+    conv_scored: np.ndarray,
+    conv_correct: np.ndarray,
+    conv_n: np.ndarray,
+    n_correct: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Attempts n, correct c and the key of every group of the unit of trial."""
+    if unit == "task":
+        n_tasks = len(result.task_keys)
+        g_n = np.bincount(result.task_codes, weights=conv_scored, minlength=n_tasks).astype(np.int64)
+        g_c = np.bincount(result.task_codes, weights=conv_correct, minlength=n_tasks).astype(np.int64)
+        return g_n, g_c, np.asarray(result.task_keys, dtype=object)
+    if unit == "conversation":
+        return (
+            np.array([int(conv_scored.sum())], dtype=np.int64),
+            np.array([int(conv_correct.sum())], dtype=np.int64),
+            np.array(["all conversations"], dtype=object),
+        )
+    return conv_n, n_correct.astype(np.int64), np.asarray(result.session_ids, dtype=object)
+
+
+def _group_min(values: np.ndarray, index: np.ndarray, n_groups: int) -> np.ndarray:
+    """Minimum of ``values`` per group (NaN-aware: NaN only when the group has no value)."""
+    out = np.full(n_groups, np.inf)
+    finite = ~np.isnan(values)
+    np.minimum.at(out, index[finite], values[finite])
+    out[np.isinf(out)] = np.nan
+    return out

@@ -1,0 +1,39 @@
+"""Command line: ``python -m agentic_core evaluate PATH [PATH ...] ...``.
+
+A public contract: option names are kept stable. Bad input exits non-zero with the message
+on stderr, naming the option as typed (``--k``, not the setting's field name); ``--json`` prints
+exactly one JSON document on stdout.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from agentic_core.cli.parser import EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR, build_parser
+from agentic_core.errors import AgenticError
+from agentic_core.settings import relabel
+
+__all__ = ["EXIT_OK", "EXIT_STRICT", "EXIT_USER_ERROR", "build_parser", "main"]
+
+
+def main(
+    argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
+    """Entry point; returns the process exit code."""
+    from agentic_core.cli.evaluate_command import run_evaluate
+
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "evaluate":
+            return run_evaluate(args, stdout, stderr)
+    except AgenticError as exc:
+        print(f"error: {relabel(exc, 'cli')}", file=stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print("interrupted: judged results so far are kept in the cache", file=stderr)
+        return 130
+    return EXIT_USER_ERROR

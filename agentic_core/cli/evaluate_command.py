@@ -1,0 +1,169 @@
+"""``python -m agentic_core evaluate``: load, judge, aggregate, print and export."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from agentic_core.cli.parser import EXIT_OK, EXIT_STRICT
+from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_prior
+
+_SETTING_OPTIONS = (
+    "tool_threshold",
+    "k",
+    "unit",
+    "estimator",
+    "mode",
+    "ci_level",
+    "seed",
+    "unscored_as_incorrect",
+    "ignore_extra_tools",
+    "require_tool_correctness",
+)
+
+
+def settings_from_args(args: argparse.Namespace, recommended: float) -> AggregateSettings:
+    """The aggregation settings the options ask for (``recommended``: the judge's threshold)."""
+    a, b = parse_prior(args.prior)
+    values: dict[str, Any] = {name: getattr(args, name) for name in _SETTING_OPTIONS}
+    values.update(
+        threshold=recommended if args.threshold is None else args.threshold,
+        prior_a=a,
+        prior_b=b,
+    )
+    if args.tool_weights:
+        values["tool_weights"] = ToolWeights.parse(args.tool_weights)
+    return make_settings(**values)
+
+
+def _judge_options(args: argparse.Namespace) -> dict[str, Any]:
+    if args.judge != "llm":
+        return {}
+    return {
+        "provider": args.provider,
+        "model": args.model,
+        "base_url": args.base_url,
+        "api_key_env": args.api_key_env,
+        "concurrency": args.concurrency,
+        "rps": args.rps,
+        "timeout_s": args.timeout,
+    }
+
+
+def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
+    if not enabled:
+        return None, None
+    from tqdm import tqdm
+
+    bar: Any = None
+
+    def update(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(total=total, desc="judging", unit="item", file=stream, leave=False)
+        bar.n = done
+        bar.refresh()
+
+    def close() -> None:
+        if bar is not None:
+            bar.close()
+
+    return update, close
+
+
+def _fmt(x: float | None, digits: int = 3) -> str:
+    return "undefined" if x is None else f"{x:.{digits}f}"
+
+
+def _fmt_ci(ci: Sequence[float] | None) -> str:
+    return "" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def print_human(doc: dict[str, Any], out: TextIO) -> None:
+    """The summary document as a few lines of text and a table of the curve."""
+    head = doc["headline"]
+    k = head["k"]
+    counts = doc["counts"]
+    rate = doc["conversation_success_rate"]
+    print(f"judge: {doc['judge_label']}   counts: {doc['judge_counts']}", file=out)
+    print(f"unit: {doc['unit_description']}", file=out)
+    print(
+        f"conversations: {counts['conversations']} ({counts['correct_conversations']} fully correct, "
+        f"{counts['unscored_conversations']} unscored and excluded)",
+        file=out,
+    )
+    print(f"conversation success rate: {_fmt(rate['rate'])}{_fmt_ci(rate['ci'])}", file=out)
+    print(f"pass@{k} = {_fmt(head['pass_at_k'])}{_fmt_ci(head['pass_at_k_ci'])}", file=out)
+    print(f"pass^{k} = {_fmt(head['pass_pow_k'])}{_fmt_ci(head['pass_pow_k_ci'])}", file=out)
+    print(f"interpretation: {doc['interpretation'] or 'undefined'}", file=out)
+    print("\n k  pass@k                   pass^k                   groups", file=out)
+    for p in doc["curve"]:
+        at = f"{_fmt(p['pass_at_k'])}{_fmt_ci(p['pass_at_k_ci'])}"
+        pw = f"{_fmt(p['pass_pow_k'])}{_fmt_ci(p['pass_pow_k_ci'])}"
+        note = f"  ({p['n_excluded']} excluded: {p['excluded_reason']})" if p["n_excluded"] else ""
+        print(f"{p['k']:>2}  {at:<24} {pw:<24} {p['n_groups']}{note}", file=out)
+    tc = doc["tool_correctness"]
+    if tc["scored_interactions"]:
+        dims = ", ".join(f"{n} {_fmt(d['mean'], 2)}" for n, d in tc["dimensions"].items())
+        print(
+            f"\ntool correctness over {tc['scored_interactions']} interactions: {dims}; "
+            f"overall {_fmt(tc['overall']['mean'], 2)}; {tc['correct_interactions']} at or above "
+            f"{tc['tool_threshold']}",
+            file=out,
+        )
+
+
+def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Run the ``evaluate`` command; returns the exit code."""
+    from agentic_core import report
+    from agentic_core.evaluate import aggregate, evaluate
+    from agentic_core.io.loader import load_paths
+    from agentic_core.judges.cache import JudgeCache
+    from agentic_core.judges.registry import build_judge
+
+    # Validate the aggregation settings before any judging: a typo must not cost LLM calls.
+    settings_from_args(args, 0.7)
+    loaded = load_paths(args.paths)
+    for issue in loaded.issues:
+        print(f"{issue.severity}: {issue.message()}", file=stderr)
+    if loaded.skipped:
+        print(f"{len(loaded.skipped)} invalid record(s) skipped; evaluating the valid ones.", file=stderr)
+    loaded.raise_if_empty()
+    judge = build_judge(args.judge, **_judge_options(args))
+    cache = None
+    if args.cache != "off" and judge.cacheable:
+        cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
+    progress, close = _progress(not args.no_progress, stderr)
+    try:
+        result = evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress)
+    finally:
+        if close is not None:
+            close()
+    for warning in result.judge_run.warnings:
+        print(f"warning: {warning}", file=stderr)
+    settings = settings_from_args(args, result.recommended_threshold)
+    agg = aggregate(result, settings)
+    doc = report.summary(result, agg)
+    if args.out:
+        paths = report.write_exports(result, agg, args.out)
+        print(f"exports written: {', '.join(str(p) for p in paths.values())}", file=stderr)
+    if args.json:
+        json.dump(doc, stdout, ensure_ascii=False)
+        stdout.write("\n")
+    else:
+        print_human(doc, stdout)
+    failed = result.judge_run.counts.get("failed", 0)
+    if failed:
+        print(
+            f"{failed} interaction(s) unscored by the judge "
+            f"({'counted as incorrect' if settings.unscored_as_incorrect else 'excluded'}); "
+            "see judge_reasoning in the JSON or the interactions CSV.",
+            file=stderr,
+        )
+    if args.strict and loaded.skipped:
+        print(f"--strict: {len(loaded.skipped)} invalid record(s).", file=stderr)
+        return EXIT_STRICT
+    return EXIT_OK

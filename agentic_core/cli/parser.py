@@ -1,0 +1,100 @@
+"""The command line's options, derived from the settings table and the judge registry.
+
+Choices, defaults and help of every aggregation option come from :mod:`agentic_core.settings`;
+the judge names from :mod:`agentic_core.judges.registry`, the providers from
+:mod:`agentic_core.judges.providers`, the cache modes from :mod:`agentic_core.judges.runner`. The
+option names are a public contract: kept stable.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
+from agentic_core.judges.runner import CACHE_MODES
+from agentic_core.settings import PRIORS, SETTINGS, default_of
+
+EXIT_OK = 0
+EXIT_USER_ERROR = 2
+EXIT_STRICT = 3
+
+# Options whose value the command line takes as text and the settings parse (kept as text here).
+_TEXT_OPTIONS = {"tool_weights", "prior"}
+# Booleans are switches that turn the non-default behaviour on.
+_SWITCHES = ("ignore_extra_tools", "require_tool_correctness", "unscored_as_incorrect")
+
+
+def _add_setting(group: argparse._ArgumentGroup, name: str, **overrides: object) -> None:
+    """Add the option of setting ``name`` with the settings' flag, choices, default and help."""
+    spec = SETTINGS[name]
+    kwargs: dict[str, object] = {"help": spec.help, "dest": name}
+    if name in _SWITCHES:
+        kwargs["action"] = "store_true"
+    elif name not in _TEXT_OPTIONS:
+        default = default_of(name)
+        kwargs["type"] = type(default)
+        kwargs["default"] = default
+        if spec.choices:
+            kwargs["choices"] = list(spec.choices)
+        kwargs["help"] = f"{spec.help} (default: {default})"
+    kwargs.update(overrides)
+    group.add_argument(spec.flag, **kwargs)  # type: ignore[arg-type]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and documentation)."""
+    from agentic_core.judges.providers import PROVIDERS
+
+    parser = argparse.ArgumentParser(
+        prog="python -m agentic_core",
+        description="Evaluate AI-agent conversations: pass@K / pass^K with intervals, tool correctness.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    ev = sub.add_parser("evaluate", help="judge and aggregate one or more dataset files")
+    ev.add_argument("paths", nargs="+", metavar="PATH", help="JSON / JSONL files in the seed format")
+    j = ev.add_argument_group("judge")
+    j.add_argument(
+        "--judge",
+        default=DEFAULT_JUDGE,
+        choices=list(JUDGES),
+        help=f"answer-correctness judge (default: {DEFAULT_JUDGE}, offline)",
+    )
+    j.add_argument("--provider", help=f"LLM provider: {', '.join(PROVIDERS)}")
+    j.add_argument("--model", help="LLM model name")
+    j.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
+    j.add_argument("--api-key-env", help="name of the environment variable holding the API key")
+    j.add_argument("--concurrency", type=int, default=8, help="LLM calls in flight (default 8)")
+    j.add_argument("--rps", type=float, default=None, help="max LLM requests per second (default: no limit)")
+    j.add_argument("--timeout", type=float, default=60.0, help="seconds per LLM call (default 60)")
+    j.add_argument("--cache", choices=list(CACHE_MODES), default="use", help="judge cache mode")
+    j.add_argument("--cache-path", help="judge cache file (default: the user cache directory)")
+    a = ev.add_argument_group("aggregation")
+    _add_setting(a, "unit")
+    _add_setting(a, "estimator")
+    _add_setting(a, "mode")
+    _add_setting(a, "k")
+    _add_setting(
+        a, "threshold", type=float, default=None, help=f"{SETTINGS['threshold'].help} (default: the judge's)"
+    )
+    _add_setting(a, "tool_threshold")
+    _add_setting(
+        a, "tool_weights", default=None, help=f"{SETTINGS['tool_weights'].help} selection=..,parameters=..,.."
+    )
+    _add_setting(a, "ignore_extra_tools")
+    _add_setting(a, "require_tool_correctness")
+    prior_default = f"{default_of('prior_a'):g},{default_of('prior_b'):g}"
+    _add_setting(
+        a,
+        "prior",
+        default=prior_default,
+        help=f"Beta prior A,B, or {' / '.join(PRIORS)} (default {prior_default})",
+    )
+    _add_setting(a, "ci_level")
+    _add_setting(a, "seed")
+    _add_setting(a, "unscored_as_incorrect")
+    o = ev.add_argument_group("output")
+    o.add_argument("--out", help="directory for CSV / JSON exports")
+    o.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    o.add_argument("--strict", action="store_true", help=f"exit {EXIT_STRICT} if any record was invalid")
+    o.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    return parser

@@ -1,0 +1,53 @@
+"""The ``python -m agentic_core evaluate`` command that reproduces a run's exports (Export page)."""
+
+from __future__ import annotations
+
+import shlex
+
+from agentic_core.aggregate import Aggregate
+from agentic_core.judges.registry import JUDGES
+from agentic_core.result import EvaluationResult
+from agentic_core.settings import DIMENSIONS, SETTINGS
+
+
+def cli_command(result: EvaluationResult, agg: Aggregate, data: str = "DATA.jsonl", out: str = "exports") -> str:
+    """The command producing the same exports as this run and aggregate.
+
+    Args:
+        result: The run (its judge identity names the judge).
+        agg: The aggregate (its settings become options).
+        data: The data path to show (the dashboard does not know where an upload came from).
+        out: The output directory to show.
+    """
+    s = agg.settings
+    identity = result.judge_identity
+    parts = ["python", "-m", "agentic_core", "evaluate", data]
+    if identity.kind in JUDGES:
+        parts += ["--judge", identity.kind]
+    if identity.kind == "llm":
+        if identity.params.get("provider"):
+            parts += ["--provider", str(identity.params["provider"])]
+        if identity.model:
+            parts += ["--model", identity.model]
+
+    def flag(name: str) -> str:
+        return SETTINGS[name].flag
+
+    weights = ",".join(f"{n}={w!r}" for n, w in zip(DIMENSIONS, s.tool_weights.as_tuple(), strict=True))
+    parts += [
+        flag("threshold"), repr(s.threshold),
+        flag("k"), str(s.k),
+        flag("unit"), s.unit,
+        flag("estimator"), s.estimator,
+        flag("mode"), s.mode,
+        flag("prior"), f"{s.prior_a!r},{s.prior_b!r}",
+        flag("ci_level"), repr(s.ci_level),
+        flag("seed"), str(s.seed),
+        flag("tool_threshold"), repr(s.tool_threshold),
+        flag("tool_weights"), weights,
+    ]  # fmt: skip
+    for name in ("ignore_extra_tools", "require_tool_correctness", "unscored_as_incorrect"):
+        if getattr(s, name):
+            parts.append(flag(name))
+    parts += ["--out", out]
+    return shlex.join(parts)

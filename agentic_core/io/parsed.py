@@ -1,0 +1,71 @@
+"""What parsing one file produces: :class:`Parsed` (records, file-level issues, line lookup).
+
+Its own module because every format parser builds one: :mod:`agentic_core.io.parse` (arrays,
+single objects, JSON Lines, streams) and :mod:`agentic_core.io.request` (seed-001 requests),
+and :mod:`agentic_core.io.loader` consumes it. The "no conversations" warning lives here too,
+since both parsers raise it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from agentic_core.io.line_numbers import LazyLines
+from agentic_core.io.load_report import Issue
+
+Kind = Literal["array", "object", "request", "jsonl", "stream", "empty", "invalid"]
+
+# The accepted formats, in words (for messages).
+FORMATS = (
+    'a JSON array of conversations, one conversation object, a {"datasets": [...]} request, '
+    "or JSON Lines (one conversation per line)"
+)
+
+
+class Unparsable:
+    """Placeholder for a JSON Lines record whose line is not valid JSON."""
+
+    __slots__ = ()
+
+
+UNPARSABLE = Unparsable()
+
+
+@dataclass
+class Parsed:
+    """One file, parsed.
+
+    Attributes:
+        kind: The detected format.
+        records: The records in file order; :data:`UNPARSABLE` for a JSON line that failed
+            to parse (its error is in ``record_errors``).
+        issues: File-level issues (syntax errors, encoding, notes about ignored request keys).
+        record_errors: Syntax errors of single JSON lines, by record index.
+        line_of: Returns the 1-based line of a record, or ``None`` when unknown.
+    """
+
+    kind: Kind
+    records: list[Any] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    record_errors: dict[int, Issue] = field(default_factory=dict)
+    line_of: Callable[[int], int | None] = field(default=lambda _i: None)
+
+    def release(self) -> None:
+        """Drop what is only kept for line lookups (the file's bytes) once loading is done."""
+        if isinstance(self.line_of, LazyLines):
+            self.line_of.release()
+
+
+def empty_issue(file: str, path: str = "") -> Issue:
+    """The warning for a file (or a request's ``datasets``, at ``path``) holding no records."""
+    return Issue(
+        "warning",
+        file,
+        None,
+        path,
+        "the file holds no conversations",
+        None,
+        f"check that this is the right file; it should hold {FORMATS}",
+    )

@@ -1,0 +1,67 @@
+"""Browser uploads: the per-file size limit and loading several uploaded files as one dataset.
+
+The limit protects a server shared by every session; a file over it is reported in the load report
+like any other unreadable file (with its place and the fix), never silently dropped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Protocol
+
+from agentic_core.io.load_report import Issue, LoadReport
+from agentic_core.io.loader import load_many
+
+ENV_MAX_UPLOAD_MB = "AGENTIC_MAX_UPLOAD_MB"
+DEFAULT_MAX_UPLOAD_MB = 200
+
+
+class Upload(Protocol):
+    """What an upload widget hands over (Streamlit's ``UploadedFile`` has these)."""
+
+    name: str
+    size: int
+
+    def getvalue(self) -> bytes:
+        """The file's bytes."""
+        ...
+
+
+def max_upload_mb() -> int:
+    """The per-file upload limit in MB: 200, or ``$AGENTIC_MAX_UPLOAD_MB`` (a deployment's choice)."""
+    try:
+        return max(1, int(os.environ.get(ENV_MAX_UPLOAD_MB, str(DEFAULT_MAX_UPLOAD_MB))))
+    except ValueError:
+        return DEFAULT_MAX_UPLOAD_MB
+
+
+def load_uploads(files: Sequence[Upload], limit_mb: int | None = None) -> tuple[LoadReport, list[str]]:
+    """Load the uploaded files together (duplicates checked across them); oversized ones are reported.
+
+    Args:
+        files: The uploads, in order.
+        limit_mb: The per-file limit (default: :func:`max_upload_mb`).
+
+    Returns:
+        The load report (an error issue per oversized file) and the names of the oversized files.
+    """
+    limit_mb = max_upload_mb() if limit_mb is None else limit_mb
+    limit = limit_mb * 1024 * 1024
+    report = load_many([(f.name, f.getvalue()) for f in files if f.size <= limit])
+    oversized = [f for f in files if f.size > limit]
+    for f in oversized:
+        report.files.append(f.name)
+        report.issues.append(
+            Issue(
+                "error",
+                f.name,
+                None,
+                "",
+                f"is {f.size / 1024 / 1024:,.0f} MB, over the {limit_mb} MB limit per file",
+                None,
+                "split it into several files (JSON Lines split cleanly at line breaks) and upload them "
+                "together, or load it with the command line",
+            )
+        )
+    return report, [f.name for f in oversized]

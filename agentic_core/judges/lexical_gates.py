@@ -1,0 +1,305 @@
+"""The lexical judge's gates: rules that cap or cut a score when a fact disagrees, whatever the overlap.
+
+Step 4 of the score described in :mod:`agentic_core.judges.lexical` (the table of gates is there).
+Each gate is found on its own, from the three analysed texts, and :func:`fire_gates` returns those
+that fired in a fixed order. They are kept apart from the similarity because the hybrid judge applies
+the same gates to another similarity (:meth:`agentic_core.judges.lexical.LexicalAnalysis.apply_gates`
+calls :func:`gated_score`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from agentic_core.judges.lexical_overlap import dedupe, is_fact, present_in, run_present, stated_in_query
+from agentic_core.judges.text_analysis import TextAnalysis
+from agentic_core.judges.tokens import Token, unit_family
+from agentic_core.judges.values import format_date, numbers_equal
+
+__all__ = [
+    "CAP_KEY_TERM",
+    "CAP_MISSING_FACT",
+    "CAP_NEGATION",
+    "CAP_NOT_REFUSAL",
+    "CAP_POLARITY",
+    "CAP_UNIT",
+    "EXTRA_VALUE_FACTOR",
+    "Gate",
+    "GateName",
+    "fire_gates",
+    "gated_score",
+]
+
+# Any change below changes scores: bump RULES_VERSION (agentic_core.judges.lexical).
+CAP_NOT_REFUSAL = 0.30
+CAP_POLARITY = 0.25
+CAP_NEGATION = 0.30
+CAP_MISSING_FACT = 0.35
+CAP_UNIT = 0.40
+CAP_KEY_TERM = 0.50
+EXTRA_VALUE_FACTOR = 0.85
+
+GateName = Literal[
+    "refusal",
+    "not_refusal",
+    "polarity",
+    "negation",
+    "missing_number",
+    "missing_date",
+    "missing_time",
+    "unit_conflict",
+    "missing_key_term",
+    "extra_value",
+]
+
+
+# --------------------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A rule that fired.
+
+    Attributes:
+        name: Which rule.
+        detail: What it found (``"ground-truth number 3.14 missing from answer (found 3.15)"``).
+        cap: The score is at most this, when set.
+        factor: The score is multiplied by this, when set.
+    """
+
+    name: GateName
+    detail: str
+    cap: float | None = None
+    factor: float | None = None
+
+    def describe(self) -> str:
+        """The gate as one reasoning clause, its effect included."""
+        if self.cap is not None:
+            effect = "score 0" if self.cap == 0 else f"capped at {self.cap:.2f}"
+        else:
+            effect = f"x {self.factor:.2f}"
+        return f"{self.detail}: {effect}"
+
+
+def gated_score(similarity: float, gates: Sequence[Gate]) -> float:
+    """Apply gates to a similarity.
+
+    Args:
+        similarity: Any similarity; clipped to [0, 1] first.
+        gates: The gates that fired.
+
+    Returns:
+        ``similarity`` times every factor, then limited by every cap, rounded to 4 places.
+    """
+    score = min(max(similarity, 0.0), 1.0)
+    for gate in gates:
+        if gate.factor is not None:
+            score *= gate.factor
+    for gate in gates:
+        if gate.cap is not None:
+            score = min(score, gate.cap)
+    return round(score, 4)
+
+
+# --------------------------------------------------------------------------------------------------
+# Reasoning text
+# --------------------------------------------------------------------------------------------------
+
+
+def _show(tok: Token) -> str:
+    if tok.kind == "num":
+        if tok.unit is None:
+            return tok.key
+        return f"{tok.key}%" if tok.unit == "%" else f"{tok.key} {tok.unit}"
+    if tok.kind == "date":
+        return format_date(tok.dates[0])
+    if tok.kind == "word":
+        return tok.raw.lower()
+    return tok.key
+
+
+def _fmt_tokens(tokens: Sequence[Token], limit: int = 3) -> str:
+    shown = ", ".join(_show(t) for t in tokens[:limit])
+    more = len(tokens) - limit
+    return shown + (f" (+{more} more)" if more > 0 else "")
+
+
+# --------------------------------------------------------------------------------------------------
+# Gates
+# --------------------------------------------------------------------------------------------------
+
+
+def _clause_negation(text: TextAnalysis) -> dict[int, bool]:
+    neg: dict[int, bool] = {}
+    for tok in text.tokens:
+        neg[tok.clause] = neg.get(tok.clause, False) or tok.neg_cue
+    return neg
+
+
+def _negation_conflict(ans: TextAnalysis, gt: TextAnalysis) -> str | None:
+    """Words shared by answer and truth, negated in one and affirmed in the other.
+
+    Negation is judged per clause: a word is negated when its clause holds a negation cue. A shared
+    word conflicts when none of its occurrences in the answer has the truth's polarity. The gate fires
+    when at least half of the shared words conflict (a stray "no" elsewhere in a long answer does not).
+    """
+    truth_neg = _clause_negation(gt)
+    answer_neg = _clause_negation(ans)
+    truth_pol: dict[str, set[bool]] = {}
+    for tok in gt.content:
+        if tok.kind in ("word", "code", "num"):
+            truth_pol.setdefault(tok.key, set()).add(truth_neg[tok.clause])
+    answer_pol: dict[str, set[bool]] = {}
+    for tok in ans.content:
+        if tok.kind in ("word", "code", "num"):
+            answer_pol.setdefault(tok.key, set()).add(answer_neg[tok.clause])
+    shared = sorted(set(truth_pol) & set(answer_pol))
+    conflicting = [k for k in shared if not (truth_pol[k] & answer_pol[k])]
+    if not conflicting or len(conflicting) * 2 < len(shared):
+        return None
+    negated_in = "answer" if any(True in answer_pol[k] for k in conflicting) else "ground truth"
+    return (
+        f"opposite negation: {', '.join(conflicting[:4])} negated in the {negated_in} only "
+        f"({len(conflicting)}/{len(shared)} shared words)"
+    )
+
+
+_MISSING_GATE: dict[str, GateName] = {"num": "missing_number", "date": "missing_date", "time": "missing_time"}
+
+
+def _missing_fact_gates(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> list[Gate]:
+    """Numbers, dates and times of the ground truth (not stated by the query) absent from the answer."""
+    gates: list[Gate] = []
+    for kind, label in (("num", "number"), ("date", "date"), ("time", "time")):
+        truth = dedupe([t for t in gt.content if t.kind == kind])
+        missing = [t for t in truth if not present_in(t, qry) and not present_in(t, ans)]
+        if not missing:
+            continue
+        # Say what the answer gave instead: the reasoning must show why, not only what.
+        others = dedupe([t for t in ans.content if t.kind == kind and not present_in(t, gt)])
+        if kind == "num":
+            others = [t for t in others if not present_in(t, qry)]
+        if others:
+            found = f" (found {_fmt_tokens(others)})"
+        elif not any(t.kind == kind for t in ans.content):
+            found = f" (answer states no {label})"
+        else:
+            found = ""
+        noun = label if len(missing) == 1 else label + "s"
+        name = _MISSING_GATE[kind]
+        detail = f"ground-truth {noun} {_fmt_tokens(missing)} missing from answer{found}"
+        gates.append(Gate(name, detail, cap=CAP_MISSING_FACT))
+    return gates
+
+
+def _unit_conflict(ans: TextAnalysis, gt: TextAnalysis) -> str | None:
+    """A ground-truth number given in the answer only with another unit of its kind (12 km / 12 mi)."""
+    for tok in gt.content:
+        if tok.kind != "num" or tok.unit is None or tok.value is None or tok.unit == "deg":
+            continue
+        value = tok.value
+        same_value = [
+            c
+            for c in ans.content
+            if c.kind == "num" and c.value is not None and numbers_equal(c.value, value)
+        ]
+        # The number with the right unit, or with none, anywhere in the answer settles it.
+        if not same_value or any(c.unit == tok.unit or c.unit is None for c in same_value):
+            continue
+        family = unit_family(tok.unit)
+        clash = [c for c in same_value if unit_family(c.unit) == family and c.unit != "deg"]
+        if clash:
+            return f"unit conflict: ground truth {_show(tok)}, answer {_show(clash[0])}"
+    return None
+
+
+def _missing_key_terms(
+    ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis, runs: list[list[Token]]
+) -> list[str]:
+    codes = dedupe([t for t in gt.content if t.kind == "code"])
+    missing = [t.raw for t in codes if not present_in(t, qry) and not present_in(t, ans)]
+    missing += [" ".join(t.raw for t in run) for run in runs if not run_present(run, ans, qry)]
+    return missing
+
+
+def _value_type(tok: Token) -> str | None:
+    if tok.kind == "num":
+        return f"num:{tok.unit}" if tok.unit and tok.unit != "deg" else None
+    if tok.kind in ("date", "time", "code"):
+        return tok.kind
+    return None
+
+
+def _extra_values(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> str | None:
+    """New values in the answer of exactly the type the truth states: a second price in the same
+    currency, a third seat code, another date or time. Plain unitless numbers are left alone (a worked
+    calculation lists many), and so are conversions ("100 °C, which is 212 °F")."""
+    types = {_value_type(t) for t in gt.content if is_fact(t)} - {None}
+    # Only beside values the answer does state: when one is missing, the missing-fact gate says so.
+    types = {vt for vt in types if all(present_in(t, ans) for t in gt.content if _value_type(t) == vt)}
+    if not types:
+        return None
+    extra = [
+        t
+        for t in dedupe(ans.content)
+        if _value_type(t) in types and not present_in(t, gt) and not stated_in_query(t, qry)
+    ]
+    if not extra:
+        return None
+    return f"answer adds {_fmt_tokens(extra)} beside the ground-truth values"
+
+
+def fire_gates(
+    ans: TextAnalysis,
+    gt: TextAnalysis,
+    qry: TextAnalysis,
+    runs: list[list[Token]],
+    polarity: tuple[tuple[str | None, str], tuple[str | None, str]],
+) -> list[Gate]:
+    """Every gate that fires for one pair, in the fixed order of the table in :mod:`agentic_core.judges.lexical`.
+
+    Args:
+        ans: The analysed answer.
+        gt: The analysed ground truth.
+        qry: The analysed query (facts it states are not required in the answer).
+        runs: The ground truth's key runs (:func:`agentic_core.judges.lexical_overlap.key_runs`).
+        polarity: ``(yes/no, how it is given)`` of the answer and of the ground truth.
+
+    Returns:
+        The gates that fired.
+    """
+    (ans_pol, ans_how), (gt_pol, gt_how) = polarity
+    gates: list[Gate] = []
+    if ans.refusal and not gt.refusal:
+        # A refusal answers nothing, however many words it shares with the truth.
+        gates.append(Gate("refusal", f"answer is a refusal ({ans.refusal!r})", cap=0.0))
+    elif gt.refusal and not ans.refusal:
+        detail = f"ground truth refuses ({gt.refusal!r}) but the answer does not"
+        gates.append(Gate("not_refusal", detail, cap=CAP_NOT_REFUSAL))
+    if ans_pol is not None and gt_pol is not None:
+        # Both give a yes/no: that compares the main claims; per-word negation would only add noise
+        # ("No visa is required" vs "No, ... visa-free").
+        if ans_pol != gt_pol:
+            detail = f"answer says {ans_pol!r} ({ans_how}), ground truth says {gt_pol!r} ({gt_how})"
+            gates.append(Gate("polarity", detail, cap=CAP_POLARITY))
+    elif not (ans.refusal and gt.refusal):
+        conflict = _negation_conflict(ans, gt)
+        if conflict:
+            gates.append(Gate("negation", conflict, cap=CAP_NEGATION))
+    gates.extend(_missing_fact_gates(ans, gt, qry))
+    unit = _unit_conflict(ans, gt)
+    if unit:
+        gates.append(Gate("unit_conflict", unit, cap=CAP_UNIT))
+    terms = _missing_key_terms(ans, gt, qry, runs)
+    if terms:
+        noun = "key term" if len(terms) == 1 else "key terms"
+        detail = f"ground-truth {noun} {', '.join(terms)} missing from answer"
+        gates.append(Gate("missing_key_term", detail, cap=CAP_KEY_TERM))
+    extra = _extra_values(ans, gt, qry)
+    if extra:
+        gates.append(Gate("extra_value", extra, factor=EXTRA_VALUE_FACTOR))
+    return gates

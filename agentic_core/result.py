@@ -1,0 +1,96 @@
+"""What :func:`~agentic_core.evaluate.evaluate` produces: everything judged and scored once.
+
+Kept apart from the code that makes it (``evaluate``) and the code that reads it (``aggregate``,
+``report``), so both can import it without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from agentic_core.io.load_report import LoadReport
+from agentic_core.judges.base import JudgeIdentity
+from agentic_core.judges.runner import JudgeRun
+from agentic_core.schemas import Conversation, Interaction
+from agentic_core.tools import ToolComponents
+
+
+@dataclass
+class EvaluationResult:
+    """Everything judged and scored once; input to any number of aggregations.
+
+    Attributes:
+        conversations: The evaluated conversations, in input order.
+        interactions: One row per interaction: ``conv`` (conversation index), ``position``,
+            ``session_id``, ``assistant_id``, ``task_key``, ``qa_id``, ``query``, ``answer``,
+            ``ground_truth``, ``score`` (NaN = unscored), ``judge_status``, ``judge_reasoning``,
+            ``judge_error``, ``tool_applicable`` and the tool component columns.
+        tool_components: Per interaction, the weight-independent tool components (or None).
+        judge_run: The judge run (identity, per-status counts, cache hits, tokens, timing).
+        recommended_threshold: The judge's recommended answer threshold.
+        load_report: The load report when the input was loaded here (skipped records, warnings).
+        elapsed_s: Wall time of the whole evaluation.
+        conv_index: Per interaction, its conversation's row (sorted).
+        task_codes: Per conversation, the index of its task key in ``task_keys``.
+        task_keys: The distinct task keys, sorted.
+        session_ids: Per conversation, its session id.
+        tool_arrays: The tool component columns (see :func:`agentic_core.tools.components_matrix`).
+    """
+
+    conversations: list[Conversation]
+    interactions: pd.DataFrame
+    tool_components: list[ToolComponents | None]
+    judge_run: JudgeRun
+    recommended_threshold: float
+    load_report: LoadReport | None = None
+    elapsed_s: float = 0.0
+    # Arrays derived once for fast aggregation.
+    conv_index: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    task_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    task_keys: list[str] = field(default_factory=list)
+    session_ids: list[str] = field(default_factory=list)
+    tool_arrays: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def judge_identity(self) -> JudgeIdentity:
+        """The identity of the judge that produced the scores."""
+        return self.judge_run.identity
+
+    @property
+    def n_conversations(self) -> int:
+        """Number of conversations evaluated."""
+        return len(self.conversations)
+
+    @property
+    def n_interactions(self) -> int:
+        """Number of interactions evaluated."""
+        return len(self.interactions)
+
+    @property
+    def n_tool_interactions(self) -> int:
+        """Interactions where tool correctness applies (tools expected or used)."""
+        applicable = self.tool_arrays.get("applicable")
+        return 0 if applicable is None else int(applicable.sum())
+
+    def assistant_ids(self) -> list[str]:
+        """Per conversation, its assistant id."""
+        return [c.assistant_id for c in self.conversations]
+
+    def task_key_per_conversation(self) -> np.ndarray:
+        """Per conversation, its task key (object array)."""
+        if not self.task_keys:
+            return np.asarray([], dtype=object)
+        return np.asarray(self.task_keys, dtype=object)[self.task_codes]
+
+    def conversation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """First and one-past-last interaction row of every conversation (``conv_index`` is sorted)."""
+        starts = np.searchsorted(self.conv_index, np.arange(self.n_conversations)).astype(np.int64)
+        ends = np.append(starts[1:], len(self.conv_index)).astype(np.int64)
+        return starts, ends
+
+    def flat_interactions(self) -> list[Interaction]:
+        """Every interaction, in row order (the order of :attr:`interactions`)."""
+        return [i for c in self.conversations for i in c.conversation]

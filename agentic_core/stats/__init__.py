@@ -1,0 +1,66 @@
+"""pass@k and pass^k estimators, frequentist and Bayesian (DESIGN.md §4): pure functions.
+
+Vocabulary: a *group* is one unit of trial (a task, the whole set of conversations, or one
+conversation's interactions) with ``n`` attempts of which ``c`` are correct.
+
+Per group:
+
+- ``unbiased`` (Chen et al. 2021): pass@k = 1 - C(n-c, k) / C(n, k), pass^k = C(c, k) / C(n, k),
+  defined only for k <= n, computed as products of ratios (never huge binomials).
+- ``plug-in`` (seed 003): p = c/n, pass@k = 1 - (1-p)^k, pass^k = p^k, any k.
+- Bayesian: p ~ Beta(a + c, b + n - c); posterior means of p^k and 1 - (1-p)^k are exact products,
+  credible bounds are Beta quantiles pushed through the (increasing) transforms.
+
+Over a dataset the value is the mean over groups of the per-group value. Its interval is a
+bootstrap over groups (frequentist) or a seeded Monte Carlo of the posterior of the mean
+(Bayesian; exact Beta draws for few groups, the total's exact cumulants with a Cornish-Fisher
+correction for many). Both work on the *distinct* (n, c) pairs with their multiplicities, in
+sorted order, and seed from the data's content, so shuffling or renaming the groups never changes
+a number and the cost grows with the number of distinct pairs, not of groups.
+
+Undefined is never 0 or 1: scalar functions raise :class:`UndefinedEstimateError`; vectorised
+functions return NaN with a ``defined`` mask; dataset functions exclude such groups and count them.
+
+Modules: :mod:`~agentic_core.stats.estimators` (point estimates), :mod:`~agentic_core.stats.intervals`
+(one group, per-group tables), :mod:`~agentic_core.stats.curve` (the dataset curve),
+:mod:`~agentic_core.stats.posterior` (Bayesian draws), :mod:`~agentic_core.stats.bootstrap`,
+:mod:`~agentic_core.stats.cumulants`, :mod:`~agentic_core.stats.methods` (how an interval was made,
+in words), :mod:`~agentic_core.stats.interpretation` (seed 001's labels). Pure functions throughout.
+"""
+
+from agentic_core.stats.curve import CurvePoint, dataset_curve
+from agentic_core.stats.estimators import pass_at_k, pass_at_k_array, pass_pow_k, pass_pow_k_array
+from agentic_core.stats.interpretation import Label, explain_label, interpret
+from agentic_core.stats.intervals import (
+    Estimate,
+    Metric,
+    group_table,
+    posterior_estimate,
+    success_rate_interval,
+    wilson_interval,
+)
+from agentic_core.stats.methods import IntervalMethod, describe_method
+from agentic_core.stats.posterior import PosteriorSamples, posterior_samples, prob_pass_pow_exceeds
+
+__all__ = [
+    "CurvePoint",
+    "Estimate",
+    "IntervalMethod",
+    "Label",
+    "Metric",
+    "PosteriorSamples",
+    "dataset_curve",
+    "describe_method",
+    "explain_label",
+    "group_table",
+    "interpret",
+    "pass_at_k",
+    "pass_at_k_array",
+    "pass_pow_k",
+    "pass_pow_k_array",
+    "posterior_estimate",
+    "posterior_samples",
+    "prob_pass_pow_exceeds",
+    "success_rate_interval",
+    "wilson_interval",
+]

@@ -1,0 +1,259 @@
+"""Intervals for one group, and per-group tables with intervals (frequentist and Bayesian).
+
+Frequentist: the Wilson (1927) score interval for p, pushed through the monotone transforms
+1-(1-p)^k and p^k. Bayesian: p ~ Beta(a + c, b + n - c); posterior means of p^k and 1 - (1-p)^k are
+exact products, credible bounds are Beta quantiles pushed through the (increasing) transforms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from agentic_core.errors import SettingsError, UndefinedEstimateError
+from agentic_core.settings import Estimator, Mode, check_estimator, check_k, check_level, check_mode, check_prior
+from agentic_core.stats.counts import FloatArray, check_count_arrays, check_counts, distinct_pairs
+from agentic_core.stats.estimators import require_defined
+from agentic_core.stats.kernels import (
+    beta_bounds,
+    estimates,
+    pass_at_from_p,
+    pass_pow_from_p,
+    posterior_means,
+    posterior_params,
+    wilson,
+    z_of,
+)
+from agentic_core.stats.methods import IntervalMethod
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+Metric = Literal["pass@k", "pass^k"]
+
+
+def wilson_interval(n: int, c: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson (1927) score interval for the success probability p of one group.
+
+    Args:
+        n: Number of attempts (>= 1).
+        c: Number of correct attempts.
+        level: Confidence level in (0, 1).
+
+    Returns:
+        ``(low, high)``; the same as statsmodels ``proportion_confint(c, n, method="wilson")``.
+
+    Raises:
+        SettingsError: invalid counts or level.
+        UndefinedEstimateError: n == 0.
+    """
+    n_, c_ = check_counts(n, c)
+    lvl = check_level(level)
+    if n_ == 0:
+        raise UndefinedEstimateError(
+            "wilson_interval", "is undefined for a group with no attempts (n = 0)", show=False
+        )
+    lo, hi = wilson(np.array([float(n_)]), np.array([float(c_)]), z_of(lvl))
+    return float(lo[0]), float(hi[0])
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point value with its interval."""
+
+    value: float
+    low: float
+    high: float
+
+
+def posterior_estimate(
+    n: int,
+    c: int,
+    k: int,
+    metric: Metric,
+    *,
+    prior: tuple[float, float] = (1.0, 1.0),
+    level: float = 0.95,
+) -> Estimate:
+    """Exact Bayesian posterior mean and equal-tailed credible interval of pass@k or pass^k (one group).
+
+    p ~ Beta(a + c, b + n - c). E[p^k] = prod_{i<k} (a'+i)/(a'+b'+i) and
+    E[1-(1-p)^k] = 1 - prod_{i<k} (b'+i)/(a'+b'+i); the bounds are Beta quantiles of p pushed through
+    the increasing transform. No Monte Carlo. Any k is allowed (the posterior covers k > n).
+
+    Note: for very skewed posteriors (e.g. c = 0, large k) the mean of p^k can lie outside the
+    equal-tailed interval; both are reported as they are.
+
+    Args:
+        n: Number of attempts (>= 1).
+        c: Number of correct attempts.
+        k: Whole number >= 1.
+        metric: ``"pass@k"`` or ``"pass^k"``.
+        prior: Beta prior (a, b); (1, 1) uniform, (0.5, 0.5) Jeffreys.
+        level: Credible level in (0, 1).
+
+    Raises:
+        SettingsError: invalid arguments.
+        UndefinedEstimateError: n == 0.
+    """
+    n_, c_ = check_counts(n, c)
+    k_ = check_k(k)
+    pr = check_prior(prior)
+    lvl = check_level(level)
+    if metric not in ("pass@k", "pass^k"):
+        raise SettingsError("metric", "must be 'pass@k' or 'pass^k'", metric, "choose pass@k or pass^k")
+    require_defined(n_, k_, "plug-in", f"{metric.replace('k', str(k_))} (Bayesian)")
+    a, b = posterior_params(np.array([n_]), np.array([c_]), pr)
+    mean_at, mean_pow = posterior_means(a, b, np.array([k_]))
+    lo_p, hi_p = beta_bounds(a, b, lvl)
+    if metric == "pass@k":
+        return Estimate(
+            float(mean_at[0, 0]), float(pass_at_from_p(lo_p, k_)[0]), float(pass_at_from_p(hi_p, k_)[0])
+        )
+    return Estimate(
+        float(mean_pow[0, 0]), float(pass_pow_from_p(lo_p, k_)[0]), float(pass_pow_from_p(hi_p, k_)[0])
+    )
+
+
+
+def group_table(
+    n: ArrayLike,
+    c: ArrayLike,
+    k: int,
+    *,
+    mode: Mode,
+    estimator: Estimator = "unbiased",
+    prior: tuple[float, float] = (1.0, 1.0),
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """Per-group pass@k / pass^k with per-group intervals, vectorised (per task / per conversation output).
+
+    One row per input group, input order kept. Columns: ``n``, ``c``, ``observed_success_rate`` (c/n),
+    ``success_rate`` with ``success_rate_ci_low`` / ``_high``, ``pass_at_k`` and ``pass_pow_k`` with
+    ``*_ci_low`` / ``*_ci_high``, and ``defined``. ``df.attrs`` holds k, mode, estimator and level.
+
+    Frequentist: the estimator's point values with Wilson intervals for p transformed;
+    ``success_rate`` is c/n. Bayesian: exact posterior means with exact Beta-quantile credible
+    intervals (the estimator is irrelevant); ``success_rate`` is the posterior mean of p, which the
+    prior pulls towards a/(a+b), hence ``observed_success_rate`` beside it. Undefined rows (n == 0;
+    n < k with the unbiased estimator) are NaN with ``defined`` False.
+
+    Args:
+        n: Attempts per group.
+        c: Correct attempts per group.
+        k: Whole number >= 1.
+        mode: ``frequentist`` or ``bayesian``.
+        estimator: ``unbiased`` or ``plug-in`` (frequentist mode only).
+        prior: Beta prior (a, b) (Bayesian mode only).
+        level: Interval level in (0, 1).
+
+    Returns:
+        A pandas DataFrame (pandas is imported here only: the rest of the module needs none).
+
+    Raises:
+        SettingsError: invalid arguments.
+    """
+    import pandas as pd
+
+    n_arr, c_arr = check_count_arrays(n, c)
+    k_ = check_k(k)
+    md = check_mode(mode)
+    est = check_estimator(estimator)
+    pr = check_prior(prior)
+    lvl = check_level(level)
+    dist = distinct_pairs(n_arr, c_arr)
+    ks = np.array([k_])
+    nf = dist.n.astype(np.float64)
+    cf = dist.c.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = cf / nf
+    if md == "frequentist":
+        at_k, pow_k = (col[:, 0] for col in estimates(dist.n, dist.c, ks, est))
+        mean_p = rate
+        lo_p, hi_p = wilson(nf, cf, z_of(lvl))
+    else:
+        a, b = posterior_params(dist.n, dist.c, pr)
+        at_k, pow_k = (col[:, 0] for col in posterior_means(a, b, ks))
+        mean_p = a / (a + b)
+        lo_p, hi_p = beta_bounds(a, b, lvl)
+        # n == 0: the posterior would be the prior alone. Undefined, never a number.
+        pow_k = np.where(dist.n == 0, np.nan, pow_k)
+    defined = ~np.isnan(pow_k)
+
+    def keep(x: FloatArray) -> FloatArray:
+        return np.where(defined, x, np.nan)[dist.inverse]
+
+    frame = pd.DataFrame(
+        {
+            "n": n_arr,
+            "c": c_arr,
+            "observed_success_rate": keep(rate),
+            "success_rate": keep(mean_p),
+            "success_rate_ci_low": keep(lo_p),
+            "success_rate_ci_high": keep(hi_p),
+            "pass_at_k": keep(at_k),
+            "pass_at_k_ci_low": keep(pass_at_from_p(lo_p, k_)),
+            "pass_at_k_ci_high": keep(pass_at_from_p(hi_p, k_)),
+            "pass_pow_k": keep(pow_k),
+            "pass_pow_k_ci_low": keep(pass_pow_from_p(lo_p, k_)),
+            "pass_pow_k_ci_high": keep(pass_pow_from_p(hi_p, k_)),
+            "defined": defined[dist.inverse],
+        }
+    )
+    frame.attrs.update(k=k_, mode=md, estimator=est, level=lvl)
+    return frame
+
+
+class PoolRate(NamedTuple):
+    """A success rate of one pool of attempts with its interval and how it was made (all ``None``: undefined)."""
+
+    rate: float | None
+    low: float | None
+    high: float | None
+    method: IntervalMethod | None
+
+
+def success_rate_interval(
+    n: int,
+    c: int,
+    *,
+    mode: Mode,
+    prior: tuple[float, float] = (1.0, 1.0),
+    level: float = 0.95,
+) -> PoolRate:
+    """Observed success rate c/n of one pool of attempts, with the mode's interval for p.
+
+    Frequentist: Wilson interval. Bayesian: equal-tailed Beta(a + c, b + n - c) credible interval,
+    which does not contain c/n when c = 0 or c = n (the posterior puts no mass on exactly 0 or 1).
+
+    Args:
+        n: Attempts (e.g. scored conversations).
+        c: Correct attempts.
+        mode: ``frequentist`` or ``bayesian``.
+        prior: Beta prior (a, b) (Bayesian mode only).
+        level: Interval level in (0, 1).
+
+    Returns:
+        ``(rate, low, high, method)``; all ``None`` when n == 0 (undefined, never 0).
+
+    Raises:
+        SettingsError: invalid arguments.
+    """
+    n_, c_ = check_counts(n, c)
+    md = check_mode(mode)
+    pr = check_prior(prior)
+    lvl = check_level(level)
+    if n_ == 0:
+        return PoolRate(None, None, None, None)
+    method: IntervalMethod
+    if md == "frequentist":
+        lo, hi = wilson(np.array([float(n_)]), np.array([float(c_)]), z_of(lvl))
+        method = "wilson"
+    else:
+        a, b = posterior_params(np.array([n_]), np.array([c_]), pr)
+        lo, hi = beta_bounds(a, b, lvl)
+        method = "beta-quantiles"
+    return PoolRate(c_ / n_, float(lo[0]), float(hi[0]), method)

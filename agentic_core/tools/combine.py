@@ -1,0 +1,164 @@
+"""Stage 2 of tool scoring: weights and the tool threshold applied to the components.
+
+:func:`combine` does it for one interaction (with the reasoning); :func:`components_matrix` and
+:func:`overall_vectorised` do the same arithmetic over arrays for the aggregator, and produce
+bit-identical overall scores (same operations in the same order).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from agentic_core.passing import reaches
+from agentic_core.settings import ToolWeights, check_fraction
+from agentic_core.tools.results import ToolComponents, ToolCorrectnessScore
+
+
+def _weighted(
+    weights: ToolWeights, selection: float, parameters: float, sequence: float, utilization: float | None
+) -> tuple[float | None, float]:
+    """Overall score and weight total, with exactly the operations of :func:`overall_vectorised`."""
+    w_s, w_p, w_q, w_u = weights.as_tuple()
+    has_u = utilization is not None
+    u_value = utilization if utilization is not None else 0.0
+    num = w_s * selection + w_p * parameters + w_q * sequence + w_u * u_value
+    den = w_s + w_p + w_q + w_u * float(has_u)
+    return (num / den if den > 0 else None), den
+
+
+def combine(
+    c: ToolComponents, weights: ToolWeights, tool_threshold: float, ignore_extra: bool = False
+) -> ToolCorrectnessScore:
+    """Apply weights and the tool threshold to one interaction's components.
+
+    The overall score is the weighted mean over the assessable dimensions (utilization is left
+    out when ``None``), weights renormalised over those. It is computed exactly as
+    :func:`overall_vectorised` does, so both agree bit for bit.
+
+    Args:
+        c: Components from :func:`score_tools`.
+        weights: Weights of the four dimensions.
+        tool_threshold: Tool use is correct when overall reaches this (:func:`agentic_core.passing.reaches`).
+        ignore_extra: Extra used calls do not lower selection.
+
+    Returns:
+        The seed-compatible score, with reasoning naming every deduction.
+
+    Raises:
+        SettingsError: ``tool_threshold`` outside [0, 1].
+    """
+    check_fraction(tool_threshold, "tool_threshold")
+    selection = c.selection_ignore_extra if ignore_extra else c.selection
+    overall, den = _weighted(weights, selection, c.parameters, c.sequence, c.utilization)
+    is_correct = overall is not None and reaches(overall, tool_threshold)
+
+    sentences = list(c.deductions)
+    if ignore_extra and c.extra:
+        sentences.append("Extra calls are ignored by option, so they do not lower selection.")
+    if not sentences and overall is not None:
+        reasoning = "All tools used correctly"
+    else:
+        w_s, w_p, w_q, w_u = weights.as_tuple()
+        terms = []
+        for label, value, w in (
+            ("selection", selection, w_s),
+            ("parameters", c.parameters, w_p),
+            ("sequence", c.sequence, w_q),
+            ("utilization", c.utilization, w_u),
+        ):
+            if value is None:
+                terms.append(f"{label} not assessable (left out)")
+            else:
+                terms.append(f"{label} {value:.3f} (weight {w / den if den > 0 else 0.0:.3f})")
+        if overall is None:
+            line = (
+                "Overall not defined: every dimension with a weight above 0 is not assessable "
+                f"({', '.join(terms)}); counted as not correct."
+            )
+        else:
+            verdict = "meets" if is_correct else "below"
+            line = (
+                f"Overall {overall:.3f} = weighted mean of {', '.join(terms)}; "
+                f"{verdict} the tool threshold {tool_threshold:g}."
+            )
+        sentences.append(line)
+        reasoning = " ".join(sentences)
+
+    return ToolCorrectnessScore(
+        tool_selection_correct=selection,
+        parameter_accuracy=c.parameters,
+        sequence_correct=c.sequence,
+        result_utilization=c.utilization,
+        overall_correctness=overall,
+        is_correct=is_correct,
+        reasoning=reasoning,
+    )
+
+
+_ARRAY_FIELDS = ("selection", "selection_ignore_extra", "parameters", "sequence")
+
+
+def components_matrix(components: Sequence[ToolComponents | None]) -> dict[str, npt.NDArray[Any]]:
+    """Columns of many interactions' components, for :func:`overall_vectorised`.
+
+    Built once per run (one pass over the objects); every slider move then reuses the arrays.
+
+    Args:
+        components: One entry per interaction, ``None`` where tool use is not applicable.
+
+    Returns:
+        ``selection``, ``selection_ignore_extra``, ``parameters``, ``sequence``, ``utilization``
+        (float64; NaN where not applicable, and utilization NaN where not assessable) and
+        ``applicable`` (bool).
+    """
+    n = len(components)
+    nan = math.nan
+
+    def column(values: Iterator[float]) -> npt.NDArray[np.float64]:
+        return np.fromiter(values, dtype=np.float64, count=n)
+
+    arrays: dict[str, npt.NDArray[Any]] = {
+        name: column(getattr(c, name) if c is not None else nan for c in components) for name in _ARRAY_FIELDS
+    }
+    arrays["utilization"] = column(
+        c.utilization if c is not None and c.utilization is not None else nan for c in components
+    )
+    arrays["applicable"] = np.fromiter((c is not None for c in components), dtype=bool, count=n)
+    return arrays
+
+
+def overall_vectorised(
+    arrays: Mapping[str, npt.NDArray[Any]], weights: ToolWeights, ignore_extra: bool = False
+) -> npt.NDArray[np.float64]:
+    """Overall tool scores of many interactions at once (no Python loop).
+
+    Args:
+        arrays: From :func:`components_matrix`.
+        weights: Weights of the four dimensions.
+        ignore_extra: Use ``selection_ignore_extra`` instead of ``selection``.
+
+    Returns:
+        float64 array: the weighted mean over assessable dimensions, bit-identical to
+        :func:`combine`'s ``overall_correctness``; NaN where not applicable or where every
+        weighted dimension is not assessable.
+    """
+    w_s, w_p, w_q, w_u = weights.as_tuple()
+    selection = arrays["selection_ignore_extra" if ignore_extra else "selection"]
+    utilization = arrays["utilization"]
+    has_u = ~np.isnan(utilization)
+    num = (
+        w_s * selection
+        + w_p * arrays["parameters"]
+        + w_q * arrays["sequence"]
+        + w_u * np.where(has_u, utilization, 0.0)
+    )
+    den = w_s + w_p + w_q + w_u * has_u.astype(np.float64)
+    ok = arrays["applicable"] & (den > 0)
+    out = np.full(num.shape, np.nan, dtype=np.float64)
+    np.divide(num, den, out=out, where=ok)
+    return out

@@ -1,0 +1,189 @@
+"""Ordering tool calls and matching used calls to expected calls one-to-one (optimal assignment).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple, cast
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from agentic_core.schemas import ExpectedTool, ToolCall
+from agentic_core.tools.results import MatchRow, ParamError
+from agentic_core.tools.values import in_values, num_exact, str_exact, structural_equal, values_agree, why_differ
+
+# Tie-break weight per rank of distance between an expected and a used call in the matching.
+# It only has to beat float noise (~1e-16) and stay far below the smallest real difference of
+# total agreement (a fraction with small denominators, >= 1e-3 for any realistic parameter
+# count), even summed over a large group: 1e-9 * (100 calls)^2 = 1e-5.
+_TIE_BREAK = 1e-9
+
+
+def pair_agreement(expected: ExpectedTool, used: ToolCall) -> tuple[float, list[ParamError]]:
+    """Share of compared parameter names whose values agree, and the disagreements.
+
+    Names are the union of expected and used names minus those ruled ``ignore``; they are
+    visited in sorted order so errors (and hence reasoning) do not depend on key order.
+    """
+    exp_params, used_params, rules = expected.parameters, used.parameters, expected.parameter_rules
+    names = sorted(set(exp_params) | set(used_params))
+    compared = 0
+    agreed = 0
+    errors: list[ParamError] = []
+    for name in names:
+        rule = rules.get(name)
+        if rule is not None and rule.rule == "ignore":
+            continue
+        compared += 1
+        in_exp, in_used = name in exp_params, name in used_params
+        if not in_used:
+            errors.append(
+                ParamError(expected.tool_name, name, exp_params[name], None, "missing from the call")
+            )
+            continue
+        used_value = used_params[name]
+        if not in_exp:
+            # An any_of rule may list the accepted values without an expected value.
+            if rule is not None and rule.rule == "any_of" and in_values(used_value, rule):
+                agreed += 1
+            else:
+                errors.append(
+                    ParamError(expected.tool_name, name, None, used_value, "not an expected parameter")
+                )
+            continue
+        exp_value = exp_params[name]
+        if (
+            structural_equal(exp_value, used_value, num_exact, str_exact)
+            if rule is None
+            else values_agree(exp_value, used_value, rule)
+        ):
+            agreed += 1
+        else:
+            errors.append(
+                ParamError(
+                    expected.tool_name, name, exp_value, used_value, why_differ(exp_value, used_value, rule)
+                )
+            )
+    if compared == 0:
+        return 1.0, errors  # two empty (or fully ignored) parameter sets agree fully
+    return agreed / compared, errors
+
+
+# --------------------------------------------------------------------------------------------
+# Ordering, matching, sequence
+# --------------------------------------------------------------------------------------------
+
+
+def evaluation_order(steps: Sequence[int | None]) -> list[int]:
+    """Original indices in evaluation order: by step when all calls have one, else list order."""
+    if not steps or None in steps:
+        return list(range(len(steps)))
+    known = cast("Sequence[int]", steps)
+    return sorted(range(len(known)), key=known.__getitem__)  # a stable sort: ties keep list order
+
+
+def assign(value: list[list[float]]) -> list[tuple[int, int]]:
+    """Pairs (row, column) maximising the total value, one per row or column (the smaller side)."""
+    n_rows, n_cols = len(value), len(value[0])
+    if n_rows == 1:
+        row = value[0]
+        return [(0, max(range(n_cols), key=lambda j: (row[j], -j)))]
+    if n_cols == 1:
+        return [(max(range(n_rows), key=lambda i: (value[i][0], -i)), 0)]
+    rows, cols = linear_sum_assignment(np.asarray(value, dtype=np.float64), maximize=True)
+    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of the longest common subsequence (O(len(a) * len(b)), tiny inputs)."""
+    if not a or not b:
+        return 0
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0] * (len(b) + 1)
+        for j, y in enumerate(b, start=1):
+            cur[j] = prev[j - 1] + 1 if x == y else max(prev[j], cur[j - 1])
+        prev = cur
+    return prev[-1]
+
+
+def f1(precision: float, recall: float) -> float:
+    total = precision + recall
+    return 0.0 if total == 0 else 2 * precision * recall / total
+
+
+class Match(NamedTuple):
+    """The used call matched to one expected call, their agreement and disagreeing parameters."""
+
+    used: int
+    agreement: float
+    errors: list[ParamError]
+
+
+def match_calls(
+    exp: Sequence[ExpectedTool], used: Sequence[ToolCall], e_order: list[int], u_order: list[int]
+) -> dict[int, Match]:
+    """Match used calls to expected calls one-to-one, per tool name; keyed by expected index.
+
+    Per tool name the assignment maximises, lexicographically, (number of *required* expected
+    calls matched, total parameter agreement), ties going to pairs close in order. Every used
+    call that can be matched is matched: a correct double call is two matches, a retry is one
+    match plus one extra call.
+    """
+    by_name_e: dict[str, list[int]] = {}
+    for orig in e_order:
+        by_name_e.setdefault(exp[orig].tool_name, []).append(orig)
+    by_name_u: dict[str, list[int]] = {}
+    for orig in u_order:
+        by_name_u.setdefault(used[orig].tool_name, []).append(orig)
+
+    matched: dict[int, Match] = {}
+    for name, e_list in by_name_e.items():
+        u_list = by_name_u.get(name)
+        if not u_list:
+            continue
+        if len(e_list) == 1 and len(u_list) == 1:  # the common case needs no optimisation
+            agreement, errors = pair_agreement(exp[e_list[0]], used[u_list[0]])
+            matched[e_list[0]] = Match(u_list[0], agreement, errors)
+            continue
+        pairs = [[pair_agreement(exp[e], used[u]) for u in u_list] for e in e_list]
+        # Required matches first (worth more than any total agreement), then total agreement,
+        # then closeness in order within the name group.
+        bonus = min(len(e_list), len(u_list)) + 1.0
+        value = [
+            [
+                (0.0 if exp[e].optional else bonus) + pairs[i][j][0] - _TIE_BREAK * abs(i - j)
+                for j in range(len(u_list))
+            ]
+            for i, e in enumerate(e_list)
+        ]
+        for i, j in assign(value):
+            agreement, errors = pairs[i][j]
+            matched[e_list[i]] = Match(u_list[j], agreement, errors)
+    return matched
+
+
+def display_rows(e_order: list[int], u_order: list[int], matched: dict[int, Match]) -> list[MatchRow]:
+    """The expected-vs-used diff rows: expected order, each extra call after the last match before it."""
+    e_rank = {orig: r for r, orig in enumerate(e_order)}
+    u_rank = {orig: r for r, orig in enumerate(u_order)}
+    matched_exp_by_used = {m.used: e for e, m in matched.items()}
+    keyed: list[tuple[tuple[int, int, int], MatchRow]] = []
+    last_match_before: list[int] = []  # expected rank of the matched pair, by used rank
+    anchor = -1
+    for u in u_order:
+        if u in matched_exp_by_used:
+            anchor = e_rank[matched_exp_by_used[u]]
+        last_match_before.append(anchor)
+    for e in e_order:
+        m = matched.get(e)
+        if m is not None:
+            keyed.append(((e_rank[e], 0, u_rank[m.used]), MatchRow(e, m.used, m.agreement)))
+        else:
+            keyed.append(((e_rank[e], 0, -1), MatchRow(e, None, 0.0)))
+    for u in u_order:
+        if u not in matched_exp_by_used:
+            keyed.append(((last_match_before[u_rank[u]], 1, u_rank[u]), MatchRow(None, u, 0.0)))
+    keyed.sort(key=lambda kv: kv[0])
+    return [row for _, row in keyed]

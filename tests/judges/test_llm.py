@@ -1,0 +1,319 @@
+"""The LLM judge over fake chat models: failures unscored, retries, concurrency, rate limits, tokens."""
+
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import importlib.util
+import math
+import re
+import time
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatResult
+from langchain_core.rate_limiters import InMemoryRateLimiter
+
+from agentic_core.errors import JudgeConfigError
+from agentic_core.judges.llm import is_retryable, sanitise_url
+from agentic_core.judges.prompt import (
+    PROMPT_VERSION,
+)
+from agentic_core.judges.runner import judge_sync
+from tests.fakes import (
+    AuthenticationError,
+    FakeAPIError,
+    HangingChatModel,
+    LatencyChatModel,
+    RaisingChatModel,
+    RateLimitError,
+    RateLimitingChatModel,
+    StructuredFakeChatModel,
+    garbage_chat_model,
+    judgement_json,
+    make_items,
+    tool_call_reply,
+)
+from tests.judges.conftest import ITEM, fast_judge
+
+
+def test_garbage_output_is_failed_with_raw_kept_never_zero() -> None:
+    verdicts = judge_sync(fast_judge(garbage_chat_model("Looks fine to me!")), make_items(3))
+    assert [v.status for v in verdicts] == ["failed"] * 3
+    assert all(v.score is None for v in verdicts)
+    assert all("Looks fine to me!" in (v.error or "") for v in verdicts)
+
+
+def test_out_of_range_score_is_failed() -> None:
+    model = FakeListChatModel(responses=[judgement_json(1.5)])
+    verdict = judge_sync(fast_judge(model), [ITEM])[0]
+    assert verdict.status == "failed" and verdict.score is None
+    assert "outside [0, 1]" in (verdict.error or "") and "1.5" in (verdict.error or "")
+
+
+def test_text_path_with_langchain_fake_model() -> None:
+    model = GenericFakeChatModel(messages=iter([judgement_json(0.85, "rephrased")]))
+    judge = fast_judge(model)
+    assert judge.structured is False  # GenericFakeChatModel has no structured output
+    verdict = judge_sync(judge, [ITEM])[0]
+    assert (verdict.status, verdict.score, verdict.reasoning) == ("ok", 0.85, "rephrased")
+
+
+def test_exception_is_failed_with_error_and_not_retried() -> None:
+    model = RaisingChatModel()
+    verdicts = judge_sync(fast_judge(model, max_retries=3), make_items(2))
+    assert all(v.status == "failed" and v.score is None for v in verdicts)
+    assert all(v.error == "ValueError: model exploded" for v in verdicts)
+    assert model.calls == 2  # a ValueError is not worth repeating
+
+
+def test_rate_limit_twice_then_success_is_ok_with_retries_counted() -> None:
+    model = RateLimitingChatModel(fail_times=2)
+    judge = fast_judge(model, max_retries=4)
+    verdict = judge_sync(judge, [ITEM])[0]
+    assert verdict.status == "ok" and verdict.score == 0.9
+    assert model.calls == 3
+    assert judge.stats.retries == 2 and judge.stats.requests == 3
+
+
+def test_rate_limit_outlasting_retries_is_failed() -> None:
+    model = RateLimitingChatModel(fail_times=100)
+    judge = fast_judge(model, max_retries=2)
+    verdict = judge_sync(judge, [ITEM])[0]
+    assert verdict.status == "failed" and verdict.score is None
+    assert "RateLimitError" in (verdict.error or "") and "after 3 attempts" in (verdict.error or "")
+    assert model.calls == 3
+
+
+def test_auth_error_is_not_retried() -> None:
+    model = RaisingChatModel(make_error=AuthenticationError)
+    verdict = judge_sync(fast_judge(model, max_retries=4), [ITEM])[0]
+    assert model.calls == 1
+    assert (
+        verdict.status == "failed"
+        and "401" in (verdict.error or "")
+        and "not retried" in (verdict.error or "")
+    )
+
+
+@pytest.mark.parametrize(
+    ("error", "retry"),
+    [
+        (RateLimitError(), True),
+        (FakeAPIError("boom", 500), True),
+        (FakeAPIError("overloaded", 503), True),
+        (FakeAPIError("timeout", 408), True),
+        (AuthenticationError(), False),
+        (FakeAPIError("forbidden", 403), False),
+        (FakeAPIError("bad request", 400), False),
+        (FakeAPIError("no such model", 404), False),
+        (TimeoutError("slow"), True),
+        (ConnectionResetError("reset"), True),
+        (type("APIConnectionError", (Exception,), {})("down"), True),
+        (type("ResourceExhausted", (Exception,), {})("quota"), True),
+        (ValueError("bad"), False),
+    ],
+)
+def test_retry_classification(error: BaseException, retry: bool) -> None:
+    assert is_retryable(error) is retry
+
+
+def test_real_sdk_errors_are_classified() -> None:
+    import openai
+
+    # openai>=3 is built on httpx2 (same API as httpx); its errors want httpx2 objects.
+    httpx: Any = importlib.import_module("httpx2" if importlib.util.find_spec("httpx2") else "httpx")
+
+    request = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
+
+    def status(code: int) -> httpx.Response:
+        return httpx.Response(code, request=request)
+
+    assert is_retryable(openai.RateLimitError("slow down", response=status(429), body=None))
+    assert is_retryable(openai.APITimeoutError(request=request))
+    assert is_retryable(openai.APIConnectionError(request=request))
+    assert not is_retryable(openai.AuthenticationError("bad key", response=status(401), body=None))
+
+
+def test_timeout_is_failed_after_retries() -> None:
+    model = HangingChatModel()
+    judge = fast_judge(model, timeout_s=0.05, max_retries=1)
+    verdict = judge_sync(judge, [ITEM])[0]
+    assert verdict.status == "failed" and verdict.score is None
+    assert "no reply within 0.05 s" in (verdict.error or "")
+    assert model.calls == 2
+
+
+def test_concurrency_bound_is_respected_and_reached() -> None:
+    model = LatencyChatModel(latency_s=0.02)
+    verdicts = judge_sync(fast_judge(model, concurrency=5), make_items(40))
+    assert len(verdicts) == 40 and model.calls == 40
+    assert model.max_in_flight == 5
+
+
+def _item_index(prompt: str) -> int:
+    """The ``i`` of the item ``q{i}?`` (see ``make_items``) quoted in a prompt."""
+    found = re.search(r"<judge_data_query>\nq(\d+)\?", prompt)
+    assert found is not None
+    return int(found.group(1))
+
+
+def test_order_is_kept_with_uneven_latency() -> None:
+    def reply(prompt: str) -> str:
+        index = _item_index(prompt)
+        return judgement_json(index / 100, f"item {index}")
+
+    class Jittery(LatencyChatModel):
+        async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
+            index = _item_index(str(messages[-1].content))
+            await asyncio.sleep((index * 7 % 5) / 500)
+            return await super()._agenerate(messages, *args, **kwargs)
+
+    verdicts = judge_sync(fast_judge(Jittery(latency_s=0.0, reply=reply), concurrency=7), make_items(60))
+    assert [v.reasoning for v in verdicts] == [f"item {i}" for i in range(60)]
+
+
+def test_progress_is_reported_as_items_complete() -> None:
+    # Directly on ajudge: every completion is reported (judge_sync coalesces bursts for UIs).
+    calls: list[tuple[int, int]] = []
+    asyncio.run(
+        fast_judge(LatencyChatModel(latency_s=0.001)).ajudge(make_items(9), lambda d, t: calls.append((d, t)))
+    )
+    assert calls == [(i, 9) for i in range(1, 10)]
+
+
+def test_rps_limit_uses_langchain_rate_limiter() -> None:
+    judge = fast_judge(LatencyChatModel(latency_s=0.0), concurrency=8, rps=40)
+    assert isinstance(judge.rate_limiter, InMemoryRateLimiter)
+    acquired = 0
+    original = judge.rate_limiter.aacquire
+
+    async def counting(*, blocking: bool = True) -> bool:
+        nonlocal acquired
+        acquired += 1
+        return await original(blocking=blocking)
+
+    judge.rate_limiter.aacquire = counting  # type: ignore[method-assign]
+    started = time.perf_counter()
+    verdicts = judge_sync(judge, make_items(6))
+    elapsed = time.perf_counter() - started
+    assert acquired == 6 and all(v.status == "ok" for v in verdicts)
+    # A lower bound only: 6 requests at 40 per second cannot take less than ~6/40 s.
+    assert elapsed >= 0.12
+
+
+def test_tokens_come_from_usage_metadata() -> None:
+    verdict = judge_sync(fast_judge(LatencyChatModel(latency_s=0.0, usage=(321, 45))), [ITEM])[0]
+    assert (verdict.input_tokens, verdict.output_tokens) == (321, 45)
+    no_usage = judge_sync(fast_judge(LatencyChatModel(latency_s=0.0, usage=None)), [ITEM])[0]
+    assert (no_usage.input_tokens, no_usage.output_tokens) == (None, None)
+
+
+def test_structured_output_path() -> None:
+    model = StructuredFakeChatModel(
+        messages=iter([tool_call_reply(0.8, "structured ok"), tool_call_reply(1.5)])
+    )
+    judge = fast_judge(model, concurrency=1)
+    assert judge.structured and judge.identity.params["structured"] is True
+    assert [getattr(t, "__name__", t) for t in model.bound_tools] == ["JudgeOutput"]
+    ok, bad = judge_sync(judge, make_items(2))
+    assert (ok.status, ok.score, ok.reasoning, ok.input_tokens, ok.output_tokens) == (
+        "ok",
+        0.8,
+        "structured ok",
+        70,
+        15,
+    )
+    assert bad.status == "failed" and bad.score is None and "outside [0, 1]" in (bad.error or "")
+
+
+def test_structured_output_falls_back_to_text_when_the_reply_is_text() -> None:
+    model = StructuredFakeChatModel(messages=iter([AIMessage(content=judgement_json(0.4, "text instead"))]))
+    verdict = judge_sync(fast_judge(model), [ITEM])[0]
+    assert (verdict.status, verdict.score) == ("ok", 0.4)
+
+
+def test_structured_requested_but_unsupported_falls_back_with_warning() -> None:
+    judge = fast_judge(FakeListChatModel(responses=[judgement_json(0.5)]), use_structured_output=True)
+    assert judge.structured is False and judge.identity.params["structured"] is False
+    assert judge.warnings and "text replies" in judge.warnings[0]
+    assert judge_sync(judge, [ITEM])[0].score == 0.5
+
+
+def test_auto_uses_text_for_openai_compatible_servers() -> None:
+    model = StructuredFakeChatModel(messages=iter([]))
+    assert fast_judge(model, provider="openai-compatible").structured is False
+    assert fast_judge(model, provider="groq").structured is True
+    assert fast_judge(model, provider="groq", use_structured_output=False).structured is False
+
+
+def test_one_bad_item_never_spoils_the_others() -> None:
+    replies = iter([judgement_json(0.9), "garbage", judgement_json(2), judgement_json(0.1)])
+
+    class Scripted(LatencyChatModel):
+        def _text(self, messages: list[BaseMessage]) -> str:
+            return next(replies)
+
+    verdicts = judge_sync(fast_judge(Scripted(latency_s=0.0), concurrency=1), make_items(4))
+    assert [v.status for v in verdicts] == ["ok", "failed", "failed", "ok"]
+    assert [v.score for v in verdicts] == [0.9, None, None, 0.1]
+
+
+def test_empty_input() -> None:
+    assert judge_sync(fast_judge(LatencyChatModel()), []) == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "place"),
+    [
+        ({"concurrency": 0}, "concurrency"),
+        ({"concurrency": 2.5}, "concurrency"),
+        ({"timeout_s": 0}, "timeout_s"),
+        ({"timeout_s": math.nan}, "timeout_s"),
+        ({"max_retries": -1}, "max_retries"),
+        ({"rps": 0}, "rps"),
+        ({"use_structured_output": "yes"}, "use_structured_output"),
+    ],
+)
+def test_bad_settings_are_config_errors(kwargs: dict[str, Any], place: str) -> None:
+    with pytest.raises(JudgeConfigError) as info:
+        fast_judge(LatencyChatModel(), **kwargs)
+    assert info.value.place == place and info.value.fix
+
+
+def test_identity_and_threshold() -> None:
+    judge = fast_judge(LatencyChatModel(), provider="groq")
+    assert judge.identity.kind == "llm" and judge.identity.model == "fake-model"
+    assert judge.identity.prompt_version == PROMPT_VERSION
+    assert judge.identity.params == {"provider": "groq", "temperature": 0.0, "structured": False}
+    assert judge.cacheable is True and judge.recommended_threshold == 0.7
+
+
+def test_sanitise_url_drops_credentials_and_query() -> None:
+    assert (
+        sanitise_url("https://user:sk-abc@llm.example:8443/v1/?key=sk-abc#frag")
+        == "https://llm.example:8443/v1"
+    )
+    assert sanitise_url(None) is None
+
+
+def test_progress_raising_stops_the_calls_in_flight() -> None:
+    model = LatencyChatModel(latency_s=0.05)
+    judge = fast_judge(model, concurrency=5)
+
+    def progress(done: int, total: int) -> None:
+        if done == 3:
+            raise RuntimeError("stop")
+
+    async def main() -> None:
+        with pytest.raises(RuntimeError, match="stop"):
+            await judge.ajudge(make_items(100), progress)
+        assert model.in_flight == 0  # cancelled and awaited before the error propagated
+        calls = model.calls
+        await asyncio.sleep(0.1)
+        assert model.calls == calls < 100  # and no new call started afterwards
+
+    asyncio.run(main())

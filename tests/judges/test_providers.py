@@ -1,0 +1,142 @@
+"""Providers by name: keys from the environment, never echoed; no class path accepted."""
+
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from agentic_core.errors import JudgeConfigError
+from agentic_core.judges.llm import LLMJudge
+from agentic_core.judges.providers import (
+    NO_KEY_PLACEHOLDER,
+    PROVIDERS,
+    build_chat_model,
+    build_llm_judge,
+    provider_names,
+)
+from agentic_core.judges.runner import judge_sync
+from tests.fakes import (
+    RaisingChatModel,
+)
+from tests.judges.conftest import ITEM, SECRET, fast_judge
+
+
+def test_identity_never_holds_the_key() -> None:
+    judge = build_llm_judge(
+        "openai-compatible", "stand-in", api_key=SECRET, base_url="http://user:pw@127.0.0.1:9/v1?token=abc"
+    )
+    blob = (
+        judge.identity.model_dump_json() + judge.identity.fingerprint() + judge.identity.label() + repr(judge)
+    )
+    assert SECRET not in blob and "pw" not in blob and "token" not in blob
+    assert judge.identity.params["base_url"] == "http://127.0.0.1:9/v1"
+    assert SECRET not in repr(judge._model)
+
+
+def test_provider_table_and_names() -> None:
+    assert provider_names() == ["groq", "openai", "openai-compatible", "anthropic", "google", "ollama"]
+    assert PROVIDERS["anthropic"].install_command == "pip install langchain-anthropic==1.7.10"
+
+
+def test_class_paths_are_not_providers() -> None:
+    with pytest.raises(JudgeConfigError) as info:
+        build_chat_model("langchain_openai.chat_models.ChatOpenAI", "gpt-4o-mini", api_key="x")
+    assert "groq" in str(info.value) and "openai-compatible" in str(info.value)
+
+
+def _hide_module(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    real = importlib.util.find_spec
+
+    def fake_find_spec(module: str, *args: Any, **kwargs: Any) -> Any:
+        return None if module == name else real(module, *args, **kwargs)
+
+    monkeypatch.setattr(importlib.util, "find_spec", fake_find_spec)
+
+
+@pytest.mark.parametrize(
+    ("provider", "module", "command"),
+    [
+        ("anthropic", "langchain_anthropic", "pip install langchain-anthropic==1.7.10"),
+        ("google", "langchain_google_genai", "pip install langchain-google-genai==4.4.2"),
+        ("ollama", "langchain_ollama", "pip install langchain-ollama==1.1.0"),
+        ("groq", "langchain_groq", "pip install langchain-groq==1.1.3"),
+    ],
+)
+def test_missing_provider_package_names_the_pip_command(
+    monkeypatch: pytest.MonkeyPatch, provider: str, module: str, command: str
+) -> None:
+    _hide_module(monkeypatch, module)
+    with pytest.raises(JudgeConfigError) as info:
+        build_chat_model(provider, "some-model", api_key=SECRET)
+    assert command in str(info.value)
+    assert SECRET not in str(info.value)
+
+
+def test_missing_key_names_the_env_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GROQ_API_KEY", raising=False)
+    with pytest.raises(JudgeConfigError) as info:
+        build_chat_model("groq", "llama-3.3-70b-versatile")
+    assert "GROQ_API_KEY" in str(info.value) and "export GROQ_API_KEY=" in str(info.value)
+
+    monkeypatch.delenv("MY_JUDGE_KEY", raising=False)
+    with pytest.raises(JudgeConfigError) as info:
+        build_chat_model("openai", "gpt-4o-mini", api_key_env="MY_JUDGE_KEY")
+    assert "MY_JUDGE_KEY" in str(info.value)
+
+
+def test_key_from_env_variable_is_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_JUDGE_KEY", SECRET)
+    model = build_chat_model("groq", "llama-3.3-70b-versatile", api_key_env="MY_JUDGE_KEY")
+    assert type(model).__name__ == "ChatGroq"
+    key = model.groq_api_key  # type: ignore[attr-defined]
+    assert isinstance(key, SecretStr) and key.get_secret_value() == SECRET
+    assert SECRET not in repr(model) and SECRET not in str(model)
+    assert model.max_retries == 0  # type: ignore[attr-defined]  # the judge retries, not the SDK
+
+
+def test_openai_compatible_needs_base_url_not_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(JudgeConfigError) as info:
+        build_chat_model("openai-compatible", "local-model")
+    assert info.value.place == "base_url"
+    model = build_chat_model("openai-compatible", "local-model", base_url="http://127.0.0.1:9/v1")
+    assert model.openai_api_key.get_secret_value() == NO_KEY_PLACEHOLDER  # type: ignore[attr-defined]
+    with pytest.raises(JudgeConfigError):
+        build_chat_model("openai-compatible", "local-model", base_url="ftp://x")
+
+
+def test_openai_compatible_never_sends_the_openai_key_to_another_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A user's OpenAI key must not travel to an arbitrary base URL by fallback.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-real-openai-key")
+    monkeypatch.delenv("OPENAI_COMPATIBLE_API_KEY", raising=False)
+    model = build_chat_model("openai-compatible", "local-model", base_url="http://127.0.0.1:9/v1")
+    assert model.openai_api_key.get_secret_value() == NO_KEY_PLACEHOLDER  # type: ignore[attr-defined]
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", "local-server-key")
+    model = build_chat_model("openai-compatible", "local-model", base_url="http://127.0.0.1:9/v1")
+    assert model.openai_api_key.get_secret_value() == "local-server-key"  # type: ignore[attr-defined]
+
+
+def test_judge_copies_model_to_apply_temperature() -> None:
+    model = build_chat_model("openai-compatible", "m", base_url="http://127.0.0.1:9/v1", temperature=0.7)
+    judge = LLMJudge(model, provider="openai-compatible", model_name="m", temperature=0.0)
+    assert judge._model.temperature == 0.0  # type: ignore[attr-defined]
+    assert model.temperature == 0.7  # type: ignore[attr-defined]  # the caller's model is untouched
+    assert judge.identity.params["temperature"] == 0.0
+
+
+class KeyedRaisingChatModel(RaisingChatModel):
+    """Holds a key like real provider models do, and raises errors that quote it."""
+
+    api_key: SecretStr = SecretStr(SECRET)
+
+
+def test_provider_exception_never_echoes_the_key() -> None:
+    model = KeyedRaisingChatModel(make_error=lambda: RuntimeError(f"bad request with key {SECRET}"))
+    verdict = judge_sync(fast_judge(model), [ITEM])[0]
+    assert verdict.status == "failed"
+    assert SECRET not in (verdict.error or "") and "with key ***" in (verdict.error or "")

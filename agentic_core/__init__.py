@@ -1,3 +1,47 @@
-"""agentic_core: the engine of the agent-evaluation workbench (never imports streamlit)."""
+"""agentic_core: the engine of the agent-evaluation workbench (never imports streamlit).
 
-__version__ = "0.1.0"
+The curated public API (the README's Python API), importable from here::
+
+    from agentic_core import evaluate, aggregate, make_settings, pass_at_k
+    result = evaluate("data.jsonl", "hybrid")      # judge once
+    agg = aggregate(result, make_settings(k=5))    # any number of times
+
+``evaluate`` and ``aggregate`` are also the names of submodules; importing the functions here
+(eagerly, not lazily) keeps ``agentic_core.evaluate`` the function however the submodules are
+imported later.
+"""
+
+from agentic_core.aggregate import Aggregate, aggregate
+from agentic_core.errors import AgenticError, DataError, JudgeConfigError, SettingsError, UndefinedEstimateError
+from agentic_core.evaluate import evaluate
+from agentic_core.io.loader import load_paths, load_records
+from agentic_core.judges.registry import build_judge
+from agentic_core.report import summary, write_exports
+from agentic_core.result import EvaluationResult
+from agentic_core.settings import AggregateSettings, ToolWeights, make_settings
+from agentic_core.stats import CurvePoint, pass_at_k, pass_pow_k
+from agentic_core.version import __version__
+
+__all__ = [
+    "AgenticError",
+    "Aggregate",
+    "AggregateSettings",
+    "CurvePoint",
+    "DataError",
+    "EvaluationResult",
+    "JudgeConfigError",
+    "SettingsError",
+    "ToolWeights",
+    "UndefinedEstimateError",
+    "__version__",
+    "aggregate",
+    "build_judge",
+    "evaluate",
+    "load_paths",
+    "load_records",
+    "make_settings",
+    "pass_at_k",
+    "pass_pow_k",
+    "summary",
+    "write_exports",
+]

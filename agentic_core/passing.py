@@ -43,8 +43,3 @@ def reaches(scores: float | npt.NDArray[Any], threshold: float) -> bool | npt.ND
     if np.ndim(result) == 0:
         return bool(result)
     return np.asarray(result, dtype=bool)
-
-
-def comparison(score: float, threshold: float) -> str:
-    """The sign to print between a score and its threshold, by the same rule (``≥`` or ``<``)."""
-    return "≥" if reaches(score, threshold) else "<"

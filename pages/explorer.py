@@ -23,10 +23,10 @@ from agentic_core.report.explorer import (
     conversation_index,
     explorer_table,
 )
-from ui.controls import settings_or_error, sidebar_controls
+from ui.controls import results_page
 from ui.format import pct
 from ui.memo import session_memo
-from ui.state import ActiveRun, ensure_run, get_aggregate
+from ui.state import ActiveRun
 
 log = logging.getLogger(__name__)
 
@@ -148,12 +148,7 @@ def _render_interaction(detail: InteractionDetail, k: int) -> None:
         st.markdown(f"**Tool reasoning:** {tool.reasoning}")
 
 
-run = ensure_run()
-sidebar_controls(run)
-settings = settings_or_error(run)
-if settings is None:
-    st.stop()
-agg = get_aggregate(run, settings)
+run, settings, agg = results_page()
 tables = _run_tables(run)
 
 st.title("Explorer")

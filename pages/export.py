@@ -27,9 +27,9 @@ from agentic_core.report import (
     tasks_table,
 )
 from agentic_core.settings import DIMENSIONS
-from ui.controls import settings_or_error, sidebar_controls
+from ui.controls import results_page
 from ui.format import settings_sentence
-from ui.state import ActiveRun, ensure_run, get_aggregate
+from ui.state import ActiveRun
 
 BUILDERS_KEY = "_export_builders"  # name -> the zero-argument function a download button calls
 PREVIEW_ROWS = 10
@@ -91,12 +91,7 @@ def _settings_lines(run: ActiveRun, agg: Aggregate) -> list[str]:
     ]
 
 
-run = ensure_run()
-sidebar_controls(run)
-settings = settings_or_error(run)
-if settings is None:
-    st.stop()
-agg = get_aggregate(run, settings)
+run, settings, agg = results_page()
 result = run.result
 
 st.title("Export")

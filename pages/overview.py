@@ -5,17 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from agentic_core.stats import explain_label
+from ui.cards import kpi
 from ui.charts import curve_figure
-from ui.controls import settings_or_error, sidebar_controls
-from ui.format import INTERPRETATION_BADGES, ci_text, pct, settings_sentence
-from ui.state import ensure_run, get_aggregate
+from ui.controls import results_page
+from ui.format import INTERPRETATION_BADGES, settings_sentence
 
-run = ensure_run()
-sidebar_controls(run)
-settings = settings_or_error(run)
-if settings is None:
-    st.stop()
-agg = get_aggregate(run, settings)
+run, settings, agg = results_page()
 head = agg.headline
 k = settings.k
 counts = agg.counts
@@ -26,28 +21,25 @@ st.caption(f"{run.data_name} — judged by {run.judge_label}")
 cols = st.columns(5)
 cols[0].metric("Conversations", f"{counts.conversations:,}", help="Conversations evaluated")
 rate = agg.success_rate
-cols[1].metric(
+kpi(
+    cols[1],
     "Conversation success",
-    pct(rate.value),
-    delta=ci_text(rate.ci) or None,
-    delta_color="off",
-    delta_arrow="off",
+    rate.value,
+    rate.ci,
     help="Share of scored conversations in which every interaction is correct, with its interval.",
 )
-cols[2].metric(
+kpi(
+    cols[2],
     f"pass@{k}",
-    pct(head.pass_at_k),
-    delta=ci_text(head.pass_at_k_ci) or None,
-    delta_color="off",
-    delta_arrow="off",
+    head.pass_at_k,
+    head.pass_at_k_ci,
     help=f"Probability that at least one of {k} attempts is fully correct.",
 )
-cols[3].metric(
+kpi(
+    cols[3],
     f"pass^{k}",
-    pct(head.pass_pow_k),
-    delta=ci_text(head.pass_pow_k_ci) or None,
-    delta_color="off",
-    delta_arrow="off",
+    head.pass_pow_k,
+    head.pass_pow_k_ci,
     help=f"Probability that all {k} attempts are fully correct (consistency).",
 )
 with cols[4]:

@@ -20,7 +20,7 @@ from agentic_core.judges.cache import JudgeCache, default_cache_path
 from agentic_core.judges.planning import RunPlan, plan_run
 from agentic_core.judges.providers import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
-from agentic_core.judges.runner import CACHE_MODES, CacheMode
+from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode
 from agentic_core.secrets import mask_secrets
 from ui.controls import threshold_default
 from ui.memo import session_memo
@@ -28,11 +28,6 @@ from ui.state import ActiveRun, ensure_run, get_data, is_evaluated, set_run
 
 log = logging.getLogger(__name__)
 
-CACHE_LABELS = {
-    "use": "use: reuse cached verdicts, store new ones",
-    "refresh": "refresh: judge everything again, overwrite",
-    "off": "off: neither read nor write",
-}
 ITEMS_KEY = "_run_items"
 PLAN_KEY = "_run_plan"
 GENERATION_KEY = "_run_generation"
@@ -280,13 +275,6 @@ judge_name = st.radio(
     **_PERSIST,
 )
 st.caption(JUDGES[judge_name].description)
-if judge_name == "dataset":
-    unscored = sum(item.score is None for item in _items(data.report))
-    if unscored:
-        st.warning(
-            f"{unscored:,} of {n_int:,} interactions have no 'score' field: the dataset judge leaves them unscored "
-            "(never 0). Pick another judge, or add scores to the data."
-        )
 options: dict[str, Any] = {}
 secret: str | None = None
 if judge_name == "llm":
@@ -299,7 +287,7 @@ if judge is not None and getattr(judge, "notice", None):
 cache_mode: CacheMode = st.radio(
     "Judge cache",
     list(CACHE_MODES),
-    format_func=CACHE_LABELS.__getitem__,
+    format_func=CACHE_MODE_HELP.__getitem__,
     horizontal=True,
     key="cache_mode",
     help=f"Verdicts are stored in {default_cache_path()} (never an API key); a second run of the same data and "
@@ -315,6 +303,12 @@ if judge is not None:
     except AgenticError as exc:
         st.error(str(exc))
         distinct, calls = n_int, n_int
+    else:
+        if judge_name == "dataset" and plan.without_score:
+            st.warning(
+                f"{plan.without_score:,} of {n_int:,} interactions have no 'score' field: the dataset judge leaves "
+                "them unscored (never 0). Pick another judge, or add scores to the data."
+            )
     cols = st.columns([1, 3])
     cols[0].metric(
         "Judge calls needed",

@@ -14,9 +14,10 @@ from agentic_core.report.tool_tables import (
     interaction_tool_names,
     tool_breakdown,
 )
+from ui.cards import kpi
 from ui.charts import tool_dimension_figure
 from ui.controls import settings_or_error, sidebar_controls, tool_controls
-from ui.format import ci_text, pct
+from ui.format import pct
 from ui.memo import session_memo
 from ui.state import ActiveRun, ensure_run, get_aggregate
 
@@ -89,12 +90,11 @@ def weighted_view() -> None:
     correct = summary.correct_interactions
     overall = summary.overall
     cols = st.columns(3)
-    cols[0].metric(
+    kpi(
+        cols[0],
         "Overall tool score",
-        pct(overall.mean),
-        delta=ci_text(overall.ci) or None,
-        delta_color="off",
-        delta_arrow="off",
+        overall.mean,
+        overall.ci,
         help=f"Mean weighted overall score over the {scored:,} scored interactions, with a "
         f"{settings.ci_level:.0%} t interval.",
     )

@@ -10,6 +10,7 @@ import streamlit as st
 from agentic_core.errors import AgenticError
 from agentic_core.stats import describe_method
 from agentic_core.uncertainty import posterior_view
+from ui.cards import kpi
 from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure
 from ui.controls import prior_controls, settings_or_error, sidebar_controls
 from ui.format import ci_text, pct, prob_text
@@ -117,28 +118,25 @@ except AgenticError as exc:
     st.stop()
 
 cols = st.columns(4)
-cols[0].metric(
+kpi(
+    cols[0],
     "Success rate p",
-    pct(point.success_rate),
-    delta=ci_text(point.success_rate_ci) or None,
-    delta_color="off",
-    delta_arrow="off",
+    point.success_rate,
+    point.success_rate_ci,
     help="Posterior mean of the probability that an attempt is fully correct, with its credible interval.",
 )
-cols[1].metric(
+kpi(
+    cols[1],
     f"pass@{k}",
-    pct(point.pass_at_k),
-    delta=ci_text(point.pass_at_k_ci) or None,
-    delta_color="off",
-    delta_arrow="off",
+    point.pass_at_k,
+    point.pass_at_k_ci,
     help=f"Posterior mean of the probability that at least one of {k} attempts is correct.",
 )
-cols[2].metric(
+kpi(
+    cols[2],
     f"pass^{k}",
-    pct(point.pass_pow_k),
-    delta=ci_text(point.pass_pow_k_ci) or None,
-    delta_color="off",
-    delta_arrow="off",
+    point.pass_pow_k,
+    point.pass_pow_k_ci,
     help=f"Posterior mean of the probability that all {k} attempts are correct.",
 )
 cols[3].metric(

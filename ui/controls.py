@@ -15,6 +15,7 @@ from typing import Any
 
 import streamlit as st
 
+from agentic_core.aggregate import Aggregate
 from agentic_core.errors import AgenticError
 from agentic_core.settings import (
     CI_LEVELS,
@@ -27,7 +28,7 @@ from agentic_core.settings import (
     make_settings,
     relabel,
 )
-from ui.state import ActiveRun
+from ui.state import ActiveRun, ensure_run, get_aggregate
 
 # Widget key -> the setting it edits (keys are URL parameters: do not rename).
 KEYS: dict[str, str] = {
@@ -182,3 +183,17 @@ def settings_or_error(run: ActiveRun) -> AggregateSettings | None:
     except AgenticError as exc:
         st.error(str(relabel(exc, "ui")))
         return None
+
+
+def results_page() -> tuple[ActiveRun, AggregateSettings, Aggregate]:
+    """The opening of every results page: the run, the sidebar controls, the settings, the aggregate.
+
+    Stops the page (after showing the error in the page's words) when the settings are invalid.
+    """
+    run = ensure_run()
+    sidebar_controls(run)
+    settings = settings_or_error(run)
+    if settings is None:
+        st.stop()
+    assert settings is not None  # st.stop() ends the script run
+    return run, settings, get_aggregate(run, settings)

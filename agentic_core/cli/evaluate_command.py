@@ -74,11 +74,11 @@ def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
     return update, close
 
 
-def _fmt(x: float | None, digits: int = 3) -> str:
+def _metric_text(x: float | None, digits: int = 3) -> str:
     return "undefined" if x is None else f"{x:.{digits}f}"
 
 
-def _fmt_ci(ci: Sequence[float] | None) -> str:
+def _interval_text(ci: Sequence[float] | None) -> str:
     return "" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
@@ -95,22 +95,22 @@ def print_human(doc: dict[str, Any], out: TextIO) -> None:
         f"{counts['unscored_conversations']} unscored and excluded)",
         file=out,
     )
-    print(f"conversation success rate: {_fmt(rate['rate'])}{_fmt_ci(rate['ci'])}", file=out)
-    print(f"pass@{k} = {_fmt(head['pass_at_k'])}{_fmt_ci(head['pass_at_k_ci'])}", file=out)
-    print(f"pass^{k} = {_fmt(head['pass_pow_k'])}{_fmt_ci(head['pass_pow_k_ci'])}", file=out)
+    print(f"conversation success rate: {_metric_text(rate['rate'])}{_interval_text(rate['ci'])}", file=out)
+    print(f"pass@{k} = {_metric_text(head['pass_at_k'])}{_interval_text(head['pass_at_k_ci'])}", file=out)
+    print(f"pass^{k} = {_metric_text(head['pass_pow_k'])}{_interval_text(head['pass_pow_k_ci'])}", file=out)
     print(f"interpretation: {doc['interpretation'] or 'undefined'}", file=out)
     print("\n k  pass@k                   pass^k                   groups", file=out)
     for p in doc["curve"]:
-        at = f"{_fmt(p['pass_at_k'])}{_fmt_ci(p['pass_at_k_ci'])}"
-        pw = f"{_fmt(p['pass_pow_k'])}{_fmt_ci(p['pass_pow_k_ci'])}"
+        at = f"{_metric_text(p['pass_at_k'])}{_interval_text(p['pass_at_k_ci'])}"
+        pw = f"{_metric_text(p['pass_pow_k'])}{_interval_text(p['pass_pow_k_ci'])}"
         note = f"  ({p['n_excluded']} excluded: {p['excluded_reason']})" if p["n_excluded"] else ""
         print(f"{p['k']:>2}  {at:<24} {pw:<24} {p['n_groups']}{note}", file=out)
     tc = doc["tool_correctness"]
     if tc["scored_interactions"]:
-        dims = ", ".join(f"{n} {_fmt(d['mean'], 2)}" for n, d in tc["dimensions"].items())
+        dims = ", ".join(f"{n} {_metric_text(d['mean'], 2)}" for n, d in tc["dimensions"].items())
         print(
             f"\ntool correctness over {tc['scored_interactions']} interactions: {dims}; "
-            f"overall {_fmt(tc['overall']['mean'], 2)}; {tc['correct_interactions']} at or above "
+            f"overall {_metric_text(tc['overall']['mean'], 2)}; {tc['correct_interactions']} at or above "
             f"{tc['tool_threshold']}",
             file=out,
         )

@@ -105,11 +105,6 @@ class Issue:
             text += f". Fix: {self.fix}"
         return text
 
-    def to_error(self) -> DataError:
-        """The issue as a :class:`~agentic_core.errors.DataError` (for raising)."""
-        rule = self.rule if self.value is None else f"{self.rule} (got {self.value})"
-        return DataError(self.place, rule, fix=self.fix, show=False)
-
 
 @dataclass(frozen=True, slots=True)
 class SkippedRecord:

@@ -58,7 +58,7 @@ def _is_blank(text: str) -> bool:
     return not text.strip()
 
 
-def _distinct(answers: Sequence[str], ground_truths: Sequence[str]) -> tuple[list[str], list[int], list[int]]:
+def _distinct_texts(answers: Sequence[str], ground_truths: Sequence[str]) -> tuple[list[str], list[int], list[int]]:
     """The distinct non-blank texts of both sides, and each pair's row in that list (-1: blank)."""
     index: dict[str, int] = {}
 
@@ -137,7 +137,7 @@ def similarities(
         JudgeConfigError: the model cannot be loaded.
     """
     _check_lengths(answers, ground_truths)
-    texts, answer_rows, truth_rows = _distinct(answers, ground_truths)
+    texts, answer_rows, truth_rows = _distinct_texts(answers, ground_truths)
     vectors = (encoder or _default_encoder()).encode(texts, batch_size=batch_size, progress=progress)
     return _cosines(vectors, answer_rows, truth_rows)
 
@@ -152,7 +152,7 @@ async def asimilarities(
 ) -> np.ndarray:
     """:func:`similarities` for async callers: embedding runs off the event loop, batch by batch."""
     _check_lengths(answers, ground_truths)
-    texts, answer_rows, truth_rows = _distinct(answers, ground_truths)
+    texts, answer_rows, truth_rows = _distinct_texts(answers, ground_truths)
     vectors = await (encoder or _default_encoder()).aencode(texts, batch_size=batch_size, progress=progress)
     return _cosines(vectors, answer_rows, truth_rows)
 

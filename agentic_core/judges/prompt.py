@@ -36,7 +36,6 @@ PROMPT_VERSION = "v1"
 # The token every data tag is built from. It is deliberately unusual, so that neutralising it
 # inside the data almost never alters a real answer.
 DELIMITER_TOKEN = "judge_data"
-DATA_FIELDS: tuple[str, str, str] = ("query", "answer", "ground_truth")
 NEUTRALISED = "(escaped-delimiter)"
 
 SYSTEM_PROMPT = """\

@@ -137,11 +137,6 @@ PROVIDERS: dict[str, ProviderSpec] = {
 }
 
 
-def provider_names() -> list[str]:
-    """The names :func:`build_chat_model` accepts, in menu order."""
-    return list(PROVIDERS)
-
-
 def get_provider(name: str) -> ProviderSpec:
     """The spec of provider ``name``.
 
@@ -257,7 +252,7 @@ def build_chat_model(
     the pinned versions in :data:`PROVIDERS`.
 
     Args:
-        provider: One of :func:`provider_names`.
+        provider: One of :data:`PROVIDERS`.
         model: The provider's model name (``llama-3.3-70b-versatile``, ``gpt-4o-mini``, ...).
         api_key: The key itself (from a password field); wins over the environment.
         api_key_env: Name of the environment variable holding the key (default: the

@@ -30,6 +30,12 @@ from agentic_core.judges.cache import JudgeCache, cache_key
 
 CacheMode = Literal["use", "refresh", "off"]
 CACHE_MODES: tuple[str, str, str] = ("use", "refresh", "off")
+CACHE_MODE_HELP: dict[str, str] = {
+    "use": "use: reuse cached verdicts, store new ones",
+    "refresh": "refresh: judge everything again, overwrite",
+    "off": "off: neither read nor write",
+}
+"""Each cache mode in words (menus and ``--help``)."""
 
 # Verdicts are written after this many completions or this many seconds, whichever comes
 # first: small enough that an interruption loses little, large enough that writing costs
@@ -96,7 +102,7 @@ def _dedupe_key(judge: Judge, item: JudgeItem) -> Hashable:
     return item
 
 
-def _distinct(judge: Judge, items: Sequence[JudgeItem]) -> tuple[list[JudgeItem], list[list[int]]]:
+def _distinct_items(judge: Judge, items: Sequence[JudgeItem]) -> tuple[list[JudgeItem], list[list[int]]]:
     """The distinct items, and for each the positions in ``items`` where it occurs."""
     where: dict[Hashable, int] = {}
     unique: list[JudgeItem] = []
@@ -125,7 +131,7 @@ def estimate_calls(
     as empty (the estimate is then an upper bound).
     """
     _check_cache_mode(cache_mode)
-    unique, _ = _distinct(judge, items)
+    unique, _ = _distinct_items(judge, items)
     if cache is None or cache_mode != "use" or not judge.cacheable:
         return len(unique)
     fingerprint = judge.identity.fingerprint()
@@ -193,7 +199,7 @@ async def run_judge(
     total = len(items)
     use_cache = cache is not None and judge.cacheable and cache_mode != "off"
     warnings: list[str] = []
-    unique, positions = _distinct(judge, items)
+    unique, positions = _distinct_items(judge, items)
     verdicts: list[Verdict | None] = [None] * total
     done = 0
 

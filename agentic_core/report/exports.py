@@ -16,12 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agentic_core import __version__, stats
+from agentic_core import stats
 from agentic_core.aggregate import Aggregate
 from agentic_core.errors import SettingsError
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import UNIT_DESCRIPTIONS
 from agentic_core.tools import ToolCorrectnessScore, combine
+from agentic_core.version import __version__
 
 
 def json_ready(value: Any) -> Any:

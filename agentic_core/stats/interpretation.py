@@ -40,7 +40,7 @@ def interpret(pass_at_k: float, pass_pow_k: float) -> Label:
     return "functional"
 
 
-def _fmt(x: float) -> str:
+def _threshold_safe_text(x: float) -> str:
     # Three decimals, more when rounding would print a value equal to the threshold it is compared with.
     text = f"{x:.3f}"
     thresholds = (RELIABLE_PASS_AT, RELIABLE_PASS_POW, INCONSISTENT_PASS_POW, NEEDS_IMPROVEMENT_PASS_AT)
@@ -83,7 +83,7 @@ def explain_label(
             label,
             "pass interpret(pass_at_k, pass_pow_k)",
         )
-    at, pw = f"pass@{k_} = {_fmt(pass_at_k)}", f"pass^{k_} = {_fmt(pass_pow_k)}"
+    at, pw = f"pass@{k_} = {_threshold_safe_text(pass_at_k)}", f"pass^{k_} = {_threshold_safe_text(pass_pow_k)}"
     if label == "reliable":
         return f"Reliable: {at} > 0.95 and {pw} > 0.70, so it succeeds and does so consistently."
     if label == "inconsistent":

@@ -17,7 +17,6 @@ from agentic_core.judges.providers import (
     PROVIDERS,
     build_chat_model,
     build_llm_judge,
-    provider_names,
 )
 from agentic_core.judges.runner import judge_sync
 from tests.fakes import (
@@ -39,7 +38,7 @@ def test_identity_never_holds_the_key() -> None:
 
 
 def test_provider_table_and_names() -> None:
-    assert provider_names() == ["groq", "openai", "openai-compatible", "anthropic", "google", "ollama"]
+    assert list(PROVIDERS) == ["groq", "openai", "openai-compatible", "anthropic", "google", "ollama"]
     assert PROVIDERS["anthropic"].install_command == "pip install langchain-anthropic==1.7.10"
 
 

@@ -1,0 +1,78 @@
+"""Every aggregation setting in one place: its rule, default, choices, label and help.
+
+The command line, the dashboard and the HTTP endpoint derive their options from here: the
+choices and defaults from :class:`AggregateSettings` and the :data:`SETTINGS` table, the words
+they show from each :class:`SettingSpec`. Each validation rule is one function below, used both
+by :class:`AggregateSettings` and by the statistics functions that take the same values, so a
+rule and its message exist once.
+
+Errors are :class:`~agentic_core.errors.SettingsError` naming the setting (by its field name),
+the rule, the value and the fix. An interface shows the setting in its own words with
+:func:`relabel` (``--k`` on the command line, "K (attempts)" on a page).
+
+Modules: :mod:`~agentic_core.settings.choices` (the kinds of values), :mod:`~agentic_core.settings.rules`
+(validation, one function per rule), :mod:`~agentic_core.settings.weights` (tool weights, priors as
+text), :mod:`~agentic_core.settings.model` (:class:`AggregateSettings`, :func:`make_settings`),
+:mod:`~agentic_core.settings.specs` (labels, options and help for the interfaces).
+"""
+
+from agentic_core.settings.choices import (
+    CI_LEVELS,
+    DIMENSIONS,
+    K_MAX,
+    N_SAMPLES_RANGE,
+    PRIORS,
+    UNIT_DESCRIPTIONS,
+    Estimator,
+    Interface,
+    Mode,
+    Unit,
+    UnitChoice,
+)
+from agentic_core.settings.model import AggregateSettings, default_of, make_settings
+from agentic_core.settings.rules import (
+    check_choice,
+    check_estimator,
+    check_fraction,
+    check_k,
+    check_level,
+    check_mode,
+    check_n_samples,
+    check_prior,
+    check_prior_value,
+    check_seed,
+)
+from agentic_core.settings.specs import SETTINGS, SettingSpec, relabel
+from agentic_core.settings.weights import ToolWeights, parse_prior
+
+__all__ = [
+    "CI_LEVELS",
+    "DIMENSIONS",
+    "K_MAX",
+    "N_SAMPLES_RANGE",
+    "PRIORS",
+    "SETTINGS",
+    "UNIT_DESCRIPTIONS",
+    "AggregateSettings",
+    "Estimator",
+    "Interface",
+    "Mode",
+    "SettingSpec",
+    "ToolWeights",
+    "Unit",
+    "UnitChoice",
+    "check_choice",
+    "check_estimator",
+    "check_fraction",
+    "check_k",
+    "check_level",
+    "check_mode",
+    "check_n_samples",
+    "check_prior",
+    "check_prior_value",
+    "check_seed",
+    "default_of",
+    "make_settings",
+    "parse_prior",
+    "relabel",
+]

@@ -1,0 +1,80 @@
+"""AppTest of the Overview page: threshold, K and mode driven by key, numbers checked against the core."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from agentic_core.aggregate import aggregate
+from agentic_core.evaluate import evaluate
+from agentic_core.io.samples import load_sample
+from agentic_core.result import EvaluationResult
+from agentic_core.settings import make_settings
+from tests.pages.conftest import OpenApp
+from ui.format import ci_text, pct
+
+
+@pytest.fixture(scope="module")
+def support() -> EvaluationResult:
+    """The default sample judged by the dataset judge, as the app under test judges it."""
+    return evaluate(load_sample("support"), "dataset", cache_mode="off")
+
+
+def metric(at: AppTest, label: str) -> tuple[str, str]:
+    found = [(m.value, m.proto.delta) for m in at.metric if m.label == label]
+    assert len(found) == 1, [m.label for m in at.metric]
+    return found[0]
+
+
+def expect_numbers(at: AppTest, result: EvaluationResult, **settings: object) -> None:
+    """The KPI cards show exactly the core's numbers for these settings."""
+    agg = aggregate(result, make_settings(**settings))
+    k = agg.settings.k
+    head = agg.headline
+    assert metric(at, "Conversations")[0] == f"{agg.counts.conversations:,}"
+    assert metric(at, "Conversation success") == (pct(agg.success_rate.value), ci_text(agg.success_rate.ci))
+    assert metric(at, f"pass@{k}") == (pct(head.pass_at_k), ci_text(head.pass_at_k_ci))
+    assert metric(at, f"pass^{k}") == (pct(head.pass_pow_k), ci_text(head.pass_pow_k_ci))
+
+
+def test_overview_opens_on_the_core_numbers(open_app: OpenApp, support: EvaluationResult) -> None:
+    at = open_app()
+    assert [t.value for t in at.title] == ["Overview"]
+    expect_numbers(at, support, threshold=at.slider(key="threshold").value)
+    assert at.get("plotly_chart"), "the pass@k / pass^k chart is drawn"
+
+
+def test_threshold_k_and_mode_by_key_follow_the_core(open_app: OpenApp, support: EvaluationResult) -> None:
+    at = open_app()
+    at.slider(key="threshold").set_value(0.5).run()
+    at.slider(key="k").set_value(5).run()
+    at.selectbox(key="mode").set_value("frequentist").run()
+    assert not at.exception
+    expect_numbers(at, support, threshold=0.5, k=5, mode="frequentist")
+    # A stricter threshold can only lower the success rate.
+    strict = aggregate(support, make_settings(threshold=0.95, k=5, mode="frequentist"))
+    at.slider(key="threshold").set_value(0.95).run()
+    expect_numbers(at, support, threshold=0.95, k=5, mode="frequentist")
+    loose = aggregate(support, make_settings(threshold=0.5, k=5, mode="frequentist"))
+    assert strict.success_rate.value is not None and loose.success_rate.value is not None
+    assert strict.success_rate.value <= loose.success_rate.value
+
+
+def test_the_settings_sentence_names_the_method_used(open_app: OpenApp) -> None:
+    at = open_app()
+    at.selectbox(key="mode").set_value("frequentist").run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "frequentist" in text and "bootstrap over groups" in text
+    at.selectbox(key="mode").set_value("bayesian").run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "Bayesian" in text and ("Monte Carlo" in text or "cumulants" in text)
+
+
+def test_an_invalid_setting_is_an_error_in_the_pages_words(open_app: OpenApp) -> None:
+    at = open_app("pages/tools.py")
+    for key in ("w_selection", "w_parameters", "w_sequence", "w_utilization"):
+        at.slider(key=key).set_value(0.0).run()
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any("setting 'Tool weights'" in e and "greater than 0" in e for e in errors), errors

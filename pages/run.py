@@ -17,6 +17,7 @@ from agentic_core.evaluate import evaluate, judge_items
 from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import Judge, JudgeItem
 from agentic_core.judges.cache import JudgeCache, default_cache_path
+from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.planning import RunPlan, plan_run
 from agentic_core.judges.providers import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
@@ -106,45 +107,31 @@ def _llm_options() -> tuple[dict[str, Any], str | None]:
         st.caption(f"{spec.label} reads its API key from {spec.key_env}{need}. Key used now: {where}.")
     else:
         st.caption(f"{spec.label} needs no API key.")
-    cols = st.columns(3)
-    concurrency = cols[0].number_input(
-        "Concurrency",
-        min_value=1,
-        max_value=256,
-        value=8,
-        step=1,
-        key="llm_concurrency",
-        help="Calls in flight at once.",
-        **_PERSIST,
-    )
-    rps = cols[1].number_input(
-        "Requests per second",
-        min_value=0.0,
-        max_value=1000.0,
-        value=0.0,
-        step=0.5,
-        key="llm_rps",
-        help="At most this many requests per second (retries included); 0 = no limit.",
-        **_PERSIST,
-    )
-    timeout = cols[2].number_input(
-        "Timeout (s)",
-        min_value=1.0,
-        max_value=600.0,
-        value=60.0,
-        step=5.0,
-        key="llm_timeout",
-        help="Per call; a call that times out is retried, then counted as failed (unscored, never 0).",
-        **_PERSIST,
-    )
+    values: dict[str, Any] = {}
+    steps = {"concurrency": 1, "rps": 0.5, "timeout_s": 5.0}
+    keys = {"concurrency": "llm_concurrency", "rps": "llm_rps", "timeout_s": "llm_timeout"}
+    for col, option in zip(st.columns(len(LLM_OPTIONS)), LLM_OPTIONS.values(), strict=True):
+        whole = isinstance(option.default, int)
+        # A page's number field needs a number: 0 stands for "no limit" where the default is None.
+        default = 0.0 if option.default is None else option.default
+        values[option.name] = col.number_input(
+            option.label,
+            min_value=int(option.minimum) if whole else float(option.minimum),
+            max_value=int(option.maximum) if whole else float(option.maximum),
+            value=default,
+            step=steps[option.name],
+            key=keys[option.name],
+            help=option.help + (" 0 = no limit." if option.default is None else ""),
+            **_PERSIST,
+        )
     options: dict[str, Any] = {
         "provider": provider,
         "model": model,
         "base_url": base_url or None,
         "api_key": api_key or None,
-        "concurrency": int(concurrency),
-        "rps": float(rps) or None,
-        "timeout_s": float(timeout),
+        "concurrency": int(values["concurrency"]),
+        "rps": float(values["rps"]) or None,
+        "timeout_s": float(values["timeout_s"]),
     }
     return options, api_key or None
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agentic_core.cli.parser import EXIT_OK, EXIT_STRICT
+from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_prior
 
 _SETTING_OPTIONS = (
@@ -47,9 +48,7 @@ def _judge_options(args: argparse.Namespace) -> dict[str, Any]:
         "model": args.model,
         "base_url": args.base_url,
         "api_key_env": args.api_key_env,
-        "concurrency": args.concurrency,
-        "rps": args.rps,
-        "timeout_s": args.timeout,
+        **{name: getattr(args, name) for name in LLM_OPTIONS},
     }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.judges.runner import CACHE_MODES
 from agentic_core.settings import PRIORS, SETTINGS, default_of
@@ -63,9 +64,15 @@ def build_parser() -> argparse.ArgumentParser:
     j.add_argument("--model", help="LLM model name")
     j.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
     j.add_argument("--api-key-env", help="name of the environment variable holding the API key")
-    j.add_argument("--concurrency", type=int, default=8, help="LLM calls in flight (default 8)")
-    j.add_argument("--rps", type=float, default=None, help="max LLM requests per second (default: no limit)")
-    j.add_argument("--timeout", type=float, default=60.0, help="seconds per LLM call (default 60)")
+    for option in LLM_OPTIONS.values():
+        default = option.default
+        j.add_argument(
+            option.flag,
+            dest=option.name,
+            type=int if isinstance(default, int) else float,
+            default=default,
+            help=f"{option.help} (default: {'no limit' if default is None else f'{default:g}'})",
+        )
     j.add_argument("--cache", choices=list(CACHE_MODES), default="use", help="judge cache mode")
     j.add_argument("--cache-path", help="judge cache file (default: the user cache directory)")
     a = ev.add_argument_group("aggregation")

@@ -29,6 +29,7 @@ from pydantic import BaseModel, SecretStr
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.llm_options import DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 from agentic_core.judges.prompt import (
     PROMPT_VERSION,
     JudgementParseError,
@@ -187,9 +188,9 @@ class LLMJudge:
         *,
         provider: str,
         model_name: str,
-        concurrency: int = 8,
-        timeout_s: float = 60.0,
-        max_retries: int = 4,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
         rps: float | None = None,
         use_structured_output: StructuredMode = "auto",
         temperature: float | None = 0.0,

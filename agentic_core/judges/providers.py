@@ -22,6 +22,7 @@ from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.llm import LLMJudge, StructuredMode
+from agentic_core.judges.llm_options import DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 from agentic_core.secrets import mask_secrets, secret_text
 
 NO_KEY_PLACEHOLDER = "not-needed"
@@ -243,7 +244,7 @@ def build_chat_model(
     api_key_env: str | None = None,
     base_url: str | None = None,
     temperature: float = 0.0,
-    timeout_s: float = 60.0,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> BaseChatModel:
     """Build the chat model of ``provider`` for ``model``.
 
@@ -305,9 +306,9 @@ def build_llm_judge(
     api_key_env: str | None = None,
     base_url: str | None = None,
     temperature: float = 0.0,
-    concurrency: int = 8,
-    timeout_s: float = 60.0,
-    max_retries: int = 4,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    max_retries: int = DEFAULT_MAX_RETRIES,
     rps: float | None = None,
     use_structured_output: StructuredMode = "auto",
 ) -> LLMJudge:

@@ -31,7 +31,7 @@ def require_defined(n: int, k: int, estimator: Estimator, what: str) -> None:
         raise UndefinedEstimateError(
             what,
             f"with the unbiased estimator needs at least {k} attempts; this group has {n}",
-            fix=f"use --estimator plug-in (or Bayesian mode) or a k <= {n}",
+            fix=f"use the plug-in estimator (or Bayesian mode), or a k <= {n}",
             show=False,
         )
 

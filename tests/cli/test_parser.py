@@ -1,0 +1,53 @@
+"""The command line's options derive from the settings table, the judge registry and the LLM options."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from agentic_core.cli import build_parser
+from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
+from agentic_core.judges.runner import CACHE_MODES
+from agentic_core.settings import SETTINGS, default_of
+
+
+def _evaluate_actions() -> dict[str, argparse.Action]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {flag: action for action in sub.choices["evaluate"]._actions for flag in action.option_strings}
+
+
+ACTIONS = _evaluate_actions()
+
+
+@pytest.mark.parametrize("name", ["unit", "estimator", "mode", "k", "tool_threshold", "ci_level", "seed"])
+def test_setting_options_take_their_choices_and_defaults_from_the_settings(name: str) -> None:
+    spec = SETTINGS[name]
+    action = ACTIONS[spec.flag]
+    assert action.dest == name
+    assert action.default == default_of(name)
+    assert list(action.choices or []) == list(spec.choices)
+    assert spec.help in (action.help or "")
+
+
+@pytest.mark.parametrize("name", ["ignore_extra_tools", "require_tool_correctness", "unscored_as_incorrect"])
+def test_switches_turn_on_the_non_default(name: str) -> None:
+    assert default_of(name) is False
+    action = ACTIONS[SETTINGS[name].flag]
+    assert isinstance(action, argparse._StoreTrueAction) and action.dest == name
+
+
+def test_judges_cache_modes_and_llm_options_come_from_their_tables() -> None:
+    assert list(ACTIONS["--judge"].choices or []) == list(JUDGES)
+    assert ACTIONS["--judge"].default == DEFAULT_JUDGE
+    assert list(ACTIONS["--cache"].choices or []) == list(CACHE_MODES)
+    for option in LLM_OPTIONS.values():
+        assert ACTIONS[option.flag].default == option.default and ACTIONS[option.flag].dest == option.name
+
+
+def test_the_contract_option_names_are_all_there() -> None:
+    # README: these names are a public contract (extend, never rename).
+    contract = ["--judge", "--provider", "--model", "--base-url", "--api-key-env", "--concurrency", "--rps", "--timeout", "--cache", "--cache-path", "--unit", "--estimator", "--mode", "--k", "--threshold", "--tool-threshold", "--tool-weights", "--ignore-extra-tools", "--require-tools", "--prior", "--ci", "--seed", "--unscored-as-incorrect", "--out", "--json", "--strict", "--no-progress"]
+    assert set(contract) <= set(ACTIONS)

@@ -49,5 +49,10 @@ def test_judges_cache_modes_and_llm_options_come_from_their_tables() -> None:
 
 def test_the_contract_option_names_are_all_there() -> None:
     # README: these names are a public contract (extend, never rename).
-    contract = ["--judge", "--provider", "--model", "--base-url", "--api-key-env", "--concurrency", "--rps", "--timeout", "--cache", "--cache-path", "--unit", "--estimator", "--mode", "--k", "--threshold", "--tool-threshold", "--tool-weights", "--ignore-extra-tools", "--require-tools", "--prior", "--ci", "--seed", "--unscored-as-incorrect", "--out", "--json", "--strict", "--no-progress"]
+    contract = [
+        "--judge", "--provider", "--model", "--base-url", "--api-key-env", "--concurrency", "--rps", "--timeout",
+        "--cache", "--cache-path", "--unit", "--estimator", "--mode", "--k", "--threshold", "--tool-threshold",
+        "--tool-weights", "--ignore-extra-tools", "--require-tools", "--prior", "--ci", "--seed",
+        "--unscored-as-incorrect", "--out", "--json", "--strict", "--no-progress",
+    ]
     assert set(contract) <= set(ACTIONS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,9 +19,11 @@ from pydantic import BaseModel, ConfigDict
 from agentic_core import stats
 from agentic_core.passing import reaches
 from agentic_core.result import EvaluationResult
-from agentic_core.settings import AggregateSettings, Unit
+from agentic_core.settings import K_AUTO_MAX, K_AUTO_SUPPORT, AggregateSettings, Unit
+from agentic_core.statistics_words import StatisticsUsed, describe_statistics
 from agentic_core.tool_summary import ToolSummary, tool_summary
 from agentic_core.tools import overall_vectorised
+from agentic_core.wording import plural
 
 
 class Counts(BaseModel):
@@ -54,12 +57,14 @@ class Counts(BaseModel):
 
 
 class Rate(BaseModel):
-    """A rate with its interval and how the interval was made.
+    """The success rate (pass@1 by the curve's own method) with its interval.
 
     Attributes:
         value: The rate, or ``None`` when undefined (nothing scored).
         ci: ``(low, high)`` at the settings' level, or ``None``.
         interval_method: How ``ci`` was obtained (see :func:`agentic_core.stats.describe_method`).
+        observed: The plain share of scored conversations that are fully correct (no model, no
+            prior); shown only labelled "observed".
     """
 
     model_config = ConfigDict(frozen=True)
@@ -67,6 +72,36 @@ class Rate(BaseModel):
     value: float | None
     ci: tuple[float, float] | None
     interval_method: stats.IntervalMethod | None
+    observed: float | None = None
+
+
+class PointValues(BaseModel):
+    """Point values of the success rate, pass@K and pass^K (no intervals)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    success_rate: float | None
+    pass_at_k: float | None
+    pass_pow_k: float | None
+
+
+class UnscoredBounds(BaseModel):
+    """What the headline would be if every unscored interaction were incorrect, or correct.
+
+    Excluding judge failures can flatter a result (an answer that confuses the judge leaves the
+    denominator); these two bracket it.
+
+    Attributes:
+        unscored_interactions: How many interactions the judge could not score.
+        as_incorrect: The headline counting all of them incorrect.
+        as_correct: The headline counting all of them correct.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    unscored_interactions: int
+    as_incorrect: PointValues
+    as_correct: PointValues
 
 
 @dataclass
@@ -88,7 +123,13 @@ class Aggregate:
             ``n``, ``c``, per-group pass@K / pass^K with intervals.
         tool_summary: Mean of each tool dimension and overall with intervals, and counts.
         counts: Conversation / interaction counts, unscored and excluded numbers.
-        success_rate: Conversation success rate with its interval.
+        success_rate: The success rate: pass@1 by the curve's method, same groups, same interval.
+        k: The K used (``auto`` resolved).
+        k_reason: Why that K, in words.
+        excluded_groups: Keys of the groups left out of the curve (too few attempts, none scored).
+        statistics: The mode, target, estimator, prior and interval method, in words.
+        unscored: The headline with unscored interactions counted incorrect and correct (``None``
+            when everything was scored).
         elapsed_s: Wall time of the aggregation.
     """
 
@@ -104,6 +145,11 @@ class Aggregate:
     tool_summary: ToolSummary
     counts: Counts
     success_rate: Rate
+    k: int
+    k_reason: str
+    excluded_groups: list[str]
+    statistics: StatisticsUsed
+    unscored: UnscoredBounds | None = None
     elapsed_s: float = 0.0
 
 
@@ -166,20 +212,12 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     # unless they count as incorrect.
     conv_n = (n_int - (0 if settings.unscored_as_incorrect else n_unscored)).astype(np.int64)
     g_n, g_c, group_keys = _groups(result, unit, conv_scored, conv_correct, conv_n, n_correct)
+    k, k_reason = resolve_k(g_n, settings)
 
-    keep = g_n > 0
-    curve = stats.dataset_curve(
-        g_n[keep],
-        g_c[keep],
-        list(range(1, settings.k + 1)),
-        mode=settings.mode,
-        estimator=settings.estimator,
-        prior=settings.prior,
-        level=settings.ci_level,
-        seed=settings.seed,
-        n_samples=settings.n_samples,
-    )
+    curve = stats.dataset_curve(g_n, g_c, list(range(1, k + 1)), **_curve_options(settings))
     headline = curve[-1]
+    keep = stats.included_groups(g_n, k, settings.mode, settings.estimator)
+    excluded = [str(key) for key in group_keys[~keep]]
     interpretation = (
         stats.interpret(headline.pass_at_k, headline.pass_pow_k)
         if headline.pass_at_k is not None and headline.pass_pow_k is not None
@@ -191,9 +229,18 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
         "prior": settings.prior,
         "level": settings.ci_level,
     }
-    groups = stats.group_table(g_n, g_c, settings.k, **table_options)  # type: ignore[arg-type]
+    groups = stats.group_table(g_n, g_c, k, **table_options)  # type: ignore[arg-type]
     groups.insert(0, "group", group_keys)
-    per_conv = stats.group_table(conv_n, n_correct, settings.k, **table_options)  # type: ignore[arg-type]
+    per_conv = stats.group_table(conv_n, n_correct, k, **table_options)  # type: ignore[arg-type]
+    unscored_bounds = None
+    if unscored.any():
+        unscored_bounds = UnscoredBounds(
+            unscored_interactions=int(unscored.sum()),
+            as_incorrect=_headline_points(result, unit, settings, k, n_correct == n_int, n_int, n_correct),
+            as_correct=_headline_points(
+                result, unit, settings, k, n_correct + n_unscored == n_int, n_int, n_correct + n_unscored
+            ),
+        )
 
     status = np.where(conv_unscored, "unscored", np.where(conv_correct, "correct", "incorrect"))
     conversations = pd.DataFrame(
@@ -234,9 +281,6 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
 
     scored_convs = int(conv_scored.sum())
     correct_convs = int(conv_correct.sum())
-    pooled = stats.success_rate_interval(
-        scored_convs, correct_convs, mode=settings.mode, prior=settings.prior, level=settings.ci_level
-    )
     counts = Counts(
         conversations=n_conv,
         scored_conversations=scored_convs,
@@ -262,12 +306,73 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
         tool_summary=tool_summary(result, overall, tool_correct, settings),
         counts=counts,
         success_rate=Rate(
-            value=pooled.rate,
-            ci=None if pooled.low is None or pooled.high is None else (pooled.low, pooled.high),
-            interval_method=pooled.method,
+            value=headline.success_rate,
+            ci=headline.success_rate_ci,
+            interval_method=headline.interval_method,
+            observed=correct_convs / scored_convs if scored_convs else None,
         ),
+        k=k,
+        k_reason=k_reason,
+        excluded_groups=excluded,
+        statistics=describe_statistics(settings, headline),
+        unscored=unscored_bounds,
         elapsed_s=time.perf_counter() - start,
     )
+
+
+def _curve_options(settings: AggregateSettings) -> dict[str, Any]:
+    """The settings the curve takes, by keyword."""
+    return {
+        "mode": settings.mode,
+        "target": settings.target,
+        "estimator": settings.estimator,
+        "prior": settings.prior,
+        "level": settings.ci_level,
+        "seed": settings.seed,
+        "n_samples": settings.n_samples,
+    }
+
+
+def resolve_k(g_n: np.ndarray, settings: AggregateSettings) -> tuple[int, str]:
+    """Resolve ``k = "auto"``: the largest k that at least 90% of the groups support (n >= k), 1..20.
+
+    Args:
+        g_n: Scored attempts per group of the unit of trial.
+        settings: The settings (an explicit K is returned as it is).
+
+    Returns:
+        ``(K, reason in words)``.
+    """
+    if settings.k != "auto":
+        return settings.k, f"K = {settings.k} chosen in the settings"
+    sizes = g_n[g_n > 0]
+    if sizes.size == 0:
+        return 1, "'auto' chose K = 1: no group has a scored attempt"
+    # The share of groups with at least k attempts, for k = 1..K_AUTO_MAX (non-increasing in k).
+    support = np.array([(sizes >= k).mean() for k in range(1, K_AUTO_MAX + 1)])
+    k = int(np.flatnonzero(support >= K_AUTO_SUPPORT - 1e-12).max()) + 1 if support[0] >= K_AUTO_SUPPORT else 1
+    share = float(support[k - 1])
+    cap = " (the most 'auto' takes)" if k == K_AUTO_MAX else ""
+    return k, (
+        f"'auto' chose K = {k}{cap}: {share:.0%} of the {plural(sizes.size, 'group')} have at least "
+        f"{plural(k, 'attempt')} (the largest k that at least {K_AUTO_SUPPORT:.0%} of them support)"
+    )
+
+
+def _headline_points(
+    result: EvaluationResult,
+    unit: Unit,
+    settings: AggregateSettings,
+    k: int,
+    conv_correct: np.ndarray,
+    conv_n: np.ndarray,
+    n_correct: np.ndarray,
+) -> PointValues:
+    """Point values at K when every conversation is scored (for the unscored bounds)."""
+    everyone = np.ones(result.n_conversations, dtype=bool)
+    g_n, g_c, _ = _groups(result, unit, everyone, conv_correct, conv_n.astype(np.int64), n_correct)
+    point = stats.dataset_curve(g_n, g_c, [k], **_curve_options(settings))[0]
+    return PointValues(success_rate=point.success_rate, pass_at_k=point.pass_at_k, pass_pow_k=point.pass_pow_k)
 
 
 def _groups(

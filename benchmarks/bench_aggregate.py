@@ -41,11 +41,18 @@ def main() -> None:
         f"{result.n_interactions} interactions in {result.n_conversations} conversations: "
         f"load {t1 - t0:.2f} s, evaluate (dataset judge + tool scoring) {t2 - t1:.2f} s\n"
     )
-    print("| unit | mode | estimator | median ms | best ms |")
-    print("|---|---|---|---:|---:|")
+    print("| unit | mode | target | estimator | median ms | best ms |")
+    print("|---|---|---|---|---:|---:|")
+    combos = (
+        ("bayesian", "population", "unbiased"),
+        ("bayesian", "these-tasks", "unbiased"),
+        ("frequentist", "population", "unbiased"),
+        ("frequentist", "these-tasks", "unbiased"),
+        ("frequentist", "population", "plug-in"),
+    )
     for unit in ("task", "conversation", "interaction"):
-        for mode, estimator in (("bayesian", "unbiased"), ("frequentist", "unbiased"), ("frequentist", "plug-in")):
-            settings = make_settings(k=10, unit=unit, mode=mode, estimator=estimator)
+        for mode, target, estimator in combos:
+            settings = make_settings(k=10, unit=unit, mode=mode, target=target, estimator=estimator)
             aggregate(result, settings)  # warm-up
             times = []
             for i in range(args.repeat):
@@ -54,7 +61,9 @@ def main() -> None:
                 start = time.perf_counter()
                 aggregate(result, s)
                 times.append((time.perf_counter() - start) * 1000)
-            print(f"| {unit} | {mode} | {estimator} | {statistics.median(times):.1f} | {min(times):.1f} |")
+            print(
+                f"| {unit} | {mode} | {target} | {estimator} | {statistics.median(times):.1f} | {min(times):.1f} |"
+            )
 
 
 if __name__ == "__main__":

@@ -257,7 +257,7 @@ facts = [
     f"{int(conv['correct_interactions'])} of {int(conv['total_interactions'])} interactions correct",
 ]
 if conv.get("pass_at_k") is not None and not pd.isna(conv.get("pass_at_k")):
-    facts.append(f"per-conversation pass@{settings.k} {pct(float(conv['pass_at_k']))} (over its interactions)")
+    facts.append(f"per-conversation pass@{agg.k} {pct(float(conv['pass_at_k']))} (over its interactions)")
 st.markdown(" · ".join(facts))
 about = [conversation.context or "", f"language: {conversation.language}" if conversation.language else ""]
 if any(about):

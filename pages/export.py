@@ -81,7 +81,7 @@ def _settings_lines(run: ActiveRun, agg: Aggregate) -> list[str]:
             if s.unscored_as_incorrect
             else "their conversations are **excluded** from the rates (and counted)."
         ),
-        f"**K = {s.k}**: pass@k and pass^k for k = 1..{s.k}.",
+        f"**K = {agg.k}**: pass@k and pass^k for k = 1..{agg.k} ({agg.k_reason}).",
         settings_sentence(agg),
         f"Tool correctness: weights {weights} (normalised before use); tool threshold {s.tool_threshold:g}; "
         f"extra calls {'ignored' if s.ignore_extra_tools else 'penalised'}.",

@@ -11,7 +11,7 @@ from agentic_core.errors import AgenticError
 from agentic_core.stats import describe_method
 from agentic_core.uncertainty import posterior_view
 from ui.cards import kpi
-from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure
+from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure, shrinkage_figure
 from ui.controls import prior_controls, settings_or_error, sidebar_controls
 from ui.format import ci_text, pct, prob_text
 from ui.memo import session_memo
@@ -40,29 +40,19 @@ sidebar_controls(run)
 
 st.title("Uncertainty")
 st.caption(f"{run.data_name} — judged by {run.judge_label}")
-prior_controls()
-st.caption(
-    "The prior is the belief about each group's success probability before seeing its attempts. Uniform "
-    "treats every rate as equally likely; Jeffreys puts a little more weight near 0 and 1; with few attempts "
-    "per group the choice visibly moves the numbers. It applies on every page."
-)
 
 settings = settings_or_error(run)
 if settings is None:
     st.stop()
 agg = get_aggregate(run, settings)
-k = settings.k
+k = agg.k
 level = settings.ci_level
 
 if settings.mode == "frequentist":
-    interval = describe_method(agg.headline.interval_method)
     st.info(
-        f"**These posteriors are Bayesian**, shown with the prior chosen above although the app is in "
-        f"frequentist mode (the Overview shows point estimates with intervals from a {interval}). The two "
-        "answer different questions. Over many tasks, the Bayesian credible interval covers the uncertainty "
-        "*within these tasks*: how well their attempts pin down their true success rates. The bootstrap "
-        "resamples tasks, so it covers the variation *between tasks*: how the mean would move on another "
-        "sample of tasks (tasks that all have the same results give it zero width).",
+        "**These posteriors are Bayesian**, shown although the app is in frequentist mode (the Overview shows "
+        f"point estimates with intervals from {describe_method(agg.headline.interval_method)}). For the task "
+        "population both answer the same question: how the agent would do on other tasks like these.",
         icon=":material/info:",
     )
     st.button("Switch the app to Bayesian mode", key="unc_switch_bayes", on_click=switch_to_bayesian)
@@ -93,26 +83,45 @@ if n_groups == 1:
         if agg.unit == "conversation"
         else f"one {group_word}"
     )
+    st.markdown(
+        f"Each value is for {scope}, with a Beta({settings.prior_a:g}, {settings.prior_b:g}) prior (with one "
+        f"group the task population and these tasks coincide). The shaded band is the {level:.0%} equal-tailed "
+        "credible interval, the line the posterior mean."
+    )
+elif post.population:
+    st.markdown(
+        f"**Target: the task population.** The {n_groups:,} {group_word}s are treated as a sample of the tasks "
+        "the agent will face: each task's success probability comes from a Beta(α, β) population whose α and β "
+        "are learnt from all tasks (the hierarchical model of BDA3 section 5.3). Each value is the population's "
+        f"mean; the shaded band is its {level:.0%} credible interval, the line the posterior mean."
+    )
 else:
-    scope = f"the mean over {n_groups:,} {group_word}s (each with its own Beta posterior)"
-st.markdown(
-    f"Beta({settings.prior_a:g}, {settings.prior_b:g}) prior; each value is {scope}. The shaded band is the "
-    f"{level:.0%} equal-tailed credible interval, the line the posterior mean."
-)
+    st.markdown(
+        f"**Target: these tasks.** Each value is the mean over exactly these {n_groups:,} {group_word}s, each with "
+        f"its own Beta({settings.prior_a:g}, {settings.prior_b:g}) posterior; the shaded band is the {level:.0%} "
+        "credible interval, the line the posterior mean."
+    )
+if not post.population or n_groups == 1 or agg.unit == "task":
+    prior_controls()
+    st.caption(
+        "The prior is the belief about each task's success probability before seeing its attempts (used for "
+        "these tasks, a single group and the per-task posteriors below; the population model learns its own). "
+        "Uniform treats every rate as equally likely; Jeffreys puts more weight near 0 and 1."
+    )
 
-target = st.slider(
+pow_target = st.slider(
     f"Target for pass^{k}",
     0.0,
     1.0,
     value=0.5,
     step=0.01,
-    key="target",
+    key="pow_target",
     help=f"The page reports the posterior probability that pass^{k} (all {k} attempts correct) exceeds this.",
     bind="query-params",
     persist_state="session",
 )
 try:
-    prob = post.prob_pass_pow_exceeds(float(target))
+    prob = post.prob_pass_pow_exceeds(float(pow_target))
 except AgenticError as exc:
     st.error(str(exc))
     st.stop()
@@ -140,10 +149,14 @@ kpi(
     help=f"Posterior mean of the probability that all {k} attempts are correct.",
 )
 cols[3].metric(
-    f"P(pass^{k} > {target:.2f})",
+    f"P(pass^{k} > {pow_target:.2f})",
     prob_text(prob),
     help="Posterior probability that pass^K exceeds the target"
-    + (" (exact)." if n_groups == 1 else f" (share of {settings.n_samples:,} seeded posterior draws)."),
+    + (
+        " (exact)."
+        if n_groups == 1 or post.population
+        else f" (share of {settings.n_samples:,} seeded posterior draws)."
+    ),
 )
 
 fig_cols = st.columns(3)
@@ -152,7 +165,7 @@ for column, draws, ci, mean, title, color, key, line in (
     (fig_cols[1], samples.pass_at_k[:, col], point.pass_at_k_ci, point.pass_at_k, f"pass@{k}", AT_COLOR,
      "unc_post_at", None),
     (fig_cols[2], samples.pass_pow_k[:, col], point.pass_pow_k_ci, point.pass_pow_k, f"pass^{k}", POW_COLOR,
-     "unc_post_pow", float(target)),
+     "unc_post_pow", float(pow_target)),
 ):
     figure = posterior_figure(draws, ci, mean, title, color, target=line)
     column.plotly_chart(fit_x_range(figure, draws, () if line is None else (line,)), key=key)
@@ -162,13 +175,14 @@ notes = [
 ]
 if point.observed_success_rate is not None:
     notes.append(
-        f"Observed success rate (no prior): {pct(point.observed_success_rate)}; the prior pulls the posterior "
-        f"mean towards {settings.prior_a / (settings.prior_a + settings.prior_b):.2f}, most when a group has "
-        "few attempts."
+        f"Observed (no model, no prior): mean c/n {pct(point.observed_success_rate)}; the posterior mean is pulled "
+        "towards the population (or the prior) most where tasks have few attempts."
     )
 st.caption(" ".join(notes))
 if point.n_excluded:
     st.warning(f"{point.excluded_reason}.")
+for note in point.notes:
+    st.warning(note[:1].upper() + note[1:] + ".")
 
 st.subheader("Per-task posteriors")
 if agg.unit != "task" or post.tasks is None:
@@ -240,6 +254,26 @@ def _interval_column(frame: pd.DataFrame, name: str) -> list[str]:
     return [ci_text((lo, hi)) for lo, hi in zip(frame[f"{name}_ci_low"], frame[f"{name}_ci_high"], strict=True)]
 
 
+shrinkage = "shrunk_p" in ranked.columns
+if shrinkage:
+    st.subheader("Shrinkage towards the population")
+    st.caption(
+        "Each task's observed success rate (hollow) and its success probability under the population model "
+        "(filled): a task with few attempts is pulled most towards the population mean. These are the same "
+        f"tasks as in the plot above ({len(shown):,} of {n_tasks:,})."
+    )
+    population_mean = post.point.success_rate if post.population else None
+    st.plotly_chart(
+        shrinkage_figure(
+            labels,
+            shown["observed_success_rate"].to_numpy(),
+            shown["shrunk_p"].to_numpy(),
+            shown["n"].to_numpy(),
+            population_mean,
+        ),
+        key="unc_shrinkage",
+    )
+
 table = pd.DataFrame(
     {
         "task": ranked["group"].astype(str),
@@ -254,6 +288,11 @@ table = pd.DataFrame(
         "pow_ci": _interval_column(ranked, "pass_pow_k"),
     }
 )
+if shrinkage:
+    table["shrunk"] = ranked["shrunk_p"].to_numpy()
+    table["shrunk_ci"] = [
+        ci_text((lo, hi)) for lo, hi in zip(ranked["shrunk_p_low"], ranked["shrunk_p_high"], strict=True)
+    ]
 ci_label = f"{level:.0%} credible interval"
 st.dataframe(
     table,
@@ -270,11 +309,17 @@ st.dataframe(
         "at_ci": st.column_config.TextColumn(f"pass@{k} {ci_label}"),
         "pow_mean": st.column_config.NumberColumn(f"pass^{k}", format="percent"),
         "pow_ci": st.column_config.TextColumn(f"pass^{k} {ci_label}"),
+        "shrunk": st.column_config.NumberColumn(
+            "p (population model)", format="percent", help="The task's success probability under the hierarchical "
+            "model: its own attempts and what the other tasks say about tasks like it."
+        ),
+        "shrunk_ci": st.column_config.TextColumn(f"p (population model) {ci_label}"),
     },
 )
 st.caption(
-    f"{n_tasks:,} tasks, worst first by posterior mean {metric_label}. Every task has its own "
-    f"Beta({settings.prior_a:g} + c, {settings.prior_b:g} + n − c) posterior: means and bounds are exact."
+    f"{n_tasks:,} tasks, worst first by posterior mean {metric_label}. The p, pass@{k} and pass^{k} columns use "
+    f"each task's own Beta({settings.prior_a:g} + c, {settings.prior_b:g} + n − c) posterior (exact); the "
+    "population-model columns come from the hierarchical model (seeded draws for the bounds)."
 )
 if n_undefined:
     st.warning(

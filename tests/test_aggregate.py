@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -140,3 +141,62 @@ def test_numbers_never_depend_on_data_order(rows: list[tuple[int, list[float]]],
             q.pass_at_k_ci,
             q.pass_pow_k_ci,
         )
+
+
+TAU = Path(__file__).resolve().parent / "data" / "tau_airline_shape.jsonl"
+
+
+def test_defaults_reproduce_tau_bench_published_curve() -> None:
+    # tau-bench (Yao et al. 2024), gpt-4o on the airline domain, 50 tasks x 4 trials: the paper's
+    # pass^1..4 = 0.420, 0.273, 0.220, 0.200. tests/data/tau_airline_shape.jsonl has that run's shape
+    # (14, 12, 10, 4 and 10 tasks with 0..4 successes). With no settings at all the workbench must
+    # print the paper's numbers: frequentist, unbiased, K = 4 (every task has 4 trials).
+    agg = aggregate(evaluate(TAU, "dataset"))
+    assert (agg.settings.mode, agg.settings.estimator, agg.unit, agg.k) == ("frequentist", "unbiased", "task", 4)
+    assert [round(p.pass_pow_k, 3) for p in agg.curve] == [0.420, 0.273, 0.220, 0.200]  # type: ignore[arg-type]
+    assert [round(p.pass_at_k, 3) for p in agg.curve] == [0.420, 0.567, 0.660, 0.720]  # type: ignore[arg-type]
+    # The success rate is pass@1 (same method, same interval), not a pooled share beside it.
+    assert agg.success_rate.value == agg.curve[0].pass_at_k == agg.curve[0].pass_pow_k
+    assert agg.success_rate.ci == agg.curve[0].pass_at_k_ci
+    assert agg.success_rate.observed == pytest.approx(84 / 200)
+    assert "K = 4" in agg.k_reason and "100% of the 50 groups" in agg.k_reason
+
+
+def test_auto_k_is_the_largest_k_ninety_percent_of_tasks_support() -> None:
+    # 10 tasks: 9 with 6 attempts, 1 with 2 -> K = 6 (90% support 6); one more short task -> K = 2.
+    records = [conv(f"t{t}-{i}", [0.9], task=f"t{t}") for t in range(9) for i in range(6)]
+    records += [conv(f"short-{i}", [0.9], task="short") for i in range(2)]
+    agg = aggregate(evaluate(convs(records), "dataset"))
+    assert agg.k == 6
+    assert agg.excluded_groups == ["short"]  # n = 2 < K under the unbiased estimator: named
+    records += [conv(f"shorter-{i}", [0.9], task="shorter") for i in range(2)]
+    assert aggregate(evaluate(convs(records), "dataset")).k == 2
+    assert aggregate(evaluate(convs(records), "dataset"), make_settings(k=5)).k == 5
+
+
+def test_unscored_interactions_are_bounded_by_counting_them_both_ways() -> None:
+    # An answer that confuses the judge leaves the denominator: 1 of 1 scored correct looks perfect,
+    # but counting the unscored one as incorrect gives 0.5.
+    judge = FakeJudge(lambda item: None if item.query.startswith("b:") else 0.9, cacheable=False)
+    result = evaluate(convs([conv("a", [0]), conv("b", [0])]), judge)
+    agg = aggregate(result, make_settings(unit="conversation", k=1))
+    assert agg.success_rate.value == 1.0
+    assert agg.unscored is not None and agg.unscored.unscored_interactions == 1
+    assert agg.unscored.as_incorrect.success_rate == 0.5
+    assert agg.unscored.as_correct.success_rate == 1.0
+    everything = aggregate(evaluate(convs([conv("a", [0.9])]), "dataset"))
+    assert everything.unscored is None
+
+
+def test_every_number_says_how_it_was_made() -> None:
+    result = evaluate(TAU, "dataset")
+    for mode, target, words in (
+        ("frequentist", "population", ["Frequentist", "unbiased", "task population", "BCa"]),
+        ("frequentist", "these-tasks", ["these tasks", "within each task"]),
+        ("bayesian", "population", ["Bayesian", "hierarchical", "task population"]),
+        ("bayesian", "these-tasks", ["Bayesian", "Beta(1, 1) prior", "these tasks"]),
+    ):
+        agg = aggregate(result, make_settings(mode=mode, target=target))
+        assert agg.statistics.mode == mode and agg.statistics.target == target
+        for word in words:
+            assert word in agg.statistics.description, (mode, target, agg.statistics.description)

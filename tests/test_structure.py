@@ -79,6 +79,7 @@ LISTS = {
 }
 HOMES = {
     "setting unit": {"agentic_core/settings/choices.py", "agentic_core/settings/specs.py"},
+    "setting target": {"agentic_core/settings/choices.py", "agentic_core/settings/specs.py"},
     "setting estimator": {"agentic_core/settings/choices.py"},
     "setting mode": {"agentic_core/settings/choices.py"},
     "judges": {"agentic_core/judges/registry.py"},

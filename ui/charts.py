@@ -230,3 +230,56 @@ def fit_x_range(fig: go.Figure, values: np.ndarray, also: Sequence[float] = (), 
         right_half = x is not None and x > (x0 + x1) / 2
         ann.update(yshift=-16 * i, xanchor="right" if right_half else "left", bgcolor="rgba(255,255,255,0.75)")
     return fig
+
+
+def shrinkage_figure(
+    labels: Sequence[str], observed: np.ndarray, shrunk: np.ndarray, attempts: np.ndarray, population: float | None
+) -> go.Figure:
+    """Each task's observed c/n (hollow) and its success probability under the population model (filled).
+
+    A line joins the two: the shrinkage. Tasks with few attempts move most towards the population mean.
+    """
+    fig = go.Figure()
+    order = np.argsort(shrunk, kind="stable")
+    ys = [labels[i] for i in order]
+    for i in order:
+        fig.add_trace(
+            go.Scatter(
+                x=[observed[i], shrunk[i]],
+                y=[labels[i], labels[i]],
+                mode="lines",
+                line={"color": "rgba(120,120,120,0.5)", "width": 2},
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=observed[order],
+            y=ys,
+            mode="markers",
+            marker={"symbol": "circle-open", "size": 9, "color": AT_COLOR},
+            name="observed c/n",
+            customdata=attempts[order],
+            hovertemplate="%{y}: observed %{x:.0%} of %{customdata} attempts<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=shrunk[order],
+            y=ys,
+            mode="markers",
+            marker={"size": 9, "color": POW_COLOR},
+            name="population model",
+            hovertemplate="%{y}: %{x:.1%} under the population model<extra></extra>",
+        )
+    )
+    if population is not None:
+        fig.add_vline(x=population, line={"dash": "dot", "color": "#555"}, annotation_text="population mean")
+    fig.update_layout(
+        **{**_LAYOUT, "hovermode": "closest"},
+        height=max(260, 22 * len(labels) + 80),
+        xaxis={"range": [-0.02, 1.02], "tickformat": ".0%"},
+        yaxis={"type": "category"},
+    )
+    return fig

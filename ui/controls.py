@@ -35,6 +35,7 @@ KEYS: dict[str, str] = {
     "threshold": "threshold",
     "k": "k",
     "unit": "unit",
+    "target": "target",
     "mode": "mode",
     "estimator": "estimator",
     "ci": "ci_level",
@@ -93,7 +94,14 @@ def sidebar_controls(run: ActiveRun) -> None:
         help=f"{_help('threshold')} The judge ({run.judge_label}) recommends {recommended:.2f}.",
         **_URL,
     )
-    sb.slider(_label("k"), 1, K_SLIDER_MAX, value=DEFAULTS["k"], key="k", help=_help("k"), **_URL)
+    sb.select_slider(
+        _label("k"),
+        ["auto", *range(1, K_SLIDER_MAX + 1)],
+        value=DEFAULTS["k"],
+        key="k",
+        help=_help("k"),
+        **_URL,
+    )
     unit = SETTINGS["unit"]
     sb.selectbox(
         unit.label,
@@ -104,12 +112,22 @@ def sidebar_controls(run: ActiveRun) -> None:
         help=unit.help,
         **_URL,
     )
-    cols = sb.columns(2)
-    for col, key in zip(cols, ("mode", "estimator"), strict=True):
+    for key in ("mode", "estimator"):
         spec = SETTINGS[KEYS[key]]
-        col.selectbox(
+        sb.selectbox(
             spec.label, list(spec.choices), index=spec.choices.index(DEFAULTS[key]), key=key, help=spec.help, **_URL
         )
+    target = SETTINGS["target"]
+    sb.radio(
+        target.label,
+        list(target.choices),
+        index=target.choices.index(DEFAULTS["target"]),
+        format_func=lambda c: target.choice_labels.get(c, c),
+        key="target",
+        help=target.help,
+        horizontal=True,
+        **_URL,
+    )
     sb.select_slider(
         _label("ci"), list(CI_LEVELS), value=DEFAULTS["ci"], format_func=lambda x: f"{x:.0%}", key="ci", **_URL
     )
@@ -166,7 +184,7 @@ def current_settings(run: ActiveRun) -> AggregateSettings:
     values: dict[str, Any] = {KEYS[key]: value(key) for key in KEYS if key not in ("prior_a", "prior_b")}
     values.update(
         threshold=float(st.session_state.get("threshold", threshold_default(run))),
-        k=int(values["k"]),
+        k=values["k"] if values["k"] == "auto" else int(values["k"]),
         ci_level=float(values["ci_level"]),
         tool_threshold=float(values["tool_threshold"]),
         tool_weights=ToolWeights.from_mapping({name: float(value(key)) for name, key in WEIGHT_KEYS.items()}),

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agentic_core.aggregate import Aggregate
-from agentic_core.stats import describe_method
 from agentic_core.wording import sentence_case
 
 INTERPRETATION_BADGES = {
@@ -37,14 +36,8 @@ def prob_text(prob: float) -> str:
 
 
 def settings_sentence(agg: Aggregate) -> str:
-    """The unit, estimator, mode and interval actually used (the method the core reports), in words."""
-    s = agg.settings
-    method = describe_method(agg.headline.interval_method)
-    if s.mode == "bayesian":
-        how = (
-            f"Bayesian: Beta({s.prior_a:g}, {s.prior_b:g}) prior, posterior means with "
-            f"{s.ci_level:.0%} equal-tailed credible intervals ({method})"
-        )
-    else:
-        how = f"frequentist, {s.estimator} estimator, {s.ci_level:.0%} intervals ({method})"
-    return f"Unit of trial: **{agg.unit}**. {sentence_case(agg.unit_reason)}. Statistics: {how}."
+    """The unit, K, mode, target, estimator or prior and interval method the core used, in words."""
+    return (
+        f"Unit of trial: **{agg.unit}**. {sentence_case(agg.unit_reason)}. "
+        f"K = **{agg.k}**: {sentence_case(agg.k_reason)}. {agg.statistics.description}"
+    )

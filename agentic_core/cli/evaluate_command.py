@@ -10,12 +10,12 @@ from typing import Any, TextIO
 
 from agentic_core.cli.parser import EXIT_OK, EXIT_STRICT
 from agentic_core.judges.llm_options import LLM_OPTIONS
-from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_prior
+from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
 
 _SETTING_OPTIONS = (
     "tool_threshold",
-    "k",
     "unit",
+    "target",
     "estimator",
     "mode",
     "ci_level",
@@ -31,6 +31,7 @@ def settings_from_args(args: argparse.Namespace, recommended: float) -> Aggregat
     a, b = parse_prior(args.prior)
     values: dict[str, Any] = {name: getattr(args, name) for name in _SETTING_OPTIONS}
     values.update(
+        k=parse_k(args.k),
         threshold=recommended if args.threshold is None else args.threshold,
         prior_a=a,
         prior_b=b,
@@ -89,21 +90,36 @@ def print_human(doc: dict[str, Any], out: TextIO) -> None:
     rate = doc["conversation_success_rate"]
     print(f"judge: {doc['judge_label']}   counts: {doc['judge_counts']}", file=out)
     print(f"unit: {doc['unit_description']}", file=out)
+    print(f"K: {doc['k_reason']}", file=out)
+    print(f"statistics: {doc['statistics']['description']}", file=out)
     print(
         f"conversations: {counts['conversations']} ({counts['correct_conversations']} fully correct, "
         f"{counts['unscored_conversations']} unscored and excluded)",
         file=out,
     )
-    print(f"conversation success rate: {_metric_text(rate['rate'])}{_interval_text(rate['ci'])}", file=out)
+    observed = "" if rate["observed"] is None else f"  (observed: {_metric_text(rate['observed'])})"
+    print(f"success rate (pass@1): {_metric_text(rate['rate'])}{_interval_text(rate['ci'])}{observed}", file=out)
     print(f"pass@{k} = {_metric_text(head['pass_at_k'])}{_interval_text(head['pass_at_k_ci'])}", file=out)
     print(f"pass^{k} = {_metric_text(head['pass_pow_k'])}{_interval_text(head['pass_pow_k_ci'])}", file=out)
     print(f"interpretation: {doc['interpretation'] or 'undefined'}", file=out)
+    bounds = doc["unscored_bounds"]
+    if bounds is not None:
+        for label, values in (("all incorrect", bounds["as_incorrect"]), ("all correct", bounds["as_correct"])):
+            print(
+                f"  with the {bounds['unscored_interactions']} unscored interaction(s) counted {label}: success "
+                f"{_metric_text(values['success_rate'])}, pass@{k} {_metric_text(values['pass_at_k'])}, "
+                f"pass^{k} {_metric_text(values['pass_pow_k'])}",
+                file=out,
+            )
+    for note in head["notes"]:
+        print(f"note: {note}", file=out)
     print("\n k  pass@k                   pass^k                   groups", file=out)
     for p in doc["curve"]:
         at = f"{_metric_text(p['pass_at_k'])}{_interval_text(p['pass_at_k_ci'])}"
         pw = f"{_metric_text(p['pass_pow_k'])}{_interval_text(p['pass_pow_k_ci'])}"
-        note = f"  ({p['n_excluded']} excluded: {p['excluded_reason']})" if p["n_excluded"] else ""
-        print(f"{p['k']:>2}  {at:<24} {pw:<24} {p['n_groups']}{note}", file=out)
+        print(f"{p['k']:>2}  {at:<24} {pw:<24} {p['n_groups']}", file=out)
+    if head["n_excluded"]:
+        print(f"{head['n_excluded']} group(s) {head['excluded_reason']}", file=out)
     tc = doc["tool_correctness"]
     if tc["scored_interactions"]:
         dims = ", ".join(f"{n} {_metric_text(d['mean'], 2)}" for n, d in tc["dimensions"].items())

@@ -20,7 +20,7 @@ EXIT_USER_ERROR = 2
 EXIT_STRICT = 3
 
 # Options whose value the command line takes as text and the settings parse (kept as text here).
-_TEXT_OPTIONS = {"tool_weights", "prior"}
+_TEXT_OPTIONS = {"tool_weights", "prior", "k"}
 # Booleans are switches that turn the non-default behaviour on.
 _SWITCHES = ("ignore_extra_tools", "require_tool_correctness", "unscored_as_incorrect")
 
@@ -79,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_setting(a, "unit")
     _add_setting(a, "estimator")
     _add_setting(a, "mode")
-    _add_setting(a, "k")
+    _add_setting(a, "target")
+    _add_setting(a, "k", default="auto", help=f"{SETTINGS['k'].help} (default: auto)")
     _add_setting(
         a, "threshold", type=float, default=None, help=f"{SETTINGS['threshold'].help} (default: the judge's)"
     )

@@ -54,6 +54,9 @@ def curve_point_dict(point: stats.CurvePoint) -> dict[str, Any]:
             "n_excluded": point.n_excluded,
             "excluded_reason": point.excluded_reason,
             "interval_method": point.interval_method,
+            "mode": point.mode,
+            "target": point.target,
+            "notes": list(point.notes),
         }
     )
 
@@ -152,7 +155,7 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
                         reasoning[i] if errors[i] is None else f"unscored: {errors[i]}" for i in range(lo, hi)
                     ],
                     "tool_correctness_scores": [None if t is None else t.model_dump() for t in scores[lo:hi]],
-                    "k": s.k,
+                    "k": agg.k,
                     "pass_at_k": row.get("pass_at_k"),
                     "pass_at_k_ci_low": row.get("pass_at_k_ci_low"),
                     "pass_at_k_ci_high": row.get("pass_at_k_ci_high"),
@@ -175,6 +178,9 @@ def run_metadata(result: EvaluationResult, agg: Aggregate) -> dict[str, Any]:
             "unit": agg.unit,
             "unit_description": UNIT_DESCRIPTIONS[agg.unit],
             "unit_reason": agg.unit_reason,
+            "k": agg.k,
+            "k_reason": agg.k_reason,
+            "statistics": agg.statistics.model_dump(),
             "judge": run.identity.model_dump(),
             "judge_label": run.identity.label(),
             "judge_counts": dict(run.counts),
@@ -207,7 +213,12 @@ def summary(
             "rate": agg.success_rate.value,
             "ci": agg.success_rate.ci,
             "interval_method": agg.success_rate.interval_method,
+            "observed": agg.success_rate.observed,
+            "description": "pass@1 by the curve's method, on the same groups, with the same interval; "
+            "observed is the plain share of scored conversations fully correct",
         },
+        "excluded_groups": agg.excluded_groups,
+        "unscored_bounds": None if agg.unscored is None else agg.unscored.model_dump(),
         "tool_correctness": agg.tool_summary.model_dump(),
     }
     if include_conversations:

@@ -1,4 +1,4 @@
-"""The kinds of values settings take: units, estimators, modes, dimensions, priors, interval levels.
+"""The kinds of values settings take: units, targets, estimators, modes, dimensions, priors, levels.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ Unit = Literal["task", "conversation", "interaction"]
 UnitChoice = Literal["auto", "task", "conversation", "interaction"]
 Estimator = Literal["unbiased", "plug-in"]
 Mode = Literal["frequentist", "bayesian"]
+Target = Literal["population", "these-tasks"]
+KChoice = int | Literal["auto"]
 Interface = Literal["cli", "ui"]
 
 DIMENSIONS: tuple[str, str, str, str] = ("selection", "parameters", "sequence", "utilization")
@@ -22,5 +24,16 @@ PRIORS: dict[str, tuple[float, float]] = {"uniform": (1.0, 1.0), "jeffreys": (0.
 """Named Beta priors (a, b)."""
 CI_LEVELS: tuple[float, ...] = (0.8, 0.9, 0.95, 0.99)
 """Interval levels offered as presets (any level strictly between 0 and 1 is valid)."""
+TARGET_DESCRIPTIONS: dict[str, str] = {
+    "population": "the task population: the evaluated tasks are a sample of the tasks the agent will face, "
+    "and the interval is for the mean over that population",
+    "these-tasks": "these tasks: the mean over exactly the evaluated tasks; only their finite attempts are "
+    "uncertain",
+}
+"""Each target in one sentence (what an interval is an interval for)."""
 K_MAX = 1000
+K_AUTO_MAX = 20
+"""The largest K that ``k = "auto"`` picks."""
+K_AUTO_SUPPORT = 0.9
+"""``k = "auto"`` picks the largest k that at least this share of groups supports (n >= k)."""
 N_SAMPLES_RANGE = (100, 200_000)

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from agentic_core.errors import SettingsError
-from agentic_core.settings.choices import K_MAX, Estimator, Mode, UnitChoice
+from agentic_core.settings.choices import K_MAX, Estimator, KChoice, Mode, Target, UnitChoice
 from agentic_core.settings.rules import (
     check_fraction,
     check_k,
@@ -32,8 +32,11 @@ class AggregateSettings(BaseModel):
         tool_weights: Weights of the four tool dimensions.
         ignore_extra_tools: Extra (unexpected) tool calls do not lower selection.
         require_tool_correctness: An interaction is correct only if its tool use is correct too.
-        k: The headline K; the curve covers k = 1..k.
+        k: The headline K; the curve covers k = 1..K. ``auto`` (the default): the largest k that at
+            least 90% of the groups support (n >= k), between 1 and 20.
         unit: Unit of trial; ``auto`` = ``task`` when some task has 2+ attempts, else ``conversation``.
+        target: What the intervals are for: ``population`` (the task population the evaluated tasks
+            are a sample of; the default) or ``these-tasks`` (exactly these tasks).
         estimator: ``unbiased`` (combinatorial, k <= n only) or ``plug-in`` ((c/n)-based, any k).
         mode: ``frequentist`` (Wilson / bootstrap intervals) or ``bayesian`` (Beta posterior).
         prior_a: Beta prior alpha (1 = uniform, 0.5 = Jeffreys).
@@ -51,10 +54,11 @@ class AggregateSettings(BaseModel):
     tool_weights: ToolWeights = Field(default_factory=ToolWeights)
     ignore_extra_tools: bool = False
     require_tool_correctness: bool = False
-    k: int = 3
+    k: KChoice = "auto"
     unit: UnitChoice = "auto"
+    target: Target = "population"
     estimator: Estimator = "unbiased"
-    mode: Mode = "bayesian"
+    mode: Mode = "frequentist"
     prior_a: float = 1.0
     prior_b: float = 1.0
     ci_level: float = 0.95
@@ -70,8 +74,8 @@ class AggregateSettings(BaseModel):
 
     @field_validator("k", mode="before")
     @classmethod
-    def _k(cls, v: object) -> int:
-        return check_k(v, maximum=K_MAX)
+    def _k(cls, v: object) -> KChoice:
+        return "auto" if v == "auto" else check_k(v, maximum=K_MAX)
 
     @field_validator("prior_a", "prior_b", mode="before")
     @classmethod

@@ -7,7 +7,7 @@ import math
 from typing import cast
 
 from agentic_core.errors import SettingsError
-from agentic_core.settings.choices import N_SAMPLES_RANGE, Estimator, Mode
+from agentic_core.settings.choices import N_SAMPLES_RANGE, Estimator, Mode, Target
 from agentic_core.settings.specs import SETTINGS
 
 _PRIOR_FIX = "give two positive numbers: (1, 1) uniform or (0.5, 0.5) Jeffreys"
@@ -50,6 +50,27 @@ def check_k(k: object, place: str = "k", maximum: int | None = None) -> int:
     if maximum is not None and int(k) > maximum:  # type: ignore[call-overload]
         raise SettingsError(place, f"must be at most {maximum}", k, f"give a k between 1 and {maximum}")
     return int(k)  # type: ignore[call-overload]
+
+
+def parse_k(text: str, place: str = "k") -> int | str:
+    """``"auto"`` or a whole number written as text (a command line's or a URL's K), validated.
+
+    Raises:
+        SettingsError: anything else.
+    """
+    cleaned = text.strip().lower()
+    if cleaned == "auto":
+        return "auto"
+    try:
+        value = int(cleaned)
+    except ValueError:
+        raise SettingsError(
+            place,
+            "must be a whole number >= 1 or 'auto'",
+            text,
+            "give e.g. 5, or auto for the largest k most tasks support",
+        ) from None
+    return check_k(value, place)
 
 
 def check_fraction(value: object, place: str, fix: str = "give a number between 0 and 1, e.g. 0.7") -> float:
@@ -143,3 +164,8 @@ def check_estimator(value: object) -> Estimator:
 def check_mode(value: object) -> Mode:
     """One of the statistical modes (see :data:`SETTINGS`)."""
     return cast(Mode, check_choice(value, "mode"))
+
+
+def check_target(value: object) -> Target:
+    """One of the targets (see :data:`SETTINGS`)."""
+    return cast(Target, check_choice(value, "target"))

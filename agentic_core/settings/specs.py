@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import get_args
 
 from agentic_core.errors import AgenticError
-from agentic_core.settings.choices import Estimator, Interface, Mode, UnitChoice
+from agentic_core.settings.choices import Estimator, Interface, Mode, Target, UnitChoice
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,13 @@ _SPECS = (
         "--require-tools",
         "An interaction counts as correct only if its tool use also reaches the tool threshold.",
     ),
-    SettingSpec("k", "K (attempts)", "--k", "pass@k and pass^k are reported for k = 1..K."),
+    SettingSpec(
+        "k",
+        "K (attempts)",
+        "--k",
+        "pass@k and pass^k are reported for k = 1..K; 'auto' takes the largest k that at least 90% of the "
+        "tasks have attempts for (1 to 20).",
+    ),
     SettingSpec(
         "unit",
         "Unit of trial",
@@ -93,8 +99,18 @@ _SPECS = (
         "mode",
         "Mode",
         "--mode",
-        "Frequentist (Wilson / bootstrap intervals) or Bayesian (Beta posteriors, credible intervals).",
+        "Frequentist (point estimates with confidence intervals) or Bayesian (posterior means with "
+        "credible intervals).",
         get_args(Mode),
+    ),
+    SettingSpec(
+        "target",
+        "Target",
+        "--target",
+        "What an interval is for: the task population the evaluated tasks were drawn from (how the agent "
+        "will do on tasks like these), or exactly these tasks (only their finite attempts are uncertain).",
+        get_args(Target),
+        {"population": "task population", "these-tasks": "these tasks"},
     ),
     SettingSpec("prior", "Prior", "--prior", "Beta prior on each group's success probability."),
     SettingSpec("prior_a", "Prior a", "--prior", "First parameter of the Beta prior."),

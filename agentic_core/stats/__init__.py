@@ -28,7 +28,7 @@ Modules: :mod:`~agentic_core.stats.estimators` (point estimates), :mod:`~agentic
 in words), :mod:`~agentic_core.stats.interpretation` (seed 001's labels). Pure functions throughout.
 """
 
-from agentic_core.stats.curve import CurvePoint, dataset_curve
+from agentic_core.stats.curve import RELIABLE_GROUPS, CurvePoint, dataset_curve, included_groups
 from agentic_core.stats.estimators import pass_at_k, pass_at_k_array, pass_pow_k, pass_pow_k_array
 from agentic_core.stats.interpretation import Label, explain_label, interpret
 from agentic_core.stats.intervals import (
@@ -36,13 +36,13 @@ from agentic_core.stats.intervals import (
     Metric,
     group_table,
     posterior_estimate,
-    success_rate_interval,
     wilson_interval,
 )
 from agentic_core.stats.methods import IntervalMethod, describe_method
 from agentic_core.stats.posterior import PosteriorSamples, posterior_samples, prob_pass_pow_exceeds
 
 __all__ = [
+    "RELIABLE_GROUPS",
     "CurvePoint",
     "Estimate",
     "IntervalMethod",
@@ -53,6 +53,7 @@ __all__ = [
     "describe_method",
     "explain_label",
     "group_table",
+    "included_groups",
     "interpret",
     "pass_at_k",
     "pass_at_k_array",
@@ -61,6 +62,5 @@ __all__ = [
     "posterior_estimate",
     "posterior_samples",
     "prob_pass_pow_exceeds",
-    "success_rate_interval",
     "wilson_interval",
 ]

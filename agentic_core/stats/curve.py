@@ -1,13 +1,30 @@
-"""Dataset-level pass@k and pass^k with intervals for k = 1..K (the curve).
+"""Dataset-level pass@k and pass^k with intervals for k = 1..K (the curve), for two targets.
 
-The dataset value is the mean over groups of the per-group value (one group: its value). See
-:func:`dataset_curve` for the intervals of each mode.
+The dataset value is the mean over groups of the per-group value (one group: its value). The whole
+curve is computed on one set of groups (those with n >= K under the unbiased estimator, every group
+with an attempt otherwise), so pass@k never falls and pass^k never rises as k grows.
+
+Targets (DESIGN.md section 4): ``population`` (the default) treats the evaluated tasks as a sample of
+the tasks the agent will face; ``these-tasks`` describes exactly these tasks. With one group both
+are the same. Intervals by mode and target:
+
+================  ===========================================  ==============================================
+                  population                                   these tasks
+================  ===========================================  ==============================================
+frequentist       BCa bootstrap over groups, with Hesterberg's  bootstrap of the attempts within each group
+                  small-sample expansion (``bca-bootstrap``)    (``within-task-bootstrap``)
+bayesian          hierarchical Beta-Binomial, exact on a grid   independent Beta posteriors per group
+                  (``hierarchical-grid``)                       (``monte-carlo`` / ``cornish-fisher``)
+one group         Wilson (frequentist), Beta quantiles (Bayesian), pushed through the transforms
+================  ===========================================  ==============================================
+
+Every point lies inside its interval: where an exact interval would leave it outside (the unbiased
+pass^8 of 7/10 is 0, below Wilson's transformed bound; a skewed posterior's mean beyond its tail
+quantile), the interval is widened to the point and the point's ``notes`` say so.
 """
 
 from __future__ import annotations
 
-import math
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,14 +34,17 @@ from pydantic import BaseModel, ConfigDict
 from agentic_core.settings import (
     Estimator,
     Mode,
+    Target,
     check_estimator,
     check_level,
     check_mode,
     check_n_samples,
     check_prior,
+    check_target,
 )
-from agentic_core.stats.bootstrap import bootstrap_means
+from agentic_core.stats.bootstrap import bca_bounds, bootstrap_means, within_task_means
 from agentic_core.stats.counts import (
+    BoolArray,
     DistinctPairs,
     FloatArray,
     IntArray,
@@ -33,6 +53,7 @@ from agentic_core.stats.counts import (
     distinct_pairs,
     seed_entropy,
 )
+from agentic_core.stats.hierarchical import hyper_posterior, population_summary
 from agentic_core.stats.kernels import (
     beta_bounds,
     estimates,
@@ -47,26 +68,31 @@ from agentic_core.stats.methods import IntervalMethod
 from agentic_core.stats.posterior import posterior_draws
 from agentic_core.wording import plural
 
+RELIABLE_GROUPS = 10
+"""Below this many groups, a population interval is flagged as unreliable on screen."""
+
 
 class CurvePoint(BaseModel):
-    """Dataset-level values at one k (the mean over included groups of the per-group value).
+    """Dataset-level values at one k (the mean over the included groups of the per-group value).
 
     Attributes:
         k: The k.
-        pass_at_k: Mean pass@k, or ``None`` when no group can be used.
-        pass_pow_k: Mean pass^k, or ``None``.
+        pass_at_k: pass@k, or ``None`` when no group can be used.
+        pass_pow_k: pass^k, or ``None``.
         pass_at_k_ci: Interval ``(low, high)`` at the requested level, or ``None``.
         pass_pow_k_ci: Interval, or ``None``.
-        success_rate: The mode's estimate of the mean success probability (pass@1 = pass^1):
-            the mean of c/n (frequentist) or its posterior mean (Bayesian), or ``None``.
-        success_rate_ci: Its interval (Wilson / bootstrap, or credible).
-        observed_success_rate: Mean of c/n over the included groups (no prior), or ``None``. In
-            Bayesian mode the prior pulls ``success_rate`` away from it, most with few attempts per
-            group, so the observed rate can lie outside the credible interval.
-        n_groups: Groups included at this k.
-        n_excluded: Groups excluded (n == 0; n < k with the unbiased estimator).
+        success_rate: pass@1 (= pass^1) by the same method and on the same groups: the success
+            rate to show next to the curve.
+        success_rate_ci: Its interval.
+        observed_success_rate: The mean of c/n over the included groups (no model, no prior),
+            labelled "observed" wherever it is shown.
+        n_groups: Groups included (the same for every k of one curve).
+        n_excluded: Groups excluded (n == 0; n < K with the unbiased estimator).
         excluded_reason: Why groups were excluded (or why nothing is left), else ``None``.
         interval_method: How the intervals were computed (see :data:`IntervalMethod`).
+        mode: ``frequentist`` or ``bayesian``.
+        target: ``population`` or ``these-tasks`` (one group: the two are the same).
+        notes: Things to know when reading the numbers (few groups, a widened interval, ...).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -83,15 +109,28 @@ class CurvePoint(BaseModel):
     n_excluded: int
     excluded_reason: str | None = None
     interval_method: IntervalMethod | None = None
+    mode: Mode = "frequentist"
+    target: Target = "population"
+    notes: tuple[str, ...] = ()
 
 
-def _exclusion_reason(k: int, n_zero: int, n_short: int, max_n: int, n_left: int) -> str | None:
+def included_groups(n: IntArray, k_max: int, mode: Mode, estimator: Estimator) -> BoolArray:
+    """The groups one curve up to ``k_max`` is computed on (the same set for every k).
+
+    Unbiased frequentist estimates exist only for k <= n, so a group needs n >= k_max; otherwise
+    every group with an attempt is used.
+    """
+    needed = k_max if mode == "frequentist" and estimator == "unbiased" else 1
+    return np.asarray(n >= needed, dtype=bool)
+
+
+def _exclusion_reason(k_max: int, n_zero: int, n_short: int, max_n: int, n_left: int) -> str | None:
     parts = []
     if n_short:
         parts.append(
-            f"{plural(n_short, 'group')} with fewer than {k} attempts (the unbiased estimator needs "
-            f"n >= k = {k}; the largest group here has n = {max_n}); use the plug-in estimator, "
-            "Bayesian mode or a smaller k to include them"
+            f"{plural(n_short, 'group')} with fewer than {k_max} attempts (the unbiased estimator needs "
+            f"n >= K = {k_max} for the whole curve; the largest group here has n = {max_n}); use the plug-in "
+            "estimator, Bayesian mode or a smaller K to include them"
         )
     if n_zero:
         parts.append(f"{plural(n_zero, 'group')} with no attempts (n = 0)")
@@ -101,19 +140,13 @@ def _exclusion_reason(k: int, n_zero: int, n_short: int, max_n: int, n_left: int
     return prefix + "; ".join(parts)
 
 
-def _pair(lo: float, hi: float) -> tuple[float, float] | None:
-    # None rather than NaN bounds: only possible if no bootstrap replicate kept a group.
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return None
-    return float(lo), float(hi)
-
-
 def dataset_curve(
     n: ArrayLike,
     c: ArrayLike,
     ks: int | Sequence[int],
     *,
     mode: Mode,
+    target: Target = "population",
     estimator: Estimator = "unbiased",
     prior: tuple[float, float] = (1.0, 1.0),
     level: float = 0.95,
@@ -122,30 +155,17 @@ def dataset_curve(
 ) -> list[CurvePoint]:
     """Dataset-level pass@k and pass^k with intervals for every k in ``ks`` (the curve).
 
-    The dataset value is the mean over groups of the per-group value (one group: its value).
-
-    Frequentist: point = the estimator's mean. With the unbiased estimator a group with n < k is
-    excluded at that k and counted. One included group: Wilson interval for p pushed through
-    1-(1-p)^k and p^k; it is an interval for the group's true pass@k / pass^k, and the unbiased point
-    estimate can fall outside it (e.g. pass^k = 0 whenever c < k). Several: percentile bootstrap
-    over groups (``n_samples`` replicates, seeded); each replicate resamples all groups with n >= 1
-    and recomputes the mean with the same exclusions (replicates left with no included group are
-    dropped). The bootstrap sees only the spread *between* groups: groups that all have the same
-    (n, c) give a zero-width interval.
-
-    Bayesian: the estimator is irrelevant (the posterior handles any k, so only n == 0 groups are
-    excluded). Point = exact posterior mean. One group: exact Beta quantiles; several: seeded Monte
-    Carlo of the posterior of the mean (see :func:`posterior_samples`).
-
-    Numbers never depend on the order of the groups; the same seed gives the same numbers.
+    See the module docstring for the point estimates and intervals of each mode and target. Numbers
+    never depend on the order of the groups; the same seed gives the same numbers.
 
     Args:
         n: Attempts per group (integer array).
         c: Correct attempts per group (integer array).
         ks: The k values (sorted and deduplicated in the result).
         mode: ``frequentist`` or ``bayesian``.
+        target: ``population`` (default) or ``these-tasks``.
         estimator: ``unbiased`` or ``plug-in`` (frequentist mode).
-        prior: Beta prior (a, b) (Bayesian mode).
+        prior: Beta prior (a, b) of each group (Bayesian, these tasks and one group).
         level: Interval level in (0, 1).
         seed: Any integer.
         n_samples: Bootstrap replicates / Monte Carlo draws (>= 100).
@@ -158,151 +178,155 @@ def dataset_curve(
     """
     n_arr, c_arr = check_count_arrays(n, c)
     k_arr = check_ks(ks)
-    md = check_mode(mode)
-    est = check_estimator(estimator)
-    pr = check_prior(prior)
-    lvl = check_level(level)
-    sd = seed_entropy(seed)
-    draws = check_n_samples(n_samples)
+    md, tg, est = check_mode(mode), check_target(target), check_estimator(estimator)
+    pr, lvl, sd, draws = check_prior(prior), check_level(level), seed_entropy(seed), check_n_samples(n_samples)
+    keep = included_groups(n_arr, int(k_arr.max()), md, est)
     n_zero = int(np.count_nonzero(n_arr == 0))
-    keep = n_arr > 0
+    n_short = int(np.count_nonzero((n_arr > 0) & ~keep))
     dist = distinct_pairs(n_arr[keep], c_arr[keep])
-    if md == "bayesian":
-        return _bayesian_curve(dist, k_arr, n_zero, pr, lvl, sd, draws)
-    return _frequentist_curve(dist, k_arr, n_zero, est, lvl, sd, draws)
-
-
-def _empty_point(k: int, n_excluded: int, reason: str | None) -> CurvePoint:
-    return CurvePoint(
-        k=k,
-        pass_at_k=None,
-        pass_pow_k=None,
-        pass_at_k_ci=None,
-        pass_pow_k_ci=None,
-        success_rate=None,
-        success_rate_ci=None,
-        observed_success_rate=None,
-        n_groups=0,
-        n_excluded=n_excluded,
-        excluded_reason=reason,
-        interval_method=None,
-    )
-
-
-def _frequentist_curve(
-    dist: DistinctPairs, ks: IntArray, n_zero: int, estimator: Estimator, level: float, seed: int, draws: int
-) -> list[CurvePoint]:
+    size = int(dist.m.sum())
+    reason = _exclusion_reason(int(k_arr.max()), n_zero, n_short, int(n_arr.max()) if n_arr.size else 0, size)
+    if size == 0:
+        empty = {"pass_at_k": None, "pass_pow_k": None, "pass_at_k_ci": None, "pass_pow_k_ci": None}
+        return [
+            CurvePoint(
+                k=k,
+                **empty,
+                success_rate=None,
+                success_rate_ci=None,
+                observed_success_rate=None,
+                n_groups=0,
+                n_excluded=n_zero + n_short,
+                excluded_reason=reason,
+                mode=md,
+                target=tg,
+            )
+            for k in k_arr.tolist()
+        ]
+    ks_all = np.union1d(k_arr, np.array([1], dtype=np.int64))  # k = 1 gives the success rate
+    if md == "frequentist":
+        point, low, high, method, notes = _frequentist(dist, ks_all, tg, est, lvl, sd, draws)
+    else:
+        point, low, high, method, notes = _bayesian(dist, ks_all, tg, pr, lvl, sd, draws)
+    K = ks_all.size
+    first = int(np.searchsorted(ks_all, 1))
+    # pass@1 and pass^1 are the same number (the success rate), computed by two formulas that can
+    # differ in the last bit; one of them is kept for both, so they never disagree on screen.
+    for arr in (point, low, high):
+        arr[first] = arr[K + first]
+    if size > 1 and tg == "population" and size < RELIABLE_GROUPS:
+        notes.append(
+            f"only {plural(size, 'group')}: an interval for the population from fewer than {RELIABLE_GROUPS} "
+            "tasks is unreliable (it may cover the truth much less often than its level says)"
+        )
+    widened = (point < low - 1e-12) | (point > high + 1e-12)
+    low, high = np.minimum(low, point), np.maximum(high, point)
+    if widened.any():
+        notes.append("an interval was widened to contain its point estimate")
     m = dist.m.astype(np.float64)
-    n_pos = int(dist.m.sum())
-    max_n = int(dist.n.max()) if dist.n.size else 0
-    at_k, pow_k = estimates(dist.n, dist.c, ks, estimator)
-    included = ~np.isnan(pow_k)
-    rate = np.where(included, (dist.c / np.maximum(dist.n, 1))[:, None], np.nan)
-    sizes = m @ included
-    with np.errstate(divide="ignore", invalid="ignore"):
-        point_at = (m @ np.where(included, at_k, 0.0)) / sizes
-        point_pow = (m @ np.where(included, pow_k, 0.0)) / sizes
-        point_rate = (m @ np.where(included, rate, 0.0)) / sizes
-    tail = (1.0 - level) / 2.0
-    bounds: FloatArray | None = None
-    if np.any(sizes >= 2):
-        reps = bootstrap_means(dist, np.concatenate([at_k, pow_k, rate], axis=1), seed, draws)
-        if np.isnan(reps).any():
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column becomes a None interval
-                bounds = np.asarray(np.nanquantile(reps, [tail, 1.0 - tail], axis=0), dtype=np.float64)
-        else:
-            bounds = np.asarray(np.quantile(reps, [tail, 1.0 - tail], axis=0), dtype=np.float64)
-    z = z_of(level)
+    observed = float(m @ (dist.c / dist.n)) / size
     points = []
-    K = ks.size
-    for j, k in enumerate(ks.tolist()):
-        size = round(float(sizes[j]))
-        reason = _exclusion_reason(k, n_zero, n_pos - size, max_n, size)
-        if size == 0:
-            points.append(_empty_point(k, n_zero + n_pos, reason))
-            continue
-        if size == 1:
-            d = int(np.flatnonzero(included[:, j])[0])
-            lo_p, hi_p = wilson(np.array([float(dist.n[d])]), np.array([float(dist.c[d])]), z)
-            at_ci = _pair(pass_at_from_p(lo_p, k)[0], pass_at_from_p(hi_p, k)[0])
-            pow_ci = _pair(pass_pow_from_p(lo_p, k)[0], pass_pow_from_p(hi_p, k)[0])
-            rate_ci = _pair(lo_p[0], hi_p[0])
-            method: IntervalMethod = "wilson"
-        else:
-            assert bounds is not None
-            at_ci = _pair(bounds[0, j], bounds[1, j])
-            pow_ci = _pair(bounds[0, K + j], bounds[1, K + j])
-            rate_ci = _pair(bounds[0, 2 * K + j], bounds[1, 2 * K + j])
-            method = "bootstrap"
+    for k in k_arr.tolist():
+        j = int(np.searchsorted(ks_all, k))
         points.append(
             CurvePoint(
                 k=k,
-                pass_at_k=float(point_at[j]),
-                pass_pow_k=float(point_pow[j]),
-                pass_at_k_ci=at_ci,
-                pass_pow_k_ci=pow_ci,
-                success_rate=float(point_rate[j]),
-                success_rate_ci=rate_ci,
-                observed_success_rate=float(point_rate[j]),
+                pass_at_k=float(point[j]),
+                pass_pow_k=float(point[K + j]),
+                pass_at_k_ci=(float(low[j]), float(high[j])),
+                pass_pow_k_ci=(float(low[K + j]), float(high[K + j])),
+                success_rate=float(point[K + first]),
+                success_rate_ci=(float(low[K + first]), float(high[K + first])),
+                observed_success_rate=observed,
                 n_groups=size,
-                n_excluded=n_zero + n_pos - size,
+                n_excluded=n_zero + n_short,
                 excluded_reason=reason,
                 interval_method=method,
+                mode=md,
+                target=tg,
+                notes=tuple(notes),
             )
         )
     return points
 
 
-def _bayesian_curve(
+Summary = tuple[FloatArray, FloatArray, FloatArray, IntervalMethod, list[str]]
+"""Point, low and high (pass@k for every k, then pass^k for every k), the method and notes."""
+
+
+def _frequentist(
+    dist: DistinctPairs, ks: IntArray, target: Target, estimator: Estimator, level: float, seed: int, draws: int
+) -> Summary:
+    at_k, pow_k = estimates(dist.n, dist.c, ks, estimator)
+    values = np.concatenate([at_k, pow_k], axis=1)
+    m = dist.m.astype(np.float64)
+    size = float(m.sum())
+    point = m @ values / size
+    if size == 1:
+        lo_p, hi_p = wilson(dist.n.astype(np.float64), dist.c.astype(np.float64), z_of(level))
+        low = np.concatenate([pass_at_from_p(lo_p[0], ks), pass_pow_from_p(lo_p[0], ks)])
+        high = np.concatenate([pass_at_from_p(hi_p[0], ks), pass_pow_from_p(hi_p[0], ks)])
+        return point, low, high, "wilson", []
+    if target == "population":
+        replicates = bootstrap_means(dist, values, seed, draws)
+        low, high = bca_bounds(dist, values, replicates, level)
+        notes: list[str] = []
+        # Every task with the same value (e.g. pass@8 = 1 for every task) leaves the bootstrap nothing
+        # to resample: its interval has zero width although the population value is not known
+        # exactly. Such a column gets the Wilson interval of T tasks of which a share `value`
+        # succeeded: a Bernoulli spread is the widest a [0, 1] value can have.
+        constant = np.all(values == values[:1], axis=0)
+        if constant.any():
+            lo_t, hi_t = wilson(np.full(constant.sum(), size), size * point[constant], z_of(level))
+            low[constant], high[constant] = lo_t, hi_t
+            notes.append(
+                "where every task had the same value the bootstrap has no spread to resample, so the interval "
+                "is Wilson's over the tasks"
+            )
+        return point, low, high, "bca-bootstrap", notes
+
+    def value_of(n: int) -> FloatArray:
+        c_star = np.arange(n + 1)
+        at, pw = estimates(np.full(n + 1, n), c_star, ks, estimator)
+        return np.concatenate([at, pw], axis=1)
+
+    replicates = within_task_means(dist, value_of, seed, draws)
+    tail = (1.0 - level) / 2.0
+    low, high = np.quantile(replicates, [tail, 1.0 - tail], axis=0)
+    return point, low, high, "within-task-bootstrap", []
+
+
+def _bayesian(
     dist: DistinctPairs,
     ks: IntArray,
-    n_zero: int,
+    target: Target,
     prior: tuple[float, float],
     level: float,
     seed: int,
     draws: int,
-) -> list[CurvePoint]:
-    size = int(dist.m.sum())
-    reason = _exclusion_reason(0, n_zero, 0, 0, size)
-    if size == 0:
-        return [_empty_point(k, n_zero, reason) for k in ks.tolist()]
+) -> Summary:
     m = dist.m.astype(np.float64)
+    size = float(m.sum())
+    notes: list[str] = []
+    if size > 1 and target == "population":
+        post = hyper_posterior(dist, ks, level)
+        summary = population_summary(post, ks, level)
+        both = np.concatenate([summary["pass_at"], summary["pass_pow"]], axis=1)
+        if post.truncated:
+            notes.append(
+                "every task is all-right or all-wrong, so the population model is bounded only by its grid "
+                "(alpha + beta >= e^-7): read the interval as approximate"
+            )
+        return both[0], both[1], both[2], "hierarchical-grid", notes
     a, b = posterior_params(dist.n, dist.c, prior)
     mean_at, mean_pow = posterior_means(a, b, ks)
-    point_at = (m @ mean_at) / size
-    point_pow = (m @ mean_pow) / size
-    point_rate = float(m @ (dist.c / dist.n)) / size
-    point_mean_p = float(m @ (a / (a + b))) / size
-    tail = (1.0 - level) / 2.0
-    method: IntervalMethod
+    point = np.concatenate([m @ mean_at, m @ mean_pow]) / size
     if size == 1:
         lo_p, hi_p = beta_bounds(a, b, level)
-        at_lo, at_hi = pass_at_from_p(lo_p[0], ks), pass_at_from_p(hi_p[0], ks)
-        pow_lo, pow_hi = pass_pow_from_p(lo_p[0], ks), pass_pow_from_p(hi_p[0], ks)
-        rate_ci = _pair(lo_p[0], hi_p[0])
-        method = "beta-quantiles"
-    else:
-        samples = posterior_draws(dist, ks, prior, seed, draws, level)
-        at_lo, at_hi = np.quantile(samples.pass_at_k, [tail, 1.0 - tail], axis=0)
-        pow_lo, pow_hi = np.quantile(samples.pass_pow_k, [tail, 1.0 - tail], axis=0)
-        rate_lo, rate_hi = np.quantile(samples.p, [tail, 1.0 - tail])
-        rate_ci = _pair(rate_lo, rate_hi)
-        method = samples.method
-    return [
-        CurvePoint(
-            k=k,
-            pass_at_k=float(point_at[j]),
-            pass_pow_k=float(point_pow[j]),
-            pass_at_k_ci=_pair(at_lo[j], at_hi[j]),
-            pass_pow_k_ci=_pair(pow_lo[j], pow_hi[j]),
-            success_rate=point_mean_p,
-            success_rate_ci=rate_ci,
-            observed_success_rate=point_rate,
-            n_groups=size,
-            n_excluded=n_zero,
-            excluded_reason=reason,
-            interval_method=method,
-        )
-        for j, k in enumerate(ks.tolist())
-    ]
+        low = np.concatenate([pass_at_from_p(lo_p[0], ks), pass_pow_from_p(lo_p[0], ks)])
+        high = np.concatenate([pass_at_from_p(hi_p[0], ks), pass_pow_from_p(hi_p[0], ks)])
+        return point, low, high, "beta-quantiles", notes
+    samples = posterior_draws(dist, ks, prior, seed, draws, level)
+    tail = (1.0 - level) / 2.0
+    bounds = np.quantile(np.concatenate([samples.pass_at_k, samples.pass_pow_k], axis=1), [tail, 1.0 - tail], axis=0)
+    return point, bounds[0], bounds[1], samples.method, notes

@@ -8,7 +8,7 @@ exact products, credible bounds are Beta quantiles pushed through the (increasin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -27,7 +27,6 @@ from agentic_core.stats.kernels import (
     wilson,
     z_of,
 )
-from agentic_core.stats.methods import IntervalMethod
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -186,74 +185,26 @@ def group_table(
     def keep(x: FloatArray) -> FloatArray:
         return np.where(defined, x, np.nan)[dist.inverse]
 
+    # Every point inside its interval: the unbiased pass^8 of 7/10 is 0, below the transformed
+    # Wilson bound; a skewed posterior's mean can pass its tail quantile. Widen to the point.
+    bounds = {
+        "success_rate": (mean_p, lo_p, hi_p),
+        "pass_at_k": (at_k, pass_at_from_p(lo_p, k_), pass_at_from_p(hi_p, k_)),
+        "pass_pow_k": (pow_k, pass_pow_from_p(lo_p, k_), pass_pow_from_p(hi_p, k_)),
+    }
+    columns: dict[str, FloatArray] = {}
+    for name, (point, low, high) in bounds.items():
+        columns[name] = keep(point)
+        columns[f"{name}_ci_low"] = keep(np.fmin(low, point))
+        columns[f"{name}_ci_high"] = keep(np.fmax(high, point))
     frame = pd.DataFrame(
         {
             "n": n_arr,
             "c": c_arr,
             "observed_success_rate": keep(rate),
-            "success_rate": keep(mean_p),
-            "success_rate_ci_low": keep(lo_p),
-            "success_rate_ci_high": keep(hi_p),
-            "pass_at_k": keep(at_k),
-            "pass_at_k_ci_low": keep(pass_at_from_p(lo_p, k_)),
-            "pass_at_k_ci_high": keep(pass_at_from_p(hi_p, k_)),
-            "pass_pow_k": keep(pow_k),
-            "pass_pow_k_ci_low": keep(pass_pow_from_p(lo_p, k_)),
-            "pass_pow_k_ci_high": keep(pass_pow_from_p(hi_p, k_)),
+            **columns,
             "defined": defined[dist.inverse],
         }
     )
     frame.attrs.update(k=k_, mode=md, estimator=est, level=lvl)
     return frame
-
-
-class PoolRate(NamedTuple):
-    """A success rate of one pool of attempts with its interval and how it was made (all ``None``: undefined)."""
-
-    rate: float | None
-    low: float | None
-    high: float | None
-    method: IntervalMethod | None
-
-
-def success_rate_interval(
-    n: int,
-    c: int,
-    *,
-    mode: Mode,
-    prior: tuple[float, float] = (1.0, 1.0),
-    level: float = 0.95,
-) -> PoolRate:
-    """Observed success rate c/n of one pool of attempts, with the mode's interval for p.
-
-    Frequentist: Wilson interval. Bayesian: equal-tailed Beta(a + c, b + n - c) credible interval,
-    which does not contain c/n when c = 0 or c = n (the posterior puts no mass on exactly 0 or 1).
-
-    Args:
-        n: Attempts (e.g. scored conversations).
-        c: Correct attempts.
-        mode: ``frequentist`` or ``bayesian``.
-        prior: Beta prior (a, b) (Bayesian mode only).
-        level: Interval level in (0, 1).
-
-    Returns:
-        ``(rate, low, high, method)``; all ``None`` when n == 0 (undefined, never 0).
-
-    Raises:
-        SettingsError: invalid arguments.
-    """
-    n_, c_ = check_counts(n, c)
-    md = check_mode(mode)
-    pr = check_prior(prior)
-    lvl = check_level(level)
-    if n_ == 0:
-        return PoolRate(None, None, None, None)
-    method: IntervalMethod
-    if md == "frequentist":
-        lo, hi = wilson(np.array([float(n_)]), np.array([float(c_)]), z_of(lvl))
-        method = "wilson"
-    else:
-        a, b = posterior_params(np.array([n_]), np.array([c_]), pr)
-        lo, hi = beta_bounds(a, b, lvl)
-        method = "beta-quantiles"
-    return PoolRate(c_ / n_, float(lo[0]), float(hi[0]), method)

@@ -8,13 +8,24 @@ from __future__ import annotations
 
 from typing import Literal
 
-IntervalMethod = Literal["wilson", "bootstrap", "beta-quantiles", "monte-carlo", "cornish-fisher", "t"]
+IntervalMethod = Literal[
+    "wilson",
+    "bca-bootstrap",
+    "within-task-bootstrap",
+    "beta-quantiles",
+    "hierarchical-grid",
+    "monte-carlo",
+    "cornish-fisher",
+    "t",
+]
 """How an interval was obtained (shown on screen so the user knows what the bars mean).
 
 ``wilson``: Wilson score interval for p, transformed (one frequentist group).
-``bootstrap``: percentile bootstrap over groups (several frequentist groups).
+``bca-bootstrap``: BCa bootstrap over groups with a small-sample expansion (frequentist, population).
+``within-task-bootstrap``: the attempts within each group resampled (frequentist, these tasks).
+``hierarchical-grid``: the hierarchical Beta-Binomial posterior, exact on a grid (Bayesian, population).
 ``beta-quantiles``: exact Beta posterior quantiles, transformed (one Bayesian group).
-``monte-carlo``: seeded Monte Carlo of the posterior of the mean (several Bayesian groups) with
+``monte-carlo``: seeded Monte Carlo of the posterior of the mean over these groups, with
 exact Beta draws for every group, or for the groups that keep the total from being near normal.
 ``cornish-fisher``: the same, with the whole total drawn from its exact cumulants (normal draws
 with the Cornish-Fisher skewness / kurtosis correction); used only with many groups and when the
@@ -24,11 +35,13 @@ cumulants show that is accurate at the level asked.
 
 METHOD_TEXT: dict[str, str] = {
     "wilson": "Wilson score interval for the success probability, pushed through the pass@k / pass^k formulas",
-    "bootstrap": "seeded percentile bootstrap over groups",
+    "bca-bootstrap": "a seeded BCa bootstrap over tasks with Hesterberg's small-sample expansion",
+    "within-task-bootstrap": "a seeded bootstrap of the attempts within each task",
+    "hierarchical-grid": "the hierarchical Beta-Binomial posterior over tasks (BDA3 5.3), exact on a grid",
     "beta-quantiles": "exact Beta posterior quantiles (a single group, no Monte Carlo)",
-    "monte-carlo": "seeded Monte Carlo of the posterior of the mean (exact Beta draws per group)",
-    "cornish-fisher": "the exact cumulants of the posterior of the mean with a Cornish-Fisher correction "
-    "(many groups)",
+    "monte-carlo": "a seeded Monte Carlo of the posterior of the mean over these tasks (exact Beta draws)",
+    "cornish-fisher": "the exact cumulants of the posterior of the mean over these tasks with a Cornish-Fisher "
+    "correction (many tasks)",
     "t": "Student-t interval of the mean",
 }
 

@@ -15,7 +15,15 @@ from numpy.typing import ArrayLike
 from scipy.stats import beta as _beta_dist
 
 from agentic_core.errors import UndefinedEstimateError
-from agentic_core.settings import check_fraction, check_k, check_level, check_n_samples, check_prior
+from agentic_core.settings import (
+    Target,
+    check_fraction,
+    check_k,
+    check_level,
+    check_n_samples,
+    check_prior,
+    check_target,
+)
 from agentic_core.stats.counts import (
     CHUNK,
     DistinctPairs,
@@ -28,6 +36,7 @@ from agentic_core.stats.counts import (
     seed_entropy,
 )
 from agentic_core.stats.cumulants import cornish_fisher, moment_matched_rows, power_cumulants
+from agentic_core.stats.hierarchical import hyper_posterior, population_draws, population_values
 from agentic_core.stats.kernels import posterior_params, z_of
 from agentic_core.stats.methods import IntervalMethod
 
@@ -38,6 +47,7 @@ Beta draws); above it, sums of groups are drawn from their exact cumulants where
 # Distinct tags keep the random streams of the different uses independent under the same seed.
 TAG_EXACT = 2
 TAG_NORMAL = 3
+TAG_POPULATION = 5
 
 
 def _accumulate_powers(x: FloatArray, ks: IntArray, out: FloatArray) -> None:
@@ -190,21 +200,26 @@ def posterior_samples(
     c: ArrayLike,
     ks: int | Sequence[int],
     *,
+    target: Target = "population",
     prior: tuple[float, float] = (1.0, 1.0),
     seed: int = 0,
     n_samples: int = 4000,
     level: float = 0.95,
 ) -> PosteriorSamples:
-    """Posterior draws of the dataset-level p, pass@k and pass^k (mean over groups), for histograms.
+    """Posterior draws of the dataset-level p, pass@k and pass^k, for histograms.
 
-    One group: exact Beta draws of p, transformed. Several: the same seeded, order-independent
-    Monte Carlo as :func:`dataset_curve`'s intervals. Groups with n == 0 are left out.
+    One group: exact Beta draws of p, transformed (both targets are the same). Several groups,
+    target ``population``: draws of the population values under the hierarchical model (see
+    :mod:`agentic_core.stats.hierarchical`); target ``these-tasks``: the mean over these groups, by
+    the same seeded, order-independent Monte Carlo as :func:`dataset_curve`'s intervals. Groups with
+    n == 0 are left out.
 
     Args:
         n: Attempts per group.
         c: Correct attempts per group.
         ks: One k or several.
-        prior: Beta prior (a, b).
+        target: ``population`` or ``these-tasks``.
+        prior: Beta prior (a, b) of each group (these tasks, one group).
         seed: Any integer; same seed, same draws, whatever the order of the groups.
         n_samples: Number of draws (>= 100).
         level: The credible level the draws will be summarised at (the moment-based shortcut for
@@ -216,6 +231,7 @@ def posterior_samples(
     """
     n_arr, c_arr = check_count_arrays(n, c)
     k_arr = check_ks(ks)
+    tg = check_target(target)
     pr = check_prior(prior)
     lvl = check_level(level)
     sd = seed_entropy(seed)
@@ -228,7 +244,22 @@ def posterior_samples(
             f"{n_arr.size} groups, none with attempts",
             "load data with at least one scored attempt",
         )
-    return posterior_draws(distinct_pairs(n_arr[keep], c_arr[keep]), k_arr, pr, sd, draws, lvl)
+    dist = distinct_pairs(n_arr[keep], c_arr[keep])
+    if tg == "population" and int(dist.m.sum()) > 1:
+        ks_all = np.union1d(k_arr, np.array([1], dtype=np.int64))
+        post = hyper_posterior(dist, ks_all, lvl)
+        values = population_draws(post, ks_all, draws, content_seed(TAG_POPULATION, sd, dist.n, dist.c, dist.m))
+        cols = np.searchsorted(ks_all, k_arr)
+        return PosteriorSamples(
+            ks=tuple(int(k) for k in k_arr),
+            p=values["p"][:, 0].copy(),
+            pass_at_k=np.ascontiguousarray(values["pass_at"][:, cols]),
+            pass_pow_k=np.ascontiguousarray(values["pass_pow"][:, cols]),
+            n_groups=int(dist.m.sum()),
+            exact_groups=0,
+            method="hierarchical-grid",
+        )
+    return posterior_draws(dist, k_arr, pr, sd, draws, lvl)
 
 
 def prob_pass_pow_exceeds(
@@ -239,13 +270,15 @@ def prob_pass_pow_exceeds(
     a: float = 1.0,
     b: float = 1.0,
     *,
+    population: bool = True,
     seed: int = 0,
     n_samples: int = 4000,
 ) -> float:
     """Posterior probability that pass^k exceeds ``target``.
 
     One group: exact, P(p^k > t) = P(p > t^(1/k)) = Beta(a+c, b+n-c).sf(t^(1/k)). Several groups:
-    the fraction of :func:`posterior_samples` draws of the mean pass^k above the target.
+    the population's pass^k under the hierarchical model (``population``, the default; read from the
+    grid weights) or the mean over these groups (the share of :func:`posterior_samples` draws).
 
     Args:
         n: Attempts (one int, or one per group).
@@ -256,6 +289,7 @@ def prob_pass_pow_exceeds(
         b: Prior beta.
         seed: Monte Carlo seed (several groups only).
         n_samples: Monte Carlo draws (several groups only).
+        population: The task population's pass^k (else the mean over these groups).
 
     Raises:
         SettingsError: invalid arguments.
@@ -269,5 +303,12 @@ def prob_pass_pow_exceeds(
     if int(keep.sum()) == 1:
         alpha, beta = posterior_params(n_arr[keep], c_arr[keep], pr)
         return float(_beta_dist.sf(t ** (1.0 / k_), alpha[0], beta[0]))
-    samples = posterior_samples(n_arr, c_arr, k_, prior=pr, seed=seed, n_samples=n_samples)
+    if population and int(keep.sum()) > 1:
+        ks = np.array([k_], dtype=np.int64)
+        post = hyper_posterior(distinct_pairs(n_arr[keep], c_arr[keep]), ks, 0.95)
+        above = population_values(post, ks)["pass_pow"][:, 0] > t
+        # Sum each side separately: exactly 1 (or 0) when every cell is above (or below) the target.
+        p_above, p_below = float(post.weight[above].sum()), float(post.weight[~above].sum())
+        return p_above / (p_above + p_below)
+    samples = posterior_samples(n_arr, c_arr, k_, target="these-tasks", prior=pr, seed=seed, n_samples=n_samples)
     return float(np.mean(samples.pass_pow_k[:, 0] > t))

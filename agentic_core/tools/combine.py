@@ -20,14 +20,23 @@ from agentic_core.tools.results import ToolComponents, ToolCorrectnessScore
 
 
 def _weighted(
-    weights: ToolWeights, selection: float, parameters: float, sequence: float, utilization: float | None
+    weights: ToolWeights,
+    selection: float,
+    parameters: float | None,
+    sequence: float | None,
+    utilization: float | None,
 ) -> tuple[float | None, float]:
-    """Overall score and weight total, with exactly the operations of :func:`overall_vectorised`."""
+    """Overall score and weight total, with exactly the operations of :func:`overall_vectorised`.
+
+    A dimension that is not assessable (``None``) is left out and the weights renormalised over
+    the others.
+    """
     w_s, w_p, w_q, w_u = weights.as_tuple()
-    has_u = utilization is not None
-    u_value = utilization if utilization is not None else 0.0
-    num = w_s * selection + w_p * parameters + w_q * sequence + w_u * u_value
-    den = w_s + w_p + w_q + w_u * float(has_u)
+    num = w_s * selection
+    den = w_s
+    for w, value in ((w_p, parameters), (w_q, sequence), (w_u, utilization)):
+        num = num + w * (value if value is not None else 0.0)
+        den = den + w * float(value is not None)
     return (num / den if den > 0 else None), den
 
 
@@ -36,8 +45,8 @@ def combine(
 ) -> ToolCorrectnessScore:
     """Apply weights and the tool threshold to one interaction's components.
 
-    The overall score is the weighted mean over the assessable dimensions (utilization is left
-    out when ``None``), weights renormalised over those. It is computed exactly as
+    The overall score is the weighted mean over the assessable dimensions (parameters, sequence
+    and utilization are left out when ``None``), weights renormalised over those. It is computed exactly as
     :func:`overall_vectorised` does, so both agree bit for bit.
 
     Args:
@@ -100,7 +109,8 @@ def combine(
     )
 
 
-_ARRAY_FIELDS = ("selection", "selection_ignore_extra", "parameters", "sequence")
+_ARRAY_FIELDS = ("selection", "selection_ignore_extra")
+_OPTIONAL_FIELDS = ("parameters", "sequence", "utilization")
 
 
 def components_matrix(components: Sequence[ToolComponents | None]) -> dict[str, npt.NDArray[Any]]:
@@ -113,8 +123,8 @@ def components_matrix(components: Sequence[ToolComponents | None]) -> dict[str, 
 
     Returns:
         ``selection``, ``selection_ignore_extra``, ``parameters``, ``sequence``, ``utilization``
-        (float64; NaN where not applicable, and utilization NaN where not assessable) and
-        ``applicable`` (bool).
+        (float64; NaN where not applicable, and parameters, sequence and utilization NaN where not
+        assessable) and ``applicable`` (bool).
     """
     n = len(components)
     nan = math.nan
@@ -125,9 +135,10 @@ def components_matrix(components: Sequence[ToolComponents | None]) -> dict[str, 
     arrays: dict[str, npt.NDArray[Any]] = {
         name: column(getattr(c, name) if c is not None else nan for c in components) for name in _ARRAY_FIELDS
     }
-    arrays["utilization"] = column(
-        c.utilization if c is not None and c.utilization is not None else nan for c in components
-    )
+    for name in _OPTIONAL_FIELDS:
+        arrays[name] = column(
+            value if c is not None and (value := getattr(c, name)) is not None else nan for c in components
+        )
     arrays["applicable"] = np.fromiter((c is not None for c in components), dtype=bool, count=n)
     return arrays
 
@@ -148,17 +159,15 @@ def overall_vectorised(
         weighted dimension is not assessable.
     """
     w_s, w_p, w_q, w_u = weights.as_tuple()
-    selection = arrays["selection_ignore_extra" if ignore_extra else "selection"]
-    utilization = arrays["utilization"]
-    has_u = ~np.isnan(utilization)
-    num = (
-        w_s * selection
-        + w_p * arrays["parameters"]
-        + w_q * arrays["sequence"]
-        + w_u * np.where(has_u, utilization, 0.0)
-    )
-    den = w_s + w_p + w_q + w_u * has_u.astype(np.float64)
+    num = w_s * arrays["selection_ignore_extra" if ignore_extra else "selection"]
+    den: npt.NDArray[np.float64] | float = w_s
+    for w, name in ((w_p, "parameters"), (w_q, "sequence"), (w_u, "utilization")):
+        values = arrays[name]
+        has = ~np.isnan(values)
+        num = num + w * np.where(has, values, 0.0)
+        den = den + w * has.astype(np.float64)
     ok = arrays["applicable"] & (den > 0)
+    den = np.broadcast_to(den, num.shape)
     out = np.full(num.shape, np.nan, dtype=np.float64)
     np.divide(num, den, out=out, where=ok)
     return out

@@ -11,7 +11,15 @@ from typing import Any
 
 from agentic_core.schemas import Agentic, ExpectedTool, GroundTruthAgentic, Interaction, ToolCall
 from agentic_core.tools.evidence import MAX_RESULT_LEAVES, Answer, leaf_in, result_leaves
-from agentic_core.tools.matching import Match, display_rows, evaluation_order, f1, lcs_length, match_calls
+from agentic_core.tools.matching import (
+    Match,
+    display_rows,
+    evaluation_order,
+    f1,
+    lcs_length,
+    match_calls,
+    pair_agreement,
+)
 from agentic_core.tools.results import MatchRow, ParamError, ToolComponents
 from agentic_core.tools.values import show_canonical, values_agree
 from agentic_core.wording import plural
@@ -106,6 +114,8 @@ def _score_general(
     exp: list[ExpectedTool] = list(expected.expected_tools)
     if not used and not exp:
         return None
+    if not exp:
+        return _score_unexpected(used, u_order=evaluation_order([t.step for t in used]))
     e_order = evaluation_order([t.step for t in exp])
     u_order = evaluation_order([t.step for t in used])
     n_required = sum(1 for t in exp if not t.optional)
@@ -161,6 +171,7 @@ def _score_general(
             f"{' -> '.join(used_names) if used_names else 'no call'}; the longest common "
             f"subsequence covers {lcs} of {plural(n_required, 'required call')}."
         )
+    deductions.extend(_preference_notes(exp, used, match_of_exp))
     flag = agentic.final_answer_uses_tools if agentic is not None else None
     utilization, inferred = _utilization(flag, used, u_order, n_required, final_answer, deductions)
 
@@ -183,6 +194,66 @@ def _score_general(
         matches=matches,
         deductions=deductions,
     )
+
+
+def _score_unexpected(used: list[ToolCall], u_order: list[int]) -> ToolComponents:
+    """Tools called although none was expected: only selection has something to measure.
+
+    Parameters and sequence compare calls with expected calls, and utilization asks whether the
+    answer used results it should have fetched: with nothing expected all three are left out (not
+    counted as 1.0, which made such tool use pass a 0.75 tool threshold), so overall = selection:
+    0 when extra calls are penalised, 1 when they are ignored.
+    """
+    names = ", ".join(f"'{used[u].tool_name}' (used call #{u + 1})" for u in u_order)
+    deductions = [
+        f"No tool call was expected, but {plural(len(used), 'call')} {'was' if len(used) == 1 else 'were'} "
+        f"made: {names}; every one is extra.",
+        "Parameters, sequence and utilization have nothing to measure when no tool call was expected: "
+        "left out, so the overall score is the selection score.",
+    ]
+    return ToolComponents(
+        selection=0.0,
+        selection_ignore_extra=1.0,
+        parameters=None,
+        sequence=None,
+        sequence_checked=False,
+        utilization=None,
+        utilization_inferred=False,
+        n_required=0,
+        n_optional=0,
+        n_used=len(used),
+        n_matched=0,
+        n_matched_required=0,
+        missing=[],
+        extra=[used[u].tool_name for u in u_order],
+        param_errors=[],
+        matches=[MatchRow(None, u, 0.0) for u in u_order],
+        deductions=deductions,
+    )
+
+
+def _preference_notes(exp: list[ExpectedTool], used: list[ToolCall], match_of_exp: dict[int, Match]) -> list[str]:
+    """Say when a used call went to a required call it disagrees with while an optional one agreed better.
+
+    Matching covers required expected calls first (a missing required call costs more than a
+    parameter error), so such a pairing is deliberate; the sentence makes it visible.
+    """
+    notes = []
+    for e, match in sorted(match_of_exp.items()):
+        if exp[e].optional or match.agreement >= 1.0:
+            continue
+        for other, candidate in enumerate(exp):
+            if not candidate.optional or candidate.tool_name != exp[e].tool_name:
+                continue
+            better, _ = pair_agreement(candidate, used[match.used])
+            if better > match.agreement:
+                notes.append(
+                    f"Used call #{match.used + 1} ('{exp[e].tool_name}') was matched to required call #{e + 1} "
+                    f"(parameter agreement {match.agreement:.2f}) although optional call #{other + 1} agrees "
+                    f"with it better ({better:.2f}): required calls are covered first."
+                )
+                break
+    return notes
 
 
 def _call_deductions(

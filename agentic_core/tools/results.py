@@ -48,8 +48,10 @@ class ToolComponents:
     Attributes:
         selection: F1 of matched calls, extra calls penalised.
         selection_ignore_extra: The same F1 as if the extra calls had not been made.
-        parameters: Mean parameter agreement (see the module docstring).
-        sequence: LCS-based order score; 1.0 when order does not matter.
+        parameters: Mean parameter agreement (see the module docstring); ``None`` when no tool call
+            was expected (nothing to measure).
+        sequence: LCS-based order score; 1.0 when order does not matter; ``None`` when no tool
+            call was expected.
         sequence_checked: Whether order mattered (``tool_sequence_matters``).
         utilization: 1.0 / 0.0, or ``None`` when not assessable.
         utilization_inferred: Utilization was inferred from evidence (no flag given).
@@ -68,8 +70,8 @@ class ToolComponents:
 
     selection: float
     selection_ignore_extra: float
-    parameters: float
-    sequence: float
+    parameters: float | None
+    sequence: float | None
     sequence_checked: bool
     utilization: float | None
     utilization_inferred: bool
@@ -96,8 +98,8 @@ class ToolCorrectnessScore(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     tool_selection_correct: float
-    parameter_accuracy: float
-    sequence_correct: float
+    parameter_accuracy: float | None
+    sequence_correct: float | None
     result_utilization: float | None
     overall_correctness: float | None
     is_correct: bool

@@ -15,14 +15,19 @@ from agentic_core.schemas import ParameterRule
 
 _PUNCT_CATEGORIES = frozenset({"Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps"})
 _WHITESPACE = re.compile(r"\s+")
+# Full stop, apostrophes and hyphens (not dashes) join the letters around them.
+_WORD_JOINERS = frozenset(".'\u2019-\u2010\u2011")
 
 
 @lru_cache(maxsize=65536)
 def normalise_text(text: str) -> str:
-    """Normalise text for the ``text`` rule: NFKC, case-fold, drop punctuation, squeeze spaces.
+    """Normalise text for the ``text`` rule: NFKC, case-fold, punctuation to spaces, squeeze spaces.
 
-    Punctuation is removed rather than replaced by a space (as in SQuAD-style answer
-    normalisation), so ``"U.S.A."`` equals ``"usa"`` and ``"e-mail"`` equals ``"email"``.
+    Punctuation and runs of whitespace become one space (DESIGN.md section 5), so ``"New York, NY"``
+    equals ``"new york,ny"``. A hyphen, apostrophe or full stop *inside* a word, between two letters
+    (``e-mail``, ``U.S.A``, ``don't``), joins rather than separates: it is dropped, so ``"e-mail"``
+    equals ``"email"`` and ``"U.S.A."`` equals ``"usa"``. Between digits it separates, so ``"3.14"``
+    never equals ``"314"``.
 
     Args:
         text: Any string.
@@ -31,8 +36,16 @@ def normalise_text(text: str) -> str:
         The normalised string.
     """
     folded = unicodedata.normalize("NFKC", text).casefold()
-    kept = "".join(ch for ch in folded if unicodedata.category(ch) not in _PUNCT_CATEGORIES)
-    return _WHITESPACE.sub(" ", kept).strip()
+    out = []
+    last = len(folded) - 1
+    for i, ch in enumerate(folded):
+        category = unicodedata.category(ch)
+        if category in _PUNCT_CATEGORIES:
+            joins = ch in _WORD_JOINERS and 0 < i < last and folded[i - 1].isalpha() and folded[i + 1].isalpha()
+            out.append("" if joins else " ")
+        else:
+            out.append(ch)
+    return _WHITESPACE.sub(" ", "".join(out)).strip()
 
 
 def is_number(value: Any) -> bool:

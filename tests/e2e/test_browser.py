@@ -54,20 +54,21 @@ def test_every_page_slider_and_download(tmp_path: Path) -> None:
         open_page(page, f"{url}/", "Overview", timeout_ms=180_000)
         assert page.locator("[data-testid='stException']").count() == 0
         assert "hybrid" in page.locator("[data-testid='stSidebar']").inner_text()
-        before_label_k = metric_value(page, "pass@3")
+        # K is 'auto' by default: every support task has 8 attempts, so K = 8.
+        before_label_k = metric_value(page, "pass@8")
         assert before_label_k.endswith("%")
 
-        # Move the K slider one step with the keyboard: pass@3 becomes pass@4 with a new value.
+        # Move the K slider one step with the keyboard: from 'auto' to 1, pass@8 becomes pass@1.
         slider = page.locator("[data-testid='stSidebar'] [data-testid='stSlider']").filter(has_text="K (attempts)")
         thumb = slider.locator("input[type='range']")
         thumb.focus()
         thumb.press("ArrowRight")
-        page.locator("[data-testid='stMetricLabel']").filter(has_text="pass@4").first.wait_for(timeout=30_000)
+        page.locator("[data-testid='stMetricLabel']").filter(has_text="pass^1").first.wait_for(timeout=30_000)
         wait_idle(page)
-        after = metric_value(page, "pass@4")
+        after = metric_value(page, "pass@1")
         assert after != before_label_k
-        assert "k=4" in page.url or "k=4" in page.evaluate("window.location.search")
-        page.screenshot(path=str(SHOTS / "overview_k4.png"))
+        assert "k=1" in page.url or "k=1" in page.evaluate("window.location.search")
+        page.screenshot(path=str(SHOTS / "overview_k1.png"))
 
         for path, heading in PAGES:
             open_page(page, f"{url}/{path}", heading)

@@ -85,7 +85,7 @@ def test_tasks_file_follows_k_and_unit(eapp: Callable[[str | None], AppTest]) ->
     tasks = pd.read_csv(io.BytesIO(built(at, "tasks")))
     assert len(tasks) == 5  # 'auto' picks task: 5 tasks in the seed examples
     at.selectbox(key="unit").set_value("conversation").run()
-    at.slider(key="k").set_value(2).run()
+    at.select_slider(key="k").set_value(2).run()
     assert not at.exception
     tasks = pd.read_csv(io.BytesIO(built(at, "tasks")))
     assert tasks["group"].tolist() == ["all conversations"] and tasks[["n", "c"]].values.tolist() == [[11, 9]]

@@ -29,10 +29,10 @@ def metric(at: AppTest, label: str) -> tuple[str, str]:
 def expect_numbers(at: AppTest, result: EvaluationResult, **settings: object) -> None:
     """The KPI cards show exactly the core's numbers for these settings."""
     agg = aggregate(result, make_settings(**settings))
-    k = agg.settings.k
+    k = agg.k
     head = agg.headline
     assert metric(at, "Conversations")[0] == f"{agg.counts.conversations:,}"
-    assert metric(at, "Conversation success") == (pct(agg.success_rate.value), ci_text(agg.success_rate.ci))
+    assert metric(at, "Success rate (pass@1)") == (pct(agg.success_rate.value), ci_text(agg.success_rate.ci))
     assert metric(at, f"pass@{k}") == (pct(head.pass_at_k), ci_text(head.pass_at_k_ci))
     assert metric(at, f"pass^{k}") == (pct(head.pass_pow_k), ci_text(head.pass_pow_k_ci))
 
@@ -47,9 +47,14 @@ def test_overview_opens_on_the_core_numbers(open_app: OpenApp, support: Evaluati
 def test_threshold_k_and_mode_by_key_follow_the_core(open_app: OpenApp, support: EvaluationResult) -> None:
     at = open_app()
     at.slider(key="threshold").set_value(0.5).run()
-    at.slider(key="k").set_value(5).run()
-    at.selectbox(key="mode").set_value("frequentist").run()
+    at.select_slider(key="k").set_value(5).run()
+    at.selectbox(key="mode").set_value("bayesian").run()
     assert not at.exception
+    expect_numbers(at, support, threshold=0.5, k=5, mode="bayesian")
+    at.radio(key="target").set_value("these-tasks").run()
+    expect_numbers(at, support, threshold=0.5, k=5, mode="bayesian", target="these-tasks")
+    at.selectbox(key="mode").set_value("frequentist").run()
+    at.radio(key="target").set_value("population").run()
     expect_numbers(at, support, threshold=0.5, k=5, mode="frequentist")
     # A stricter threshold can only lower the success rate.
     strict = aggregate(support, make_settings(threshold=0.95, k=5, mode="frequentist"))
@@ -60,14 +65,24 @@ def test_threshold_k_and_mode_by_key_follow_the_core(open_app: OpenApp, support:
     assert strict.success_rate.value <= loose.success_rate.value
 
 
-def test_the_settings_sentence_names_the_method_used(open_app: OpenApp) -> None:
+def test_the_settings_sentence_names_the_method_and_the_target(open_app: OpenApp) -> None:
     at = open_app()
-    at.selectbox(key="mode").set_value("frequentist").run()
     text = " ".join(m.value for m in at.markdown)
-    assert "frequentist" in text and "bootstrap over groups" in text
+    assert "Frequentist" in text and "BCa bootstrap over tasks" in text and "task population" in text
+    assert "'auto' chose K = 8" in text  # every support task has 8 attempts
     at.selectbox(key="mode").set_value("bayesian").run()
     text = " ".join(m.value for m in at.markdown)
-    assert "Bayesian" in text and ("Monte Carlo" in text or "cumulants" in text)
+    assert "Bayesian" in text and "hierarchical" in text
+    at.radio(key="target").set_value("these-tasks").run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "these tasks" in text and ("Monte Carlo" in text or "cumulants" in text)
+
+
+def test_observed_share_is_labelled_observed(open_app: OpenApp, support: EvaluationResult) -> None:
+    at = open_app()
+    agg = aggregate(support, make_settings(threshold=at.slider(key="threshold").value))
+    captions = " ".join(c.value for c in at.caption)
+    assert f"Observed: {agg.counts.correct_conversations:,} of {agg.counts.scored_conversations:,}" in captions
 
 
 def test_an_invalid_setting_is_an_error_in_the_pages_words(open_app: OpenApp) -> None:

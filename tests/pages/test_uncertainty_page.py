@@ -23,8 +23,15 @@ PAGE = "pages/uncertainty.py"
 
 @pytest.fixture
 def uapp(open_app: OpenApp) -> Callable[[str | None], AppTest]:
-    """Open the Uncertainty page on the default sample (or the sample named) with the dataset judge."""
-    return lambda data=None: open_app(PAGE, data)
+    """Open the Uncertainty page on the default sample (or the sample named), dataset judge, K = 3."""
+
+    def opened(data: str | None = None) -> AppTest:
+        at = open_app(PAGE, data)
+        at.select_slider(key="k").set_value(3).run()
+        assert not at.exception
+        return at
+
+    return opened
 
 
 def metric(at: AppTest, prefix: str) -> tuple[str, str]:
@@ -75,7 +82,7 @@ def test_default_run_renders_posteriors_and_one_row_per_task(uapp: Callable[[str
         value, delta = metric(at, label)
         low, high = interval(delta)
         assert low <= percent(value) <= high
-    assert chart_keys(at) == ["unc_post_p", "unc_post_at", "unc_post_pow", "unc_forest"]
+    assert chart_keys(at) == ["unc_post_p", "unc_post_at", "unc_post_pow", "unc_forest", "unc_shrinkage"]
     tasks = tasks_frame(at)
     assert tasks is not None
     task_ids = {json.loads(line)["task_id"] for line in SAMPLES["support"].path.read_text().splitlines() if line}
@@ -132,7 +139,7 @@ def test_changing_the_target_changes_the_probability(uapp: Callable[[str | None]
     n, c = travel_counts()
     shown = {}
     for target in (0.5, 0.1, 0.05):
-        at.slider(key="target").set_value(target).run()
+        at.slider(key="pow_target").set_value(target).run()
         assert not at.exception
         value, _ = metric(at, "P(pass^3 >")
         assert [m.label for m in at.metric][-1] == f"P(pass^3 > {target:.2f})"
@@ -147,7 +154,7 @@ def test_target_on_many_tasks_is_monotone(uapp: Callable[[str | None], AppTest])
     at = uapp(None)
     probs = []
     for target in (0.6, 0.36, 0.2):
-        at.slider(key="target").set_value(target).run()
+        at.slider(key="pow_target").set_value(target).run()
         probs.append(percent(metric(at, "P(pass^3 >")[0]))
     assert probs[0] < probs[1] < probs[2]
     assert 0.0 < probs[1] < 1.0
@@ -163,19 +170,37 @@ def test_unit_conversation_hides_per_task_section(uapp: Callable[[str | None], A
     assert any("the unit here is **conversation**" in i.value for i in at.info)
 
 
-def test_frequentist_mode_explains_and_can_switch_back(uapp: Callable[[str | None], AppTest]) -> None:
+def test_frequentist_mode_explains_and_can_switch_to_bayesian(uapp: Callable[[str | None], AppTest]) -> None:
     at = uapp(None)
-    bayes = [m.delta for m in at.metric[:3]]
-    at.selectbox(key="mode").set_value("frequentist").run()
-    assert not at.exception
+    assert at.selectbox(key="mode").value == "frequentist"  # the default
     note = [i.value for i in at.info if "These posteriors are Bayesian" in i.value]
-    assert note and "between tasks" in note[0] and "within these tasks" in note[0]
-    # The posteriors are still the Bayesian ones with the chosen prior.
-    assert [m.delta for m in at.metric[:3]] == bayes
+    assert note and "BCa bootstrap" in note[0] and "task population" in note[0]
+    posteriors = [m.delta for m in at.metric[:3]]
     at.button(key="unc_switch_bayes").click().run()
     assert not at.exception
     assert at.selectbox(key="mode").value == "bayesian"
     assert not [i for i in at.info if "These posteriors are Bayesian" in i.value]
+    # The posteriors are the same Bayesian ones whatever the app's mode.
+    assert [m.delta for m in at.metric[:3]] == posteriors
+
+
+def test_population_and_these_tasks_targets_and_the_shrinkage(uapp: Callable[[str | None], AppTest]) -> None:
+    at = uapp(None)
+    text = " ".join(m.value for m in at.markdown)
+    assert "Target: the task population" in text and "hierarchical model" in text
+    tasks = tasks_frame(at)
+    assert tasks is not None and tasks["shrunk"].between(0, 1).all()
+    # Every support task has 8 attempts: the population model pulls each towards the population mean,
+    # so the spread of the shrunk rates is smaller than the spread of the observed ones.
+    assert tasks["shrunk"].std() < tasks["observed"].std()
+    population = metric(at, "pass^3")[1]
+    at.radio(key="target").set_value("these-tasks").run()
+    assert not at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert "Target: these tasks" in text
+    these = metric(at, "pass^3")[1]
+    width = lambda ci: interval(ci)[1] - interval(ci)[0]  # noqa: E731
+    assert width(population) > width(these)  # the population interval also covers which tasks were drawn
 
 
 def test_rank_and_forest_size(uapp: Callable[[str | None], AppTest]) -> None:

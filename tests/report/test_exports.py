@@ -54,7 +54,7 @@ def test_unscored_interactions_have_no_verdict_in_the_table() -> None:
 
 
 def test_conversation_records_carry_the_seed_003_fields(seeds: EvaluationResult) -> None:
-    agg = aggregate(seeds, make_settings(threshold=0.7, k=3))
+    agg = aggregate(seeds, make_settings(threshold=0.7, k=3, mode="bayesian"))
     records = conversation_records(seeds, agg)
     assert len(records) == seeds.n_conversations == 11
     for rec in records:
@@ -68,7 +68,7 @@ def test_conversation_records_carry_the_seed_003_fields(seeds: EvaluationResult)
         assert rec["is_fully_correct"] == (rec["correct_interactions"] == rec["total_interactions"])
     conv1 = records[by_session(seeds, "conversation_001")]
     assert conv1["total_interactions"] == 2 and conv1["correct_indices"] == [0, 1]
-    # Bayesian (default), 2 of 2 correct, uniform prior: Beta(3, 1); E[1-(1-p)^3] = 1 - (1/4)(2/5)(3/6)
+    # Bayesian, 2 of 2 correct, uniform prior: Beta(3, 1); E[1-(1-p)^3] = 1 - (1/4)(2/5)(3/6)
     assert conv1["pass_at_k"] == pytest.approx(0.95)
     assert conv1["pass_pow_k"] == pytest.approx((3 / 4) * (4 / 5) * (5 / 6))
     assert conv1["pass_at_k_ci_low"] < conv1["pass_at_k"] <= conv1["pass_at_k_ci_high"]

@@ -30,7 +30,8 @@ UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 
 
 GOLDEN_SETTINGS: dict[str, dict[str, Any]] = {
-    "default": {"threshold": 0.7, "k": 3, "mode": "bayesian", "prior_a": 1.0, "prior_b": 1.0},
+    "default": {},
+    "bayesian_these_tasks": {"threshold": 0.7, "k": 3, "mode": "bayesian", "target": "these-tasks"},
     "frequentist_conversation": {
         "threshold": 0.9,
         "k": 2,
@@ -84,16 +85,34 @@ def _golden(name: str) -> dict[str, Any]:
     return doc
 
 
+# sample_data/seed_examples.json, scores by task (threshold 0.7): q1_math 0.92 0.88 0.90 (3 of 3),
+# q2_capital 0.97 0.93 0.95 (3 of 3), q3_weather 0.91 0.18 0.35 (1 of 3), and two one-attempt
+# tasks from seed 001 (0.95 and 0.90 in one conversation; 0.97): 1 of 1 each.
+SEED_TASKS = [(3, 3), (3, 3), (3, 1), (1, 1), (1, 1)]
+
+
 def test_golden_default_agrees_with_values_worked_out_by_hand() -> None:
-    # sample_data/seed_examples.json, scores by task (threshold 0.7): q1_math 0.92 0.88 0.90 (3 of 3),
-    # q2_capital 0.97 0.93 0.95 (3 of 3), q3_weather 0.91 0.18 0.35 (1 of 3), and two one-attempt
-    # tasks from seed 001 (0.95 and 0.90 in one conversation; 0.97): 1 of 1 each.
     doc = _golden("default")
+    # Defaults: frequentist, unbiased, unit auto -> task, K auto: only k = 1 is supported by 90% of
+    # the 5 tasks (2 have a single attempt), so the curve is pass@1 = mean of c/n.
+    assert (doc["unit"], doc["k"]) == ("task", 1)
+    assert doc["statistics"]["mode"] == "frequentist" and doc["statistics"]["target"] == "population"
+    [point] = doc["curve"]
+    mean = float(sum(Fraction(c, n) for n, c in SEED_TASKS) / len(SEED_TASKS))
+    assert point["pass_at_k"] == pytest.approx(mean, abs=1e-11) == point["pass_pow_k"]
+    assert doc["conversation_success_rate"]["rate"] == pytest.approx(mean, abs=1e-11)
+    assert doc["conversation_success_rate"]["observed"] == pytest.approx(9 / 11, abs=1e-11)
+    low, high = point["pass_at_k_ci"]
+    assert low <= mean <= high and point["interval_method"] == "bca-bootstrap"
+
+
+def test_golden_bayesian_these_tasks_agrees_with_values_worked_out_by_hand() -> None:
+    doc = _golden("bayesian_these_tasks")
     assert doc["unit"] == "task"
     assert doc["counts"]["conversations"] == 11 and doc["counts"]["correct_conversations"] == 9
     # Bayesian, uniform prior: per task p ~ Beta(1 + c, 1 + n - c); E[p^k] = prod_{i<k} (a+i)/(a+b+i)
     # (DESIGN.md section 4), averaged over the 5 tasks. Exact fractions, independent of the code.
-    tasks = [(3, 3), (3, 3), (3, 1), (1, 1), (1, 1)]
+    tasks = SEED_TASKS
 
     def moment(a: int, b: int, k: int) -> Fraction:
         out = Fraction(1)
@@ -126,7 +145,7 @@ def test_golden_frequentist_conversation_agrees_with_values_worked_out_by_hand()
     centre = (float(p) + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(float(p * (1 - p)) / n + z * z / (4 * n * n))
     rate = doc["conversation_success_rate"]
-    assert rate["rate"] == pytest.approx(8 / 11)
+    assert rate["rate"] == pytest.approx(8 / 11) and rate["observed"] == pytest.approx(8 / 11)
     assert rate["ci"] == pytest.approx([centre - half, centre + half], abs=1e-11)
     # k = 1 through the Wilson bounds: pass@1 = pass^1 = p, interval the same.
     first = doc["curve"][0]

@@ -65,11 +65,21 @@ def test_dataset_intervals_widen_with_level(mode: str) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(data=groups, mode=st.sampled_from(["frequentist", "bayesian"]), estimator=st.sampled_from(ESTIMATORS))
-def test_dataset_curve_invariants(data: list[tuple[int, int]], mode: str, estimator: str) -> None:
+@given(
+    data=groups,
+    mode=st.sampled_from(["frequentist", "bayesian"]),
+    target=st.sampled_from(["population", "these-tasks"]),
+    estimator=st.sampled_from(ESTIMATORS),
+)
+def test_dataset_curve_invariants(data: list[tuple[int, int]], mode: str, target: str, estimator: str) -> None:
     n = np.array([x for x, _ in data])
     c = np.array([y for _, y in data])
-    curve = dataset_curve(n, c, range(1, 8), mode=mode, estimator=estimator, n_samples=200)  # type: ignore[arg-type]
+    curve = dataset_curve(n, c, range(1, 8), mode=mode, target=target, estimator=estimator, n_samples=200)  # type: ignore[arg-type]
+    # Monotone in k: one set of groups for the whole curve.
+    points = [p for p in curve if p.pass_at_k is not None]
+    assert [p.pass_at_k for p in points] == sorted(p.pass_at_k for p in points)  # type: ignore[misc]
+    assert [p.pass_pow_k for p in points] == sorted((p.pass_pow_k for p in points), reverse=True)  # type: ignore[misc]
+    assert len({(p.n_groups, p.n_excluded) for p in curve}) == 1
     for point in curve:
         assert point.n_groups + point.n_excluded == len(data)
         if point.n_groups == 0:
@@ -81,9 +91,14 @@ def test_dataset_curve_invariants(data: list[tuple[int, int]], mode: str, estima
         assert point.success_rate is not None
         assert 0.0 <= point.pass_pow_k <= point.success_rate + 1e-12
         assert point.success_rate <= point.pass_at_k + 1e-12 <= 1.0 + 1e-12
-        for ci in (point.pass_at_k_ci, point.pass_pow_k_ci, point.success_rate_ci):
+        for value, ci in (
+            (point.pass_at_k, point.pass_at_k_ci),
+            (point.pass_pow_k, point.pass_pow_k_ci),
+            (point.success_rate, point.success_rate_ci),
+        ):
             assert ci is not None
-            assert 0.0 <= ci[0] <= ci[1] <= 1.0
+            assert 0.0 <= ci[0] <= value <= ci[1] <= 1.0  # every point inside its own interval
+        assert curve[0].pass_at_k == curve[0].pass_pow_k == curve[0].success_rate
 
 
 def test_dataset_value_is_the_mean_over_groups_of_the_group_value() -> None:
@@ -94,7 +109,7 @@ def test_dataset_value_is_the_mean_over_groups_of_the_group_value() -> None:
     assert point.pass_pow_k == pytest.approx(
         np.mean([pass_pow_k(a, b, 3) for a, b in zip(n, c, strict=True)])
     )
-    [bayes] = dataset_curve(n, c, [3], mode="bayesian")
+    [bayes] = dataset_curve(n, c, [3], mode="bayesian", target="these-tasks")
     means = [posterior_estimate(a, b, 3, "pass^k").value for a, b in zip(n, c, strict=True)]
     assert bayes.pass_pow_k == pytest.approx(np.mean(means))
 
@@ -136,20 +151,31 @@ def test_invalid_settings_are_settings_errors(kwargs: dict[str, object], place: 
         dataset_curve([10, 5], [7, 2], [1, 3], **args)  # type: ignore[arg-type]
 
 
-def test_unbiased_groups_with_too_few_attempts_are_excluded_and_counted() -> None:
+def test_unbiased_groups_with_too_few_attempts_are_excluded_from_the_whole_curve() -> None:
     n = [1, 5, 5, 2]
     c = [1, 3, 4, 0]
     curve = dataset_curve(n, c, [1, 3], mode="frequentist", estimator="unbiased")
-    assert (curve[0].n_groups, curve[0].n_excluded, curve[0].excluded_reason) == (4, 0, None)
-    k3 = curve[1]
-    assert (k3.n_groups, k3.n_excluded) == (2, 2)
-    assert k3.excluded_reason is not None
-    assert "2 groups with fewer than 3 attempts" in k3.excluded_reason
+    # One set of groups for every k: the two groups with n < K = 3 are out at k = 1 too.
+    for point in curve:
+        assert (point.n_groups, point.n_excluded) == (2, 2)
+        assert point.excluded_reason is not None
+        assert "2 groups with fewer than 3 attempts" in point.excluded_reason
+    k1, k3 = curve
+    assert k1.pass_pow_k == pytest.approx((3 / 5 + 4 / 5) / 2)
     assert k3.pass_pow_k == pytest.approx((pass_pow_k(5, 3, 3) + pass_pow_k(5, 4, 3)) / 2)
     assert k3.observed_success_rate == pytest.approx((3 / 5 + 4 / 5) / 2)
     # plug-in and Bayesian keep every group
     assert dataset_curve(n, c, [3], mode="frequentist", estimator="plug-in")[0].n_groups == 4
     assert dataset_curve(n, c, [3], mode="bayesian", estimator="unbiased")[0].n_groups == 4
+    assert dataset_curve(n, c, [3], mode="frequentist", target="these-tasks")[0].n_groups == 2
+
+
+def test_the_curve_is_monotone_when_groups_would_drop_out_k_by_k() -> None:
+    # Two tasks, 0/2 and 5/5. Dropping groups k by k made pass^k climb 0.5, 0.5, 1.0; on one set
+    # of groups (n >= K = 3) only the 5/5 task remains, for every k.
+    curve = dataset_curve([2, 5], [0, 5], [1, 2, 3], mode="frequentist", estimator="unbiased")
+    assert [p.pass_pow_k for p in curve] == [1.0, 1.0, 1.0]
+    assert all(p.n_groups == 1 and p.n_excluded == 1 for p in curve)
 
 
 def test_no_usable_group_gives_none_with_the_reason() -> None:
@@ -198,39 +224,57 @@ def test_ks_are_sorted_and_deduplicated() -> None:
 # ------------------------------------------------------------------------------------------
 
 
+THESE_TASKS_METHOD = {"frequentist": "within-task-bootstrap"}
+POPULATION_METHOD = {"frequentist": "bca-bootstrap", "bayesian": "hierarchical-grid"}
+
+
 @pytest.mark.parametrize(
     ("data", "method"), [(FEW, "monte-carlo"), (MANY, "cornish-fisher"), (MIXED, "monte-carlo")]
 )
 @pytest.mark.parametrize("mode", ["frequentist", "bayesian"])
+@pytest.mark.parametrize("target", ["population", "these-tasks"])
 def test_shuffling_groups_never_changes_a_number(
-    data: tuple[list[int], list[int]], method: str, mode: str
+    data: tuple[list[int], list[int]], method: str, mode: str, target: str
 ) -> None:
     n, c = data
-    reference = dataset_curve(n, c, range(1, 6), mode=mode, estimator="unbiased", seed=7)  # type: ignore[arg-type]
-    assert reference[0].interval_method == ("bootstrap" if mode == "frequentist" else method)
+    options = {"mode": mode, "target": target, "estimator": "unbiased", "seed": 7}
+    reference = dataset_curve(n, c, range(1, 6), **options)  # type: ignore[arg-type]
+    expected = POPULATION_METHOD[mode] if target == "population" else THESE_TASKS_METHOD.get(mode, method)
+    assert reference[0].interval_method == expected
     for shuffle_seed in (1, 2):
         sn, sc = shuffled(n, c, shuffle_seed)
-        again = dataset_curve(sn, sc, range(1, 6), mode=mode, estimator="unbiased", seed=7)  # type: ignore[arg-type]
+        again = dataset_curve(sn, sc, range(1, 6), **options)  # type: ignore[arg-type]
         assert again == reference  # exact equality, every field
 
 
 @settings(max_examples=25, deadline=None)
-@given(data=groups, permutation_seed=st.integers(0, 10**6), mode=st.sampled_from(["frequentist", "bayesian"]))
-def test_order_independence_property(data: list[tuple[int, int]], permutation_seed: int, mode: str) -> None:
+@given(
+    data=groups,
+    permutation_seed=st.integers(0, 10**6),
+    mode=st.sampled_from(["frequentist", "bayesian"]),
+    target=st.sampled_from(["population", "these-tasks"]),
+)
+def test_order_independence_property(
+    data: list[tuple[int, int]], permutation_seed: int, mode: str, target: str
+) -> None:
     n = [x for x, _ in data]
     c = [y for _, y in data]
     sn, sc = shuffled(n, c, permutation_seed)
-    first = dataset_curve(n, c, [1, 2, 5], mode=mode, estimator="plug-in", n_samples=200, seed=3)  # type: ignore[arg-type]
-    second = dataset_curve(sn, sc, [1, 2, 5], mode=mode, estimator="plug-in", n_samples=200, seed=3)  # type: ignore[arg-type]
+    options = {"mode": mode, "target": target, "estimator": "plug-in", "n_samples": 200, "seed": 3}
+    first = dataset_curve(n, c, [1, 2, 5], **options)  # type: ignore[arg-type]
+    second = dataset_curve(sn, sc, [1, 2, 5], **options)  # type: ignore[arg-type]
     assert first == second
 
 
 def test_same_seed_same_numbers_other_seed_other_numbers() -> None:
     n, c = FEW
-    for mode in ("frequentist", "bayesian"):
-        one = dataset_curve(n, c, [3], mode=mode, seed=11)
-        assert one == dataset_curve(n, c, [3], mode=mode, seed=11)
-        assert one != dataset_curve(n, c, [3], mode=mode, seed=12)
+    for mode, target in (("frequentist", "population"), ("frequentist", "these-tasks"), ("bayesian", "these-tasks")):
+        one = dataset_curve(n, c, [3], mode=mode, target=target, seed=11)  # type: ignore[arg-type]
+        assert one == dataset_curve(n, c, [3], mode=mode, target=target, seed=11)  # type: ignore[arg-type]
+        assert one != dataset_curve(n, c, [3], mode=mode, target=target, seed=12)  # type: ignore[arg-type]
+    # The hierarchical posterior is exact on its grid: no seed enters it.
+    population = dataset_curve(n, c, [3], mode="bayesian", seed=11)
+    assert population == dataset_curve(n, c, [3], mode="bayesian", seed=12)
     # any integer is a valid seed
     assert dataset_curve(n, c, [3], mode="bayesian", seed=-5)[0].pass_at_k_ci is not None
     assert dataset_curve(n, c, [3], mode="bayesian", seed=2**80)[0].pass_at_k_ci is not None

@@ -15,10 +15,8 @@ from agentic_core.stats import (
     group_table,
     pass_at_k,
     posterior_estimate,
-    success_rate_interval,
     wilson_interval,
 )
-from agentic_core.stats.intervals import PoolRate
 from tests.stats.conftest import (
     counts,
 )
@@ -155,14 +153,21 @@ def test_group_table_bayesian_is_exact_per_group() -> None:
     assert table["observed_success_rate"][0] == pytest.approx(0.7)
 
 
-@pytest.mark.parametrize("mode", ["frequentist", "bayesian"])
-def test_success_rate_interval(mode: str) -> None:
-    rate, low, high, method = success_rate_interval(10, 7, mode=mode)  # type: ignore[arg-type]
-    assert rate == pytest.approx(0.7)
-    if mode == "frequentist":
-        assert (low, high) == wilson_interval(10, 7)
-        assert method == "wilson"
-    else:
-        assert (low, high) == pytest.approx(tuple(beta_dist(8, 4).ppf([0.025, 0.975])), rel=1e-12)
-        assert method == "beta-quantiles"
-    assert success_rate_interval(0, 0, mode=mode) == PoolRate(None, None, None, None)  # type: ignore[arg-type]
+def test_group_table_widens_intervals_to_contain_their_points() -> None:
+    # 7 of 10 at k = 8 (frequentist, unbiased): pass^8 = C(7,8)/C(10,8) = 0 exactly, while Wilson's
+    # interval for p pushed through p^8 starts at 0.0010; the table widens it down to the point.
+    table = group_table([10], [7], 8, mode="frequentist")
+    assert table["pass_pow_k"][0] == 0.0
+    low, _ = wilson_interval(10, 7)
+    assert low**8 > 0.0 and table["pass_pow_k_ci_low"][0] == 0.0
+    # pass@8 = 1 exactly, above the transformed upper bound 1 - (1 - high)^8 < 1.
+    assert table["pass_at_k"][0] == 1.0 and table["pass_at_k_ci_high"][0] == 1.0
+
+
+@given(counts, st.integers(min_value=1, max_value=12), st.sampled_from(["frequentist", "bayesian"]))
+def test_every_group_point_lies_inside_its_interval(nc: tuple[int, int], k: int, mode: str) -> None:
+    n, c = nc
+    table = group_table([n], [c], k, mode=mode, estimator="plug-in")  # type: ignore[arg-type]
+    for column in ("success_rate", "pass_at_k", "pass_pow_k"):
+        point = table[column][0]
+        assert table[f"{column}_ci_low"][0] <= point <= table[f"{column}_ci_high"][0]

@@ -76,8 +76,27 @@ def test_only_optional_expected_and_nothing_used_is_perfect_but_utilization_not_
 
 def test_tools_used_when_none_expected_are_extra() -> None:
     c = score(ag(call("search", q="x")), gt())
-    assert c.selection == 0.0 and c.selection_ignore_extra == 1.0 and c.parameters == 1.0
+    assert c.selection == 0.0 and c.selection_ignore_extra == 1.0
+    # Nothing expected: parameters, sequence and utilization have nothing to measure (DESIGN.md
+    # section 5): left out, not counted as 1.0, so the overall score is the selection score.
+    assert (c.parameters, c.sequence, c.utilization) == (None, None, None)
+    assert "No tool call was expected" in " ".join(c.deductions)
     assert combine(c, DEFAULT, 1.0, ignore_extra=True).tool_selection_correct == 1.0
+    penalised = combine(c, DEFAULT, 0.75)
+    assert penalised.overall_correctness == 0.0 and not penalised.is_correct  # once passed at 0.75
+    ignored = combine(c, DEFAULT, 0.75, ignore_extra=True)
+    assert ignored.overall_correctness == 1.0 and ignored.is_correct
+
+
+def test_the_matching_preference_is_stated_in_the_reasoning() -> None:
+    # One 'book' call; a required expected 'book' disagrees with it (id 2 vs 1), an optional one
+    # agrees fully. Required calls are covered first, and the reasoning says so.
+    c = score(
+        ag(call("book", id=1)),
+        gt(exp_call("book", id=2), exp_call("book", optional=True, id=1)),
+    )
+    assert c.n_matched_required == 1 and c.parameters == 0.0
+    assert any("required calls are covered first" in d and "optional call #2" in d for d in c.deductions)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,7 +218,9 @@ def test_property_components_in_unit_interval(case: tuple[Agentic, GroundTruthAg
         assert not case[0].tools_used and not case[1].expected_tools
         return
     for value in (c.selection, c.selection_ignore_extra, c.parameters, c.sequence):
-        assert 0.0 <= value <= 1.0
+        assert value is None or 0.0 <= value <= 1.0
+    if not case[1].expected_tools:  # nothing expected: only selection measures anything
+        assert c.parameters is None and c.sequence is None and c.utilization is None
     assert c.utilization in (None, 0.0, 1.0)
     assert c.selection_ignore_extra >= c.selection
     assert c.n_matched + len(c.extra) == c.n_used

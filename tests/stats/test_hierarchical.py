@@ -1,0 +1,124 @@
+"""The hierarchical Beta-Binomial model (agentic_core.stats.hierarchical): BDA3's reference, the grid, shrinkage."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from agentic_core.stats import dataset_curve, posterior_samples
+from agentic_core.stats.counts import distinct_pairs
+from agentic_core.stats.hierarchical import (
+    BOUND_TOLERANCE,
+    _box,
+    _grid,
+    _weights,
+    hyper_posterior,
+    population_summary,
+    posterior_on_grid,
+    shrunk_tasks,
+    spread_quantiles,
+)
+
+# Rat tumour data (Tarone 1982), Gelman et al., Bayesian Data Analysis 3rd ed., Table 5.1, the 71
+# experiments as used in BDA3 section 5.3 (and PyMC's "Hierarchical Binomial Model: Rat Tumor
+# Example", which reproduces them): y rats with tumours out of n.
+RAT_Y = [0] * 14 + [1] * 8 + [2] * 9 + [1, 5, 2, 5, 3, 2, 7, 7, 3, 3, 2, 9, 10, 4, 4, 4, 4, 4, 4, 4, 10, 4, 4, 4, 5]
+RAT_Y += [11, 12, 5, 5, 6, 5, 6, 6, 6, 6, 16, 15, 15, 9, 4]
+RAT_N = [20, 20, 20, 20, 20, 20, 20, 19, 19, 19, 19, 18, 18, 17, 20, 20, 20, 20, 19, 19, 18, 18, 25, 24, 23, 20]
+RAT_N += [20, 20, 20, 20, 20, 10, 49, 19, 46, 27, 17, 49, 47, 20, 20, 13, 48, 50, 20, 20, 20, 20, 20, 20, 20, 48]
+RAT_N += [19, 19, 19, 22, 46, 49, 20, 20, 23, 19, 22, 20, 20, 20, 52, 46, 47, 24, 14]
+
+
+def test_rat_tumour_hyperparameters_match_bda3() -> None:
+    assert len(RAT_Y) == len(RAT_N) == 71
+    pairs = distinct_pairs(np.array(RAT_N), np.array(RAT_Y))
+    post = hyper_posterior(pairs, np.array([1]), 0.95)
+    # BDA3 section 5.3: posterior means E(alpha | y) ~ 2.4, E(beta | y) ~ 14.3 (one decimal, as printed),
+    # and the mode of p(log(alpha/beta), log(alpha+beta) | y) at about (-1.79, 2.74) (BDA3 Figure 5.3;
+    # PyMC's rat-tumour notebook finds the same point on its grid).
+    assert post.weight @ post.alpha == pytest.approx(2.4, abs=0.05)
+    assert post.weight @ post.beta == pytest.approx(14.3, abs=0.1)
+    density = post.weight / np.outer(np.diff(post.u_edges), np.diff(post.v_edges)).ravel()
+    mode = int(np.argmax(density))
+    assert math.log(post.alpha[mode] / post.beta[mode]) == pytest.approx(-1.79, abs=0.03)
+    assert math.log(post.alpha[mode] + post.beta[mode]) == pytest.approx(2.74, abs=0.05)
+    # The population mean tumour rate alpha / (alpha + beta): about 0.14 (BDA3: 14%).
+    summary = population_summary(post, np.array([1]), 0.95)
+    assert summary["p"][0, 0] == pytest.approx(0.144, abs=0.003)
+
+
+def test_the_grid_is_refined_until_the_bounds_are_stable() -> None:
+    pairs = distinct_pairs(np.array(RAT_N), np.array(RAT_Y))
+    ks = np.array([1, 2, 3])
+    post = hyper_posterior(pairs, ks, 0.95)
+    # Every cell split in four: the grid's own refinement, one step further.
+    u = np.sort(np.concatenate([post.u_edges, (post.u_edges[:-1] + post.u_edges[1:]) / 2]))
+    v = np.sort(np.concatenate([post.v_edges, (post.v_edges[:-1] + post.v_edges[1:]) / 2]))
+    finer = posterior_on_grid(pairs, u, v, False)
+    ours, reference = population_summary(post, ks, 0.95), population_summary(finer, ks, 0.95)
+    for name in ("pass_at", "pass_pow", "p"):
+        assert np.max(np.abs(ours[name] - reference[name])) < 2 * BOUND_TOLERANCE
+
+
+def test_the_located_box_holds_the_mass() -> None:
+    pairs = distinct_pairs(np.array(RAT_N), np.array(RAT_Y))
+    wide = (-12.0, 12.0, -7.0, 15.0)
+    alpha, beta = _grid(*wide, 48)
+    box = _box(alpha, beta, _weights(alpha, beta, pairs), 48, wide)
+    assert box[0] < -1.79 < box[1] and box[2] < 2.74 < box[3]
+    assert box[1] - box[0] < 6 and box[3] - box[2] < 12  # much smaller than the search range
+
+
+def test_spread_quantiles_of_uniform_cells() -> None:
+    # Two cells of equal weight spread on [0, 1] and [1, 3]: the mixture's median is 1, its 75% point 2.
+    q = spread_quantiles(np.array([0.0, 1.0]), np.array([1.0, 3.0]), np.array([0.5, 0.5]), np.array([0.5, 0.75]))
+    assert q == pytest.approx([1.0, 2.0])
+
+
+def test_population_and_these_tasks_differ_as_they_should() -> None:
+    # Many tasks, few attempts each, U-shaped difficulty: the population interval is wider (it also
+    # covers which tasks were drawn), and its point is not pulled towards 0.5 by a uniform prior.
+    rng = np.random.default_rng(3)
+    n = np.full(30, 4)
+    c = rng.binomial(4, rng.beta(0.5, 0.5, 30))
+    [population] = dataset_curve(n, c, [3], mode="bayesian", target="population")
+    [these] = dataset_curve(n, c, [3], mode="bayesian", target="these-tasks")
+    assert population.interval_method == "hierarchical-grid"
+    assert these.interval_method in ("monte-carlo", "cornish-fisher")
+    width = lambda ci: ci[1] - ci[0]  # noqa: E731
+    assert width(population.pass_pow_k_ci) > width(these.pass_pow_k_ci)
+    observed = float(np.mean([math.comb(x, 3) / math.comb(4, 3) for x in c]))
+    assert abs(population.pass_pow_k - observed) < abs(these.pass_pow_k - observed)
+
+
+def test_shrinkage_moves_tasks_with_few_attempts_most() -> None:
+    n = np.array([2] * 10 + [40] * 10)
+    c = np.array([2] * 5 + [0] * 5 + [20] * 10)
+    pairs = distinct_pairs(n, c)
+    post = hyper_posterior(pairs, np.array([1]), 0.95)
+    shrunk = shrunk_tasks(post, pairs, 0.95, 4000, np.random.SeedSequence(1))
+    observed = pairs.c / pairs.n
+    moved = np.abs(shrunk["mean"] - observed)
+    # 2 of 2 and 0 of 2 move far towards the middle; 20 of 40 stays near 0.5.
+    assert moved[pairs.n == 2].min() > 0.2
+    assert moved[pairs.n == 40].max() < 0.05
+    assert np.all(shrunk["low"] <= shrunk["mean"]) and np.all(shrunk["mean"] <= shrunk["high"])
+
+
+def test_all_or_nothing_tasks_are_flagged_as_truncated() -> None:
+    [point] = dataset_curve([4] * 12, [0] * 6 + [4] * 6, [2], mode="bayesian")
+    assert any("all-right or all-wrong" in note for note in point.notes)
+
+
+def test_population_draws_agree_with_the_exact_summary() -> None:
+    n, c = RAT_N, RAT_Y
+    samples = posterior_samples(n, c, [2], n_samples=20_000, seed=3)
+    assert samples.method == "hierarchical-grid"
+    [point] = dataset_curve(n, c, [2], mode="bayesian")
+    assert point.pass_pow_k_ci is not None
+    assert samples.pass_pow_k[:, 0].mean() == pytest.approx(point.pass_pow_k, abs=5e-4)
+    low, high = np.quantile(samples.pass_pow_k[:, 0], [0.025, 0.975])
+    assert low == pytest.approx(point.pass_pow_k_ci[0], abs=1.5e-3)
+    assert high == pytest.approx(point.pass_pow_k_ci[1], abs=1.5e-3)

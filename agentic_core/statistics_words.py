@@ -68,3 +68,17 @@ def describe_statistics(settings: AggregateSettings, headline: CurvePoint) -> St
         interval_method=headline.interval_method,
         description=description,
     )
+
+
+def per_group_statistics(settings: AggregateSettings) -> str:
+    """How the per-group numbers (tasks.csv, conversations.csv, per-task tables) were made, in words."""
+    level = f"{settings.ci_level:.0%}"
+    if settings.mode == "frequentist":
+        return (
+            f"frequentist, {settings.estimator} estimator, {level} Wilson interval per group "
+            "(widened to contain the point)"
+        )
+    return (
+        f"Bayesian, Beta({settings.prior_a:g}, {settings.prior_b:g}) prior per group, posterior means with "
+        f"{level} equal-tailed credible intervals (widened to contain the mean)"
+    )

@@ -21,6 +21,7 @@ from agentic_core.aggregate import Aggregate
 from agentic_core.errors import SettingsError
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import UNIT_DESCRIPTIONS
+from agentic_core.statistics_words import per_group_statistics
 from agentic_core.tools import ToolCorrectnessScore, combine
 from agentic_core.version import __version__
 
@@ -109,13 +110,17 @@ def interactions_table(
 
 
 def conversations_table(agg: Aggregate) -> pd.DataFrame:
-    """One row per conversation (seed-003 counts, status and per-conversation pass@K)."""
-    return agg.conversations.copy()
+    """One row per conversation (seed-003 counts, status and per-conversation pass@K).
+
+    The ``statistics`` column says how the per-conversation numbers were made, so a CSV read on its
+    own still names its mode, estimator and prior.
+    """
+    return agg.conversations.assign(k=agg.k, statistics=per_group_statistics(agg.settings))
 
 
 def tasks_table(agg: Aggregate) -> pd.DataFrame:
-    """One row per group of the unit actually used (tasks for ``task``)."""
-    return agg.groups.copy()
+    """One row per group of the unit actually used (tasks for ``task``), with how its numbers were made."""
+    return agg.groups.assign(k=agg.k, statistics=per_group_statistics(agg.settings))
 
 
 def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[str, Any]]:

@@ -129,3 +129,19 @@ def test_write_exports_writes_five_files_identical_to_the_page_builders(
 def test_export_bytes_rejects_an_unknown_name(seeds: EvaluationResult) -> None:
     with pytest.raises(SettingsError, match="interactions"):
         export_bytes(seeds, aggregate(seeds), "everything")
+
+
+def test_every_csv_of_numbers_says_how_they_were_made(seeds: EvaluationResult) -> None:
+    for settings, words in (
+        (make_settings(mode="frequentist", estimator="plug-in"), ["frequentist", "plug-in", "Wilson"]),
+        (make_settings(mode="bayesian", prior_a=0.5, prior_b=0.5), ["Bayesian", "Beta(0.5, 0.5)", "credible"]),
+    ):
+        agg = aggregate(seeds, settings)
+        for name in ("tasks", "conversations"):
+            frame = pd.read_csv(io.BytesIO(export_bytes(seeds, agg, name)))
+            assert set(frame["statistics"]) == {frame["statistics"].iloc[0]}
+            for word in words:
+                assert word in frame["statistics"].iloc[0], (name, word)
+            assert (frame["k"] == agg.k).all()
+        summary_doc = json.loads(export_bytes(seeds, agg, "summary"))
+        assert summary_doc["statistics"]["description"] == agg.statistics.description

@@ -1,12 +1,12 @@
 """Benchmark of ``agentic_core.stats.dataset_curve`` (DESIGN.md §9: the aggregate must stay interactive).
 
 Run: ``.venv/bin/python benchmarks/bench_stats.py [--repeat 15]``. Prints the median and the best
-wall time per call in milliseconds. Target: <= 40 ms per call for 20k groups, k = 1..10, with intervals
-(the whole aggregator's budget is 100 ms in Bayesian mode).
+wall time per call in milliseconds, for the default target (the task population). Target: <= 40 ms per
+call for 20k groups, k = 1..10, with intervals (the whole aggregator's budget is 100 ms).
 
 The data are synthetic: n ~ uniform 1..10 attempts per group, each group's success probability drawn
-from Beta(3, 1.5), c ~ Binomial(n, p). Extra scenarios show how the Bayesian interval's cost depends on
-the regime (exact draws for <= 64 groups, Cornish-Fisher for many, exact fallback for very large k).
+from Beta(3, 1.5), c ~ Binomial(n, p). Extra scenarios show how the hierarchical posterior's cost depends on
+the regime (few groups give a broad posterior and a finer grid; many k values more quantiles).
 """
 
 from __future__ import annotations

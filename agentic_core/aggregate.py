@@ -22,7 +22,7 @@ from agentic_core.result import EvaluationResult
 from agentic_core.settings import K_AUTO_MAX, K_AUTO_SUPPORT, AggregateSettings, Unit
 from agentic_core.statistics_words import StatisticsUsed, describe_statistics
 from agentic_core.tool_summary import ToolSummary, tool_summary
-from agentic_core.tools import overall_vectorised
+from agentic_core.tools import NOT_SCORED, overall_vectorised
 from agentic_core.wording import plural
 
 
@@ -196,7 +196,9 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     tool_applicable = result.tool_arrays["applicable"]
     # NaN overall on an applicable row (every weighted dimension unassessable) does not reach the
     # threshold, as in tools.combine; rows without tool expectations never fail on tools.
-    tool_correct = np.where(tool_applicable, reaches(overall, settings.tool_threshold), True)
+    # All weights 0: tool use is not scored, so it never makes a conversation incorrect.
+    scores_tools = settings.tool_weights.scores_tools
+    tool_correct = np.where(tool_applicable & scores_tools, reaches(overall, settings.tool_threshold), True)
     passes = reaches(score, settings.threshold)
     correct = passes & tool_correct if settings.require_tool_correctness else passes
 
@@ -215,6 +217,8 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     k, k_reason = resolve_k(g_n, settings)
 
     curve = stats.dataset_curve(g_n, g_c, list(range(1, k + 1)), **_curve_options(settings))
+    if not scores_tools and tool_applicable.any():
+        curve[-1] = curve[-1].model_copy(update={"notes": [*curve[-1].notes, NOT_SCORED]})
     headline = curve[-1]
     keep = stats.included_groups(g_n, k, settings.mode, settings.estimator)
     excluded = [str(key) for key in group_keys[~keep]]

@@ -56,16 +56,43 @@ def _as_conversations(data: DataInput) -> tuple[list[Conversation], LoadReport |
     return list(report.conversations), report
 
 
+MAX_JUDGED_CHARS = 20_000
+"""Judges read at most this many characters of a query, answer or ground truth (about 4,000 words).
+
+A 10 MB answer once cost 2 GB of memory in the offline judge (millions of token objects) in a
+server shared by every session; longer texts are cut here, with a marker the judge can see, and
+the run says how many were cut.
+"""
+
+
+def _judged_text(text: str) -> str:
+    if len(text) <= MAX_JUDGED_CHARS:
+        return text
+    cut = f" [... cut: {len(text):,} characters, the judge read the first {MAX_JUDGED_CHARS:,}]"
+    return text[:MAX_JUDGED_CHARS] + cut
+
+
 def judge_items(conversations: Sequence[Conversation]) -> list[JudgeItem]:
     """The items :func:`evaluate` sends to the judge, one per interaction in order.
 
-    For estimates before a run: the same items as the run itself.
+    Texts longer than :data:`MAX_JUDGED_CHARS` are cut (see there). For estimates before a run:
+    the same items as the run itself.
     """
     return [
-        JudgeItem(i.query, i.assistant, i.ground_truth_assistant, i.score)
+        JudgeItem(_judged_text(i.query), _judged_text(i.assistant), _judged_text(i.ground_truth_assistant), i.score)
         for c in conversations
         for i in c.conversation
     ]
+
+
+def _cut_texts(conversations: Sequence[Conversation]) -> int:
+    """How many interactions have a text longer than :data:`MAX_JUDGED_CHARS`."""
+    return sum(
+        1
+        for c in conversations
+        for i in c.conversation
+        if max(len(i.query), len(i.assistant), len(i.ground_truth_assistant)) > MAX_JUDGED_CHARS
+    )
 
 
 def evaluate(
@@ -113,6 +140,13 @@ def evaluate(
     # last minutes and create cyclic garbage (asyncio), so the collector stays on for them.
     with gc_paused(judge.identity.kind != "llm"):
         run = run_judge_sync(judge, items, cache=cache, cache_mode=cache_mode, progress=progress)
+    cut = _cut_texts(conversations)
+    if cut:
+        run.warnings.append(
+            f"{cut:,} interaction(s) have a query, answer or ground truth longer than {MAX_JUDGED_CHARS:,} characters: "
+            f"the judge read the first {MAX_JUDGED_CHARS:,} of each (marked in the text it was given); the full "
+            "texts are kept in the results."
+        )
 
     with gc_paused():
         components = [score_tools(i.agentic, i.ground_truth_agentic, i.assistant) for i in interactions]

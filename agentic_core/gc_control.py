@@ -8,6 +8,7 @@ meanwhile (measured: about half the time of tool scoring and more than half of l
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -39,3 +40,35 @@ def gc_paused(pause: bool = True, *, promote: bool = False) -> Iterator[None]:
                 gc.unfreeze()
             if was_enabled:
                 gc.enable()
+
+
+def _malloc_trim() -> bool:
+    """Ask glibc to hand freed heap pages back to the system; ``False`` where that is not possible."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+    except (ImportError, OSError):  # not glibc (macOS, musl, Windows): the allocator decides alone
+        return False
+    return bool(libc.malloc_trim(0))
+
+
+def release_memory() -> bool:
+    """Collect cyclic garbage now and return freed memory to the operating system.
+
+    Python frees most objects at once, but data held in reference cycles waits for the collector,
+    and glibc keeps freed pages in its arenas: a server that dropped a session's 100k-interaction
+    run kept its resident size (measured 2.45 GB after the sessions had closed). Costs one full
+    collection (proportional to the live objects) and one ``malloc_trim``.
+
+    Tables sent to the browser go through Arrow, whose own memory pool (jemalloc or mimalloc)
+    keeps freed blocks too: it is asked to let go of them when pyarrow is loaded.
+
+    Returns:
+        Whether ``malloc_trim`` ran (glibc only).
+    """
+    gc.collect()
+    arrow = sys.modules.get("pyarrow")
+    if arrow is not None:
+        arrow.default_memory_pool().release_unused()
+    return _malloc_trim()

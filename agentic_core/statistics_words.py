@@ -75,8 +75,8 @@ def per_group_statistics(settings: AggregateSettings) -> str:
     level = f"{settings.ci_level:.0%}"
     if settings.mode == "frequentist":
         return (
-            f"frequentist, {settings.estimator} estimator, {level} Wilson interval per group "
-            "(widened to contain the point)"
+            f"frequentist, {settings.estimator} estimator, {level} interval per group: "
+            f"{describe_method('wilson')} (widened to contain the point)"
         )
     return (
         f"Bayesian, Beta({settings.prior_a:g}, {settings.prior_b:g}) prior per group, posterior means with "

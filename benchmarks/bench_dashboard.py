@@ -6,7 +6,9 @@ Measures, with Playwright driving Debian's Chromium:
 - time to the first Overview with results after the server is up (health endpoint answers),
   for the first and a second browser session, under both launch paths: ``start.sh``'s
   ``python -m ui.launch`` (prepares the first-run results before serving) and a plain
-  ``streamlit run app.py`` (the first session loads and evaluates the dataset);
+  ``streamlit run app.py`` (the first session loads and evaluates the dataset), on the built-in
+  sample with the default judge and an empty judge cache (a fresh machine: the shipped verdicts
+  answer), then on the large dataset;
 - time for a slider move (K, then the answer threshold) to be redrawn, until the script is idle.
 """
 
@@ -62,6 +64,12 @@ def main() -> None:
     k_moves: list[float] = []
     t_moves: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
+        for launcher, label in ((True, "bash start.sh (python -m ui.launch)"), (False, "streamlit run app.py")):
+            # A fresh machine: the built-in sample, the default judge, an empty cache each time.
+            fresh = {"AGENTIC_CACHE_PATH": str(Path(tmp) / f"fresh-{launcher}.sqlite3")}
+            with streamlit_server(fresh, Path(tmp) / "fresh.log", 300, launcher=launcher) as url, chromium() as ctx:
+                rows.append((f"built-in sample, empty cache, {label}: first session", *_session(ctx, url)))
+                rows.append((f"built-in sample, empty cache, {label}: second session", *_session(ctx, url)))
         data = Path(tmp) / "large.jsonl"
         write_jsonl(data, make_records(args.conversations, args.interactions))
         env = {
@@ -73,8 +81,8 @@ def main() -> None:
             with streamlit_server(env, Path(tmp) / "streamlit.log", 300, launcher=launcher) as url, chromium() as ctx:
                 first = _session(ctx, url)
                 second = _session(ctx, url)
-                rows.append((f"{label}: first session", *first))
-                rows.append((f"{label}: second session", *second))
+                rows.append((f"{args.conversations:,} conversations, {label}: first session", *first))
+                rows.append((f"{args.conversations:,} conversations, {label}: second session", *second))
                 if not launcher:
                     continue
                 page = ctx.new_page()
@@ -89,19 +97,22 @@ def main() -> None:
                     page.wait_for_selector(IDLE, timeout=60_000)
                     k_moves.append(time.perf_counter() - start)
                     wait_idle(page)
-                    before = metric_value(page, "Conversation success")
+                    before = metric_value(page, "Success rate")
                     start = time.perf_counter()
                     _move(page, "Answer threshold", "PageUp" if i % 2 == 0 else "PageDown")
                     page.wait_for_function(
                         """(before) => [...document.querySelectorAll("[data-testid='stMetric']")].some(m =>
-                            m.innerText.startsWith('Conversation success') && !m.innerText.includes(before))""",
+                            m.innerText.startsWith('Success rate') && !m.innerText.includes(before))""",
                         arg=before,
                         timeout=60_000,
                     )
                     page.wait_for_selector(IDLE, timeout=60_000)
                     t_moves.append(time.perf_counter() - start)
                     wait_idle(page)
-    print(f"dataset: {args.conversations} conversations x {args.interactions} interactions, dataset judge\n")
+    print(
+        f"built-in sample: default judge; large dataset: {args.conversations} conversations x "
+        f"{args.interactions} interactions, dataset judge\n"
+    )
     print("| first Overview after the server is up | KPI values visible (s) | page settled (s) |")
     print("|---|---:|---:|")
     for label, visible, settled in rows:

@@ -17,7 +17,7 @@ from agentic_core.errors import AgenticError
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.samples import SAMPLES
 from agentic_core.io.uploads import load_uploads, max_upload_mb
-from agentic_core.report.preview import conversations_preview
+from agentic_core.report.preview import VIEW_MAX_CHARS, VIEW_MAX_DEPTH, conversations_preview, record_view
 from ui.memo import session_memo
 from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
 
@@ -25,8 +25,11 @@ log = logging.getLogger(__name__)
 
 
 
-# Per file: the browser refuses larger files, and the core checks again.
+# Per file. The upload widget lets files up to twice the limit through (within the server's own
+# cap, server.maxUploadSize) so that the load report names an oversized file on the page: the
+# browser's own refusal shows only as a tooltip on the file.
 MAX_UPLOAD_MB = max_upload_mb()
+WIDGET_MAX_MB = max(MAX_UPLOAD_MB, min(2 * MAX_UPLOAD_MB, int(st.get_option("server.maxUploadSize"))))
 UPLOAD_TYPES = ["json", "jsonl", "ndjson"]
 LAST_LOAD_KEY = "_data_last_load"
 UPLOAD_SIGNATURE_KEY = "_data_upload_signature"
@@ -128,15 +131,22 @@ files = st.file_uploader(
     f"Conversation files: JSON or JSON Lines, up to {MAX_UPLOAD_MB} MB per file",
     type=UPLOAD_TYPES,
     accept_multiple_files=True,
-    max_upload_size=MAX_UPLOAD_MB,
+    max_upload_size=WIDGET_MAX_MB,
     key="upload",
     help="A JSON array of conversations, one conversation object, a {\"datasets\": [...]} request or JSON "
     "Lines (one conversation per line); the format is detected from the content. Several files are "
     "loaded together, so a session_id repeated across files is caught.",
 )
 st.caption(
-    f"Limit: {MAX_UPLOAD_MB} MB per file (split larger files; JSON Lines split at any line break). "
-    "Files stay in this session's memory only."
+    f"Limit: {MAX_UPLOAD_MB} MB per file (split larger files; JSON Lines split at any line break). Files over "
+    f"{WIDGET_MAX_MB} MB are refused by the browser before they reach the page: a red mark on the file, its "
+    "message on hover."
+)
+st.info(
+    "Uploaded data and its runs live in this browser session only: **a reload or a closed tab drops them** (your "
+    "files are untouched; the page's link keeps the settings and names the data). Download what you need on "
+    "**Export** first.",
+    icon=":material/info:",
 )
 if files:
     signature = tuple((f.file_id, f.name, f.size) for f in files)
@@ -266,5 +276,8 @@ if data is not None and data.report.conversations:
         key="preview_record",
     )
     conv = data.report.conversations[int(index)]
-    st.caption(f"Record {int(index)}: session_id {conv.session_id!r}, assistant_id {conv.assistant_id!r}")
-    st.json(conv.model_dump(mode="json", exclude_unset=True), expanded=2)
+    st.caption(
+        f"Record {int(index)}: session_id {conv.session_id!r}, assistant_id {conv.assistant_id!r}. Strings over "
+        f"{VIEW_MAX_CHARS:,} characters and nesting deeper than {VIEW_MAX_DEPTH} levels are shortened here."
+    )
+    st.json(record_view(conv), expanded=2)

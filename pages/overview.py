@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from agentic_core.stats import explain_label
-from ui.cards import kpi
+from ui.cards import KPI_WIDTH, card, kpi, kpi_row
 from ui.charts import curve_figure
 from ui.controls import results_page
 from ui.format import INTERPRETATION_BADGES, pct, settings_sentence
@@ -19,11 +19,11 @@ target_words = "the task population" if head.target == "population" and head.n_g
 st.title("Overview")
 st.caption(f"{run.data_name} — judged by {run.judge_label}")
 
-cols = st.columns(5)
-cols[0].metric("Conversations", f"{counts.conversations:,}", help="Conversations evaluated")
+row = kpi_row()
+card(row, "Conversations", f"{counts.conversations:,}", help="Conversations evaluated")
 rate = agg.success_rate
 kpi(
-    cols[1],
+    row,
     "Success rate (pass@1)",
     rate.value,
     rate.ci,
@@ -31,20 +31,20 @@ kpi(
     "the same tasks as the curve, with the same interval.",
 )
 kpi(
-    cols[2],
+    row,
     f"pass@{k}",
     head.pass_at_k,
     head.pass_at_k_ci,
     help=f"Probability that at least one of {k} attempts is fully correct, for {target_words}.",
 )
 kpi(
-    cols[3],
+    row,
     f"pass^{k}",
     head.pass_pow_k,
     head.pass_pow_k_ci,
     help=f"Probability that all {k} attempts are fully correct (consistency), for {target_words}.",
 )
-with cols[4]:
+with row.container(width=KPI_WIDTH):
     st.markdown("**Assessment**")
     st.markdown(INTERPRETATION_BADGES.get(agg.interpretation, INTERPRETATION_BADGES[None]))
 if agg.interpretation:
@@ -72,7 +72,7 @@ if head.n_excluded:
     st.warning(f"{head.n_excluded} group(s) left out of the whole curve — {head.excluded_reason}. {names}{more}")
 for note in head.notes:
     # Few tasks make the interval unreliable: a warning; the rest say how an interval was made.
-    (st.warning if "unreliable" in note else st.info)(note[:1].upper() + note[1:] + ".")
+    (st.warning if "unreliable" in note else st.info)(note[:1].upper() + note[1:].rstrip(".") + ".")
 
 st.subheader(f"pass@k and pass^k for k = 1..{k}")
 st.plotly_chart(curve_figure(agg.curve, settings.ci_level), key="overview_curve")

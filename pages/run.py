@@ -23,7 +23,7 @@ from agentic_core.judges.providers import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode
 from agentic_core.secrets import mask_secrets
-from ui.controls import threshold_default
+from ui.controls import set_value, threshold_default
 from ui.memo import session_memo
 from ui.state import ActiveRun, ensure_run, get_data, is_evaluated, set_run
 
@@ -179,7 +179,7 @@ def _run(
     new = ActiveRun(data_name=data_name, result=result, judge_label=result.judge_identity.label())
     set_run(new)
     # The new judge's recommendation becomes the default answer threshold on every results page.
-    st.session_state["threshold"] = threshold_default(new)
+    set_value("threshold", threshold_default(new))
     st.session_state[GENERATION_KEY] = st.session_state.get(GENERATION_KEY, 0) + 1
     return new
 
@@ -191,20 +191,42 @@ def _show_run(run: ActiveRun) -> None:
     st.markdown(f"**Data:** {run.data_name}  \n**Judge:** {run.judge_label}")
     with st.expander("Judge identity (recorded with every result and used as the cache key)"):
         st.json(jr.identity.model_dump(mode="json"))
+    ok, cached, failed = (jr.counts.get(name, 0) for name in ("ok", "cached", "failed"))
+    reads_scores = jr.identity.kind == "dataset"
     cols = st.columns(4)
-    cols[0].metric("Judged now", f"{jr.counts.get('ok', 0):,}", help="Interactions scored by the judge in this run")
-    cols[1].metric("From the cache", f"{jr.counts.get('cached', 0):,}", help="Interactions answered by the cache")
-    cols[2].metric(
+    if reads_scores:
+        # The dataset judge calls nothing: it reads each interaction's own score.
+        cols[0].metric("Scores read", f"{ok:,}", help="Interactions whose own score field was read")
+        cols[1].metric("Judge calls made", "0", help="The dataset judge calls no model")
+    else:
+        cols[0].metric(
+            "Judge calls made",
+            f"{jr.model_calls:,}",
+            help="Distinct items sent to the judge: what 'Judge calls needed' estimated (cache hits and "
+            "duplicates excluded)",
+        )
+        cols[1].metric(
+            "Scored by those calls",
+            f"{ok:,}",
+            help="Interactions scored in this run; identical interactions share one call",
+        )
+    cols[2].metric("From the cache", f"{cached:,}", help="Interactions answered by the cache")
+    cols[3].metric(
         "Failed (unscored)",
-        f"{jr.counts.get('failed', 0):,}",
+        f"{failed:,}",
         help="Interactions the judge could not score: unscored, never counted as 0",
     )
-    cols[3].metric("Time", f"{jr.elapsed_s:.1f} s", help="Wall time of the judging")
-    st.caption(
-        f"Cache ({jr.cache_mode}): {jr.cache_hits:,} hits, {jr.cache_misses:,} misses. Model calls: {jr.model_calls:,} "
-        f"distinct items; {jr.duplicates:,} duplicates judged once; {jr.retries:,} retries. "
-        f"Tokens: {jr.input_tokens:,} in, {jr.output_tokens:,} out."
-    )
+    if reads_scores:
+        st.caption(
+            f"The dataset judge reads each interaction's own score: no model is called and the cache is not used. "
+            f"Time: {jr.elapsed_s:.1f} s."
+        )
+    else:
+        st.caption(
+            f"Judge calls: {jr.model_calls:,} for {ok:,} interactions ({jr.duplicates:,} duplicates judged once); "
+            f"{jr.retries:,} retries. Cache ({jr.cache_mode}): {jr.cache_hits:,} hits, {jr.cache_misses:,} misses. "
+            f"Tokens: {jr.input_tokens:,} in, {jr.output_tokens:,} out. Time: {jr.elapsed_s:.1f} s."
+        )
     st.info(
         f"This judge's recommended answer threshold is **{result.recommended_threshold:.2f}**: it is the default "
         "of the *Answer threshold* slider in the sidebar of the results pages (move it there)."
@@ -325,9 +347,14 @@ if start and judge is not None:
     new = _run(data.name, data.report, judge, cache_mode, secret)
     if new is not None:
         jr = new.result.judge_run
+        ok, cached, failed = (jr.counts.get(name, 0) for name in ("ok", "cached", "failed"))
+        done_how = (
+            f"{ok:,} scores read"
+            if jr.identity.kind == "dataset"
+            else f"{jr.model_calls:,} judge calls scored {ok:,} interactions, {cached:,} came from the cache"
+        )
         st.session_state[DONE_KEY] = (
-            f"Done: {n_conv:,} conversations judged by {new.judge_label} — {jr.counts.get('ok', 0):,} judged now, "
-            f"{jr.counts.get('cached', 0):,} from the cache, {jr.counts.get('failed', 0):,} failed."
+            f"Done: {n_conv:,} conversations judged by {new.judge_label}: {done_how}, {failed:,} failed (unscored)."
         )
         st.rerun()  # redraw everything (the shared sidebar included) from the new run
 done = st.session_state.pop(DONE_KEY, None)

@@ -14,12 +14,14 @@ from agentic_core.report.tool_tables import (
     interaction_tool_names,
     tool_breakdown,
 )
-from ui.cards import kpi
+from agentic_core.tools import NOT_SCORED
+from ui.cards import card, kpi, kpi_row
 from ui.charts import tool_dimension_figure
 from ui.controls import settings_or_error, sidebar_controls, tool_controls
 from ui.format import pct
 from ui.memo import session_memo
 from ui.state import ActiveRun, ensure_run, get_aggregate
+from ui.url_state import write_url
 
 RUN_MEMO_KEY = "_tools_run_memo"
 FAILING_MEMO_KEY = "_tools_failing_memo"
@@ -73,12 +75,20 @@ def weighted_view() -> None:
     """Weights, threshold and everything that depends on them (reruns alone on a slider move)."""
     st.subheader("Weights and threshold")
     tool_controls()
+    write_url(run)  # a fragment rerun skips app.py, which keeps the URL in step otherwise
     settings = settings_or_error(run)
     if settings is None:
-        st.caption("Give at least one dimension a weight above 0 to see the scores.")
         return
     agg = get_aggregate(run, settings)
     summary = agg.tool_summary
+    if not settings.tool_weights.scores_tools:
+        st.warning(NOT_SCORED, icon=":material/warning:")
+        st.plotly_chart(tool_dimension_figure(summary), key="tools_dimensions")
+        st.caption(
+            f"Bars: mean score per dimension over the interactions where it applies; error bars: "
+            f"{settings.ci_level:.0%} t intervals. Without weights there is no overall score."
+        )
+        return
     used = settings.tool_weights.normalised()
     st.caption(
         "Weights used (normalised to sum to 1): "
@@ -89,24 +99,24 @@ def weighted_view() -> None:
     scored = summary.scored_interactions
     correct = summary.correct_interactions
     overall = summary.overall
-    cols = st.columns(3)
+    row = kpi_row()
     kpi(
-        cols[0],
+        row,
         "Overall tool score",
         overall.mean,
         overall.ci,
         help=f"Mean weighted overall score over the {scored:,} scored interactions, with a "
         f"{settings.ci_level:.0%} t interval.",
     )
-    cols[1].metric(
+    card(
+        row,
         "Tool use correct",
         f"{correct:,} / {scored:,}",
         delta=pct(correct / scored) if scored else None,
-        delta_color="off",
-        delta_arrow="off",
         help=f"Interactions whose overall score reaches the tool threshold {settings.tool_threshold:g}.",
     )
-    cols[2].metric(
+    card(
+        row,
         "Failing tool calls",
         f"{scored - correct:,}",
         help="Scored interactions below the tool threshold (listed below, worst first).",

@@ -10,9 +10,9 @@ import streamlit as st
 from agentic_core.errors import AgenticError
 from agentic_core.stats import describe_method
 from agentic_core.uncertainty import posterior_view
-from ui.cards import kpi
+from ui.cards import card, kpi, kpi_row
 from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure, shrinkage_figure
-from ui.controls import prior_controls, settings_or_error, sidebar_controls
+from ui.controls import prior_controls, set_value, settings_or_error, sidebar_controls
 from ui.format import ci_text, pct, prob_text
 from ui.memo import session_memo
 from ui.state import ensure_run, get_aggregate
@@ -32,7 +32,7 @@ UNIT_GROUP = {"task": "task", "conversation": "pool of conversations", "interact
 
 def switch_to_bayesian() -> None:
     """Button callback: make the whole app Bayesian (the sidebar's Mode)."""
-    st.session_state["mode"] = "bayesian"
+    set_value("mode", "bayesian")
 
 
 run = ensure_run()
@@ -126,29 +126,30 @@ except AgenticError as exc:
     st.error(str(exc))
     st.stop()
 
-cols = st.columns(4)
+row = kpi_row()
 kpi(
-    cols[0],
+    row,
     "Success rate p",
     point.success_rate,
     point.success_rate_ci,
     help="Posterior mean of the probability that an attempt is fully correct, with its credible interval.",
 )
 kpi(
-    cols[1],
+    row,
     f"pass@{k}",
     point.pass_at_k,
     point.pass_at_k_ci,
     help=f"Posterior mean of the probability that at least one of {k} attempts is correct.",
 )
 kpi(
-    cols[2],
+    row,
     f"pass^{k}",
     point.pass_pow_k,
     point.pass_pow_k_ci,
     help=f"Posterior mean of the probability that all {k} attempts are correct.",
 )
-cols[3].metric(
+card(
+    row,
     f"P(pass^{k} > {pow_target:.2f})",
     prob_text(prob),
     help="Posterior probability that pass^K exceeds the target"

@@ -390,13 +390,17 @@ class OpenAIStandIn:
     """A minimal OpenAI-compatible ``/v1/chat/completions`` server on 127.0.0.1 (stdlib only).
 
     Use as a context manager; ``base_url`` is ready inside. Replies with ``reply`` (a judgement
-    by default) or with HTTP ``status`` when it is not 200. Records the ``Authorization``
-    headers it received, so a test can check the key was really sent.
+    by default) or with HTTP ``status`` when it is not 200; with ``empty_choices`` the 200 reply
+    has ``"choices": []``, as some servers send after a content filter or an internal fault.
+    Records the ``Authorization`` headers it received, so a test can check the key was sent.
     """
 
-    def __init__(self, *, reply: str | None = None, status: int = 200, latency_s: float = 0.0) -> None:
+    def __init__(
+        self, *, reply: str | None = None, status: int = 200, latency_s: float = 0.0, empty_choices: bool = False
+    ) -> None:
         self.reply = reply if reply is not None else judgement_json(0.85, "Matches the ground truth.")
         self.status = status
+        self.empty_choices = empty_choices
         self.latency_s = latency_s
         self.auth_headers: list[str] = []
         self.requests = 0
@@ -443,6 +447,8 @@ class OpenAIStandIn:
                         ],
                         "usage": {"prompt_tokens": 120, "completion_tokens": 18, "total_tokens": 138},
                     }
+                    if stand_in.empty_choices:
+                        payload["choices"] = []
                 data = json.dumps(payload).encode()
                 self.send_response(stand_in.status)
                 self.send_header("content-type", "application/json")

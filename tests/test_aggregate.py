@@ -200,3 +200,18 @@ def test_every_number_says_how_it_was_made() -> None:
         assert agg.statistics.mode == mode and agg.statistics.target == target
         for word in words:
             assert word in agg.statistics.description, (mode, target, agg.statistics.description)
+
+
+def test_all_zero_tool_weights_judge_conversations_on_answers_alone() -> None:
+    # All four weights at 0 means "tool use is not scored": the answer metrics stay, tool use
+    # never makes a conversation incorrect, and the headline says so.
+    records = [conv("good", [0.9], tools=True), conv("bad", [0.9], tools=True, used_b=5)]
+    result = evaluate(convs(records), "dataset")
+    zero = ToolWeights.parse("selection=0,parameters=0,sequence=0,utilization=0")
+    agg = aggregate(result, make_settings(tool_weights=zero, require_tool_correctness=True))
+    strict = aggregate(result, make_settings(require_tool_correctness=True))
+    assert strict.counts.correct_conversations == 1
+    assert agg.counts.correct_conversations == 2
+    assert agg.interactions["tool_overall"].isna().all()
+    assert any("Tool use is not scored" in note for note in agg.headline.notes)
+    assert agg.tool_summary.overall.mean is None

@@ -5,7 +5,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import streamlit as st
+
 from ui.format import ci_text, pct
+
+KPI_WIDTH = 210
+"""Card width in pixels: wide enough for "100.0%" and "[99.1%, 100.0%]" at every window size, so
+cards wrap onto another row on a narrow window instead of cutting their values (columns shrank
+five cards to 90 px at an 800 px window with the sidebar open)."""
+
+
+def kpi_row() -> Any:
+    """A row of KPI cards that wraps onto more rows when the window is narrow."""
+    return st.container(horizontal=True, horizontal_alignment="distribute", gap="small")
+
+
+def card(container: Any, label: str, value: str, help: str = "", delta: str | None = None) -> None:
+    """A plain metric card (a count, a probability text) the width of the KPI cards."""
+    container.metric(
+        label, value, delta=delta, delta_color="off", delta_arrow="off", help=help or None, width=KPI_WIDTH
+    )
 
 
 def kpi(container: Any, label: str, value: float | None, ci: Sequence[float] | None = None, help: str = "") -> None:
@@ -25,4 +44,5 @@ def kpi(container: Any, label: str, value: float | None, ci: Sequence[float] | N
         delta_color="off",
         delta_arrow="off",
         help=help or None,
+        width=KPI_WIDTH,
     )

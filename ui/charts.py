@@ -1,4 +1,10 @@
-"""Plotly figures for the pages. Rendering only: every number comes from agentic_core."""
+"""Plotly figures for the pages. Rendering only: every number comes from agentic_core.
+
+Figures are drawn with Streamlit's theme (no Plotly template of their own), so text and grid follow
+the light or dark theme. Every colour that carries meaning has a contrast of at least 3:1 against
+both the light (#ffffff) and the dark (#0e1117) background (WCAG's rule for graphics;
+``tests/ui/test_charts.py`` checks it), and annotation boxes are translucent grey, never white.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +23,17 @@ _LAYOUT: dict[str, Any] = {
     "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
     "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
     "hovermode": "x unified",
-    "template": "plotly_white",
+}
+GUIDE_COLOR = "#888888"
+"""Reference lines (target, population mean, separators): readable on both themes."""
+LABEL_BOX = "rgba(128,128,128,0.22)"
+"""Annotation background: lifts a label off the bars in both themes (white made dark-theme text vanish)."""
+TOOL_COLORS = {
+    "selection": "#4c78a8",
+    "parameters": "#e45756",
+    "sequence": "#54a24b",
+    "utilization": "#b279a2",
+    "overall": "#7f7f7f",
 }
 
 
@@ -101,24 +117,27 @@ def posterior_figure(
             nbinsx=60,
             marker={"color": _rgba(color, 0.55), "line": {"width": 0}},
             name="posterior",
-            hovertemplate="%{x:.3f}<extra></extra>",
+            hovertemplate="%{x:.1%}<extra></extra>",
         )
     )
+    # Percentages, as on the KPI cards above the histograms.
     if ci is not None:
         fig.add_vrect(
             x0=ci[0],
             x1=ci[1],
             fillcolor=_rgba(color, 0.12),
             line_width=0,
-            annotation_text=f"[{ci[0]:.3f}, {ci[1]:.3f}]",
+            annotation_text=f"interval [{ci[0]:.1%}, {ci[1]:.1%}]",
             annotation_position="top left",
         )
     if mean is not None:
-        fig.add_vline(x=mean, line={"color": color, "width": 2}, annotation_text=f"mean {mean:.3f}")
+        fig.add_vline(x=mean, line={"color": color, "width": 2}, annotation_text=f"mean {mean:.1%}")
     if target is not None:
         fig.add_vline(
-            x=target, line={"color": "#555", "dash": "dash"}, annotation_text=f"target {target:.2f}"
+            x=target, line={"color": GUIDE_COLOR, "dash": "dash"}, annotation_text=f"target {target:.0%}"
         )
+    for annotation in fig.layout.annotations:
+        annotation.update(bgcolor=LABEL_BOX)
     fig.update_layout(
         **{**_LAYOUT, "hovermode": "closest"},
         title={"text": title, "font": {"size": 15}},
@@ -133,20 +152,25 @@ def posterior_figure(
 
 def tool_dimension_figure(summary: ToolSummary) -> go.Figure:
     """Mean of each tool dimension (and overall) with interval error bars."""
-    names = [*summary.dimensions.keys(), "overall"]
-    entries = [*summary.dimensions.values(), summary.overall]
+    names = list(summary.dimensions.keys())
+    entries = list(summary.dimensions.values())
+    if summary.overall.mean is not None:  # no overall when the weights are all 0
+        names.append("overall")
+        entries.append(summary.overall)
     means = [e.mean if e.mean is not None else 0.0 for e in entries]
     plus = [(e.ci[1] - e.mean) if e.ci and e.mean is not None else 0.0 for e in entries]
     minus = [(e.mean - e.ci[0]) if e.ci and e.mean is not None else 0.0 for e in entries]
-    colors = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#333333"]
     fig = go.Figure(
         go.Bar(
             x=names,
             y=means,
-            marker_color=colors,
-            error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
+            marker_color=[TOOL_COLORS[name] for name in names],
+            error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True, "color": GUIDE_COLOR},
             text=[f"{m:.2f}" for m in means],
+            # At the foot of the bar: the error bar at its top never crosses the label.
             textposition="inside",
+            insidetextanchor="start",
+            textfont={"color": "#ffffff"},
             customdata=[e.n for e in entries],
             hovertemplate="%{x}: %{y:.3f} over %{customdata} interactions<extra></extra>",
         )
@@ -197,7 +221,7 @@ def forest_figure(
         )
     )
     if separator_after is not None and 0 < separator_after < len(labels):
-        fig.add_hline(y=separator_after - 0.5, line={"color": "#888", "dash": "dash", "width": 1})
+        fig.add_hline(y=separator_after - 0.5, line={"color": GUIDE_COLOR, "dash": "dash", "width": 1})
     fig.update_layout(
         **{**_LAYOUT, "hovermode": "closest"},
         title={"text": title, "font": {"size": 15}},
@@ -228,7 +252,7 @@ def fit_x_range(fig: go.Figure, values: np.ndarray, also: Sequence[float] = (), 
     for i, ann in enumerate(fig.layout.annotations):
         x = ann.x if isinstance(ann.x, (int, float)) else None
         right_half = x is not None and x > (x0 + x1) / 2
-        ann.update(yshift=-16 * i, xanchor="right" if right_half else "left", bgcolor="rgba(255,255,255,0.75)")
+        ann.update(yshift=-16 * i, xanchor="right" if right_half else "left", bgcolor=LABEL_BOX)
     return fig
 
 
@@ -275,7 +299,9 @@ def shrinkage_figure(
         )
     )
     if population is not None:
-        fig.add_vline(x=population, line={"dash": "dot", "color": "#555"}, annotation_text="population mean")
+        fig.add_vline(
+            x=population, line={"dash": "dot", "color": GUIDE_COLOR}, annotation_text="population mean"
+        )
     fig.update_layout(
         **{**_LAYOUT, "hovermode": "closest"},
         height=max(260, 22 * len(labels) + 80),

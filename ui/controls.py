@@ -58,7 +58,7 @@ DEFAULTS: dict[str, Any] = {
     PRIOR_KEY: next(name for name, ab in PRIORS.items() if ab == (default_of("prior_a"), default_of("prior_b"))),
     **{key: getattr(_DEFAULT_WEIGHTS, name) for name, key in WEIGHT_KEYS.items()},
 }
-_URL = {"bind": "query-params", "persist_state": "session"}
+STORE_KEY = "_settings"
 
 
 def _label(key: str) -> str:
@@ -69,9 +69,30 @@ def _help(key: str) -> str:
     return SETTINGS[KEYS[key]].help
 
 
-def value(key: str) -> Any:
-    """The current value of a setting widget (its default when it was never rendered)."""
-    return st.session_state.get(key, DEFAULTS.get(key))
+def _store() -> dict[str, Any]:
+    store: dict[str, Any] = st.session_state.setdefault(STORE_KEY, {})
+    return store
+
+
+def value(key: str, default: Any = None) -> Any:
+    """The current value of a setting (``default``, else its default, when never set)."""
+    return _store().get(key, DEFAULTS.get(key) if default is None else default)
+
+
+def set_value(key: str, new: Any) -> None:
+    """Set a setting for the whole session (its widget shows it when next drawn)."""
+    _store()[key] = new
+
+
+def _remember(key: str) -> None:
+    # on_change: the widget's new value becomes the session's.
+    _store()[key] = st.session_state[key]
+
+
+def _bound(key: str, default: Any = None) -> dict[str, Any]:
+    """Widget arguments for setting ``key``: seeded from the store, writing back on change."""
+    st.session_state[key] = value(key, default)
+    return {"key": key, "on_change": _remember, "args": (key,)}
 
 
 def threshold_default(run: ActiveRun) -> float:
@@ -88,72 +109,56 @@ def sidebar_controls(run: ActiveRun) -> None:
         _label("threshold"),
         0.0,
         1.0,
-        value=recommended,
         step=0.01,
-        key="threshold",
         help=f"{_help('threshold')} The judge ({run.judge_label}) recommends {recommended:.2f}.",
-        **_URL,
+        **_bound("threshold", recommended),
     )
     sb.select_slider(
         _label("k"),
         ["auto", *range(1, K_SLIDER_MAX + 1)],
-        value=DEFAULTS["k"],
-        key="k",
         help=_help("k"),
-        **_URL,
+        **_bound("k"),
     )
     unit = SETTINGS["unit"]
     sb.selectbox(
         unit.label,
         list(unit.choices),
-        index=unit.choices.index(DEFAULTS["unit"]),
         format_func=lambda c: unit.choice_labels.get(c, c),
-        key="unit",
         help=unit.help,
-        **_URL,
+        **_bound("unit"),
     )
     for key in ("mode", "estimator"):
         spec = SETTINGS[KEYS[key]]
-        sb.selectbox(
-            spec.label, list(spec.choices), index=spec.choices.index(DEFAULTS[key]), key=key, help=spec.help, **_URL
-        )
+        sb.selectbox(spec.label, list(spec.choices), help=spec.help, **_bound(key))
     target = SETTINGS["target"]
     sb.radio(
         target.label,
         list(target.choices),
-        index=target.choices.index(DEFAULTS["target"]),
         format_func=lambda c: target.choice_labels.get(c, c),
-        key="target",
         help=target.help,
         horizontal=True,
-        **_URL,
+        **_bound("target"),
     )
-    sb.select_slider(
-        _label("ci"), list(CI_LEVELS), value=DEFAULTS["ci"], format_func=lambda x: f"{x:.0%}", key="ci", **_URL
-    )
+    sb.select_slider(_label("ci"), list(CI_LEVELS), format_func=lambda x: f"{x:.0%}", **_bound("ci"))
     for key in ("unscored_incorrect", "require_tools"):
-        sb.toggle(_label(key), value=DEFAULTS[key], key=key, help=_help(key), **_URL)
+        sb.toggle(_label(key), help=_help(key), **_bound(key))
 
 
 def tool_controls() -> None:
     """Render the tool weight sliders, tool threshold and extra-call option (Tools page)."""
     cols = st.columns(4)
     for col, (name, key) in zip(cols, WEIGHT_KEYS.items(), strict=True):
-        col.slider(f"Weight: {name}", 0.0, 1.0, value=DEFAULTS[key], step=0.05, key=key, **_URL)
+        col.slider(f"Weight: {name}", 0.0, 1.0, step=0.05, **_bound(key))
     cols = st.columns([2, 1])
     cols[0].slider(
         _label("tool_threshold"),
         0.0,
         1.0,
-        value=DEFAULTS["tool_threshold"],
         step=0.05,
-        key="tool_threshold",
         help=_help("tool_threshold"),
-        **_URL,
+        **_bound("tool_threshold"),
     )
-    cols[1].toggle(
-        _label("ignore_extra"), value=DEFAULTS["ignore_extra"], key="ignore_extra", help=_help("ignore_extra"), **_URL
-    )
+    cols[1].toggle(_label("ignore_extra"), help=_help("ignore_extra"), **_bound("ignore_extra"))
 
 
 def prior_controls() -> None:
@@ -164,13 +169,12 @@ def prior_controls() -> None:
         PRIOR_CHOICES,
         format_func=PRIOR_LABELS.get,
         horizontal=True,
-        key=PRIOR_KEY,
-        **_URL,
+        **_bound(PRIOR_KEY),
     )
     custom = value(PRIOR_KEY) == "custom"
     for col, key in zip(cols[1:], ("prior_a", "prior_b"), strict=True):
         col.number_input(
-            key[-1], min_value=0.01, value=DEFAULTS[key], step=0.5, key=key, disabled=not custom, **_URL
+            key[-1], min_value=0.01, step=0.5, disabled=not custom, **_bound(key)
         )
 
 
@@ -183,7 +187,7 @@ def current_settings(run: ActiveRun) -> AggregateSettings:
     a, b = PRIORS.get(value(PRIOR_KEY), (float(value("prior_a")), float(value("prior_b"))))
     values: dict[str, Any] = {KEYS[key]: value(key) for key in KEYS if key not in ("prior_a", "prior_b")}
     values.update(
-        threshold=float(st.session_state.get("threshold", threshold_default(run))),
+        threshold=float(value("threshold", threshold_default(run))),
         k=values["k"] if values["k"] == "auto" else int(values["k"]),
         ci_level=float(values["ci_level"]),
         tool_threshold=float(values["tool_threshold"]),

@@ -29,7 +29,9 @@ from ui.memo import forget, session_memo
 DATA_KEY = "_active_data"
 RUN_KEY = "_active_run"
 MEMO_KEY = "_aggregate_memo"
-_MEMO_SIZE = 12
+# Aggregates kept per session (one per settings combination): a slider dragged back and forth
+# reuses them; each holds per-conversation and per-interaction tables, so a few, not a dozen.
+_MEMO_SIZE = 4
 
 
 @dataclass

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from agentic_core.cli.parser import EXIT_OK, EXIT_STRICT
+from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
 
@@ -170,7 +170,17 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         stdout.write("\n")
     else:
         print_human(doc, stdout)
-    failed = result.judge_run.counts.get("failed", 0)
+    counts = result.judge_run.counts
+    failed = counts.get("failed", 0)
+    if counts.get("ok", 0) + counts.get("cached", 0) == 0:
+        reasons = result.interactions["judge_error"].dropna()
+        first = f" (first reason: {reasons.iloc[0]})" if len(reasons) else ""
+        print(
+            f"error: nothing could be scored: the judge failed on all {result.n_interactions} interaction(s)"
+            f"{first}. Fix the judge's configuration or choose another judge.",
+            file=stderr,
+        )
+        return EXIT_NOTHING_SCORED
     if failed:
         print(
             f"{failed} interaction(s) unscored by the judge "
@@ -178,7 +188,11 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             "see judge_reasoning in the JSON or the interactions CSV.",
             file=stderr,
         )
-    if args.strict and loaded.skipped:
-        print(f"--strict: {len(loaded.skipped)} invalid record(s).", file=stderr)
+    if args.strict and loaded.errors:
+        files = sum(1 for issue in loaded.errors if issue.record is None)
+        print(
+            f"--strict: {len(loaded.skipped)} invalid record(s) and {files} file(s) that could not be read.",
+            file=stderr,
+        )
         return EXIT_STRICT
     return EXIT_OK

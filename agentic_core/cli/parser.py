@@ -18,6 +18,7 @@ from agentic_core.settings import PRIORS, SETTINGS, default_of
 EXIT_OK = 0
 EXIT_USER_ERROR = 2
 EXIT_STRICT = 3
+EXIT_NOTHING_SCORED = 5
 
 # Options whose value the command line takes as text and the settings parse (kept as text here).
 _TEXT_OPTIONS = {"tool_weights", "prior", "k"}
@@ -103,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     o = ev.add_argument_group("output")
     o.add_argument("--out", help="directory for CSV / JSON exports")
     o.add_argument("--json", action="store_true", help="print one JSON document on stdout")
-    o.add_argument("--strict", action="store_true", help=f"exit {EXIT_STRICT} if any record was invalid")
+    o.add_argument(
+        "--strict",
+        action="store_true",
+        help=f"exit {EXIT_STRICT} if any file or record could not be loaded (the valid ones are still evaluated)",
+    )
     o.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser

@@ -32,6 +32,7 @@ from agentic_core.io.explain import explain_validation_error
 from agentic_core.io.load_report import Issue, LoadReport, SkippedRecord
 from agentic_core.io.parse import from_document, parse
 from agentic_core.io.parsed import UNPARSABLE, Parsed
+from agentic_core.io.record_checks import check_records
 from agentic_core.io.render import join_path
 from agentic_core.io.unknown_keys import iter_model_extras, iter_raw_extras, unknown_key_fix, unknown_key_rule
 from agentic_core.schemas import Conversation
@@ -127,7 +128,9 @@ class _Loader:
         self._add_parsed(name, parse(name, data), owned=True)
 
     def add_records(self, name: str, records: Any) -> None:
-        self._add_parsed(name, from_document(name, records), owned=False)
+        # A copy of the list: records that fail a check are replaced in it, never in the caller's.
+        doc = list(records) if isinstance(records, list) else records
+        self._add_parsed(name, from_document(name, doc), owned=False)
 
     def _file_error(self, name: str, rule: str, fix: str) -> None:
         self.report.files.append(name)
@@ -148,6 +151,7 @@ class _Loader:
             issues.append(issue)
             skipped.append(SkippedRecord(name, index, issue.line, None, issue.message(with_place=False)))
 
+        check_records(name, parsed, owned, issues, skipped)
         todo = [i for i, r in enumerate(records) if r is not UNPARSABLE] if parsed.record_errors else None
         total = len(todo) if todo is not None else len(records)
         for start in range(0, total, _CHUNK):

@@ -92,22 +92,64 @@ def _encoding_issue(
     )
 
 
-def _loads(data: bytes) -> tuple[Any, Exception | None]:
-    """Parse one JSON text: orjson, then the standard library (NaN, Infinity, big integers)."""
+def _loads(data: bytes) -> tuple[Any, Exception | None, bool]:
+    """Parse one JSON text: orjson, then the standard library (NaN, Infinity, big integers).
+
+    Returns:
+        ``(value, error, whether the standard library parsed it)``.
+    """
     try:
-        return orjson.loads(data), None
+        return orjson.loads(data), None, False
     except orjson.JSONDecodeError:
         pass
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        return None, err
+        return None, err, True
     try:
-        return json.loads(text), None
+        return json.loads(text), None, True
     except json.JSONDecodeError as err:
-        return None, err
+        return None, err, True
     except RecursionError as err:
-        return None, err
+        return None, err, True
+
+
+# Leading bytes of formats people upload by mistake, named so the message says what the file is.
+_MAGIC = (
+    (b"\x1f\x8b", "is gzip-compressed", "decompress it first (gunzip FILE) and load the .json/.jsonl inside"),
+    (b"PK\x03\x04", "is a zip archive", "unzip it first and load the .json/.jsonl files inside"),
+    (b"%PDF", "is a PDF document", "export the conversations as JSON or JSON Lines"),
+)
+_UTF16_FIX = "save the file with the UTF-8 encoding (for example: iconv -f UTF-16 -t UTF-8)"
+
+
+def _binary_format(data: bytes) -> tuple[str, str] | None:
+    """What a file that cannot be UTF-8 JSON is (compressed, archive, UTF-16), or ``None``."""
+    for magic, what, fix in _MAGIC:
+        if data.startswith(magic):
+            return what, fix
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "is UTF-16 encoded; only UTF-8 is read", _UTF16_FIX
+    # UTF-16 without a byte-order mark: ASCII text leaves every other byte NUL, which UTF-8 JSON
+    # never contains outside a string escape.
+    head = data[:512]
+    if len(head) >= 4 and head.count(0) * 3 >= len(head):
+        odd, even = head[1::2].count(0), head[0::2].count(0)
+        order = "little-endian" if odd > even else "big-endian"
+        return f"is UTF-16 ({order}, without a byte-order mark) encoded; only UTF-8 is read", _UTF16_FIX
+    return None
+
+
+def _looks_like_csv(text: str) -> bool:
+    """A first line that is not JSON and splits on commas (or tabs/semicolons) into a header."""
+    first = text.lstrip().split("\n", 1)[0].strip()
+    if not first or first[0] in "{[\"":
+        return False
+    for sep in (",", "\t", ";"):
+        cells = first.split(sep)
+        if len(cells) >= 2 and all(cell.strip() for cell in cells):
+            return True
+    return False
 
 
 def _looks_like_jsonl(data: bytes) -> bool:
@@ -136,21 +178,10 @@ def parse(file: str, data: bytes) -> Parsed:
     Returns:
         The records and the file-level issues. Never raises for bad input.
     """
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return Parsed(
-            "invalid",
-            issues=[
-                Issue(
-                    "error",
-                    file,
-                    None,
-                    "",
-                    "is UTF-16 encoded; only UTF-8 is read",
-                    None,
-                    "save the file with the UTF-8 encoding",
-                )
-            ],
-        )
+    binary = _binary_format(data)
+    if binary is not None:
+        what, fix = binary
+        return Parsed("invalid", issues=[Issue("error", file, None, "", what, None, fix)])
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     if not data.strip():
@@ -166,6 +197,18 @@ def parse(file: str, data: bytes) -> Parsed:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         return Parsed("invalid", issues=[_encoding_issue(file, data, err)])
+    if _looks_like_csv(text):
+        issue = Issue(
+            "error",
+            file,
+            None,
+            "",
+            "is a CSV (comma-separated) table, not JSON",
+            None,
+            "export the conversations as JSON or JSON Lines (one conversation object per line); "
+            "see the seed-003 format in the README",
+        )
+        return Parsed("invalid", issues=[issue])
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as err:
@@ -182,7 +225,9 @@ def parse(file: str, data: bytes) -> Parsed:
             "error", file, None, "", "is nested too deeply to be read", None, "flatten the data structure"
         )
         return Parsed("invalid", issues=[issue])
-    return from_document(file, doc, data)
+    parsed = from_document(file, doc, data)
+    parsed.stdlib = True
+    return parsed
 
 
 def from_document(file: str, doc: Any, data: bytes = b"") -> Parsed:
@@ -230,7 +275,8 @@ def _parse_jsonl(file: str, data: bytes) -> Parsed:
         lines.append(number)
         # The raw line is parsed (JSON allows the surrounding spaces and a trailing \r), so
         # error columns count from the start of the line as an editor shows it.
-        value, err = _loads(raw)
+        value, err, stdlib = _loads(raw)
+        parsed.stdlib = parsed.stdlib or stdlib
         if err is None:
             records.append(value)
             continue
@@ -272,7 +318,7 @@ _TEXT = re.compile(r"\S")
 def _parse_stream(file: str, text: str) -> Parsed:
     """Concatenated JSON values (one record each). A syntax error ends the stream: after it,
     where the next record starts cannot be known, so the rest of the file is reported unread."""
-    parsed = Parsed("stream")
+    parsed = Parsed("stream", stdlib=True)
     lines: list[int] = []
     position, line = 0, 1
     while True:

@@ -44,6 +44,8 @@ class Parsed:
         issues: File-level issues (syntax errors, encoding, notes about ignored request keys).
         record_errors: Syntax errors of single JSON lines, by record index.
         line_of: Returns the 1-based line of a record, or ``None`` when unknown.
+        stdlib: Whether the standard library's parser read any of it (orjson refused it): only
+            then can a string hold a lone UTF-16 surrogate, which orjson rejects.
     """
 
     kind: Kind
@@ -51,6 +53,7 @@ class Parsed:
     issues: list[Issue] = field(default_factory=list)
     record_errors: dict[int, Issue] = field(default_factory=dict)
     line_of: Callable[[int], int | None] = field(default=lambda _i: None)
+    stdlib: bool = False
 
     def release(self) -> None:
         """Drop what is only kept for line lookups (the file's bytes) once loading is done."""

@@ -9,7 +9,13 @@ paraphrase but never rescue a wrong number or a flipped negation.
 Calibration (``benchmarks/judge_accuracy.py``, ``sample_data/judge_devset.jsonl``): the cosine
 map ``clip((cos - 0.55) / 0.30, 0, 1)`` and the max rule were chosen on the devset's *dev* half
 only, among 30 variants; the recommended threshold is 0.7 (the seeds' default), declared
-rather than re-calibrated. The held-out test half is reported in the README.
+rather than re-calibrated. The held-out test half is reported in the README. With the lexical
+rules v2 (319 pairs, evaluated once on the held-out half after the rules were frozen): dev ROC-AUC
+0.957, accuracy 0.939; test ROC-AUC 0.941, accuracy 0.923 at 0.7.
+
+Where the lexical words cannot confirm a pass that the embedding gives, the reasoning says so in a
+note, as it carries the lexical judge's notes (an uncapped hedge, a self-correction judged by its
+final claim).
 
 Without the embedding packages the judge runs lexical-only, says so in its ``notice``, in its
 identity (so cached scores never mix) and in every reasoning.
@@ -27,8 +33,10 @@ from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdi
 from agentic_core.judges.embedding import similarities
 from agentic_core.judges.lexical import RULES_VERSION, LexicalAnalysis, lexical_analysis
 from agentic_core.judges.minilm_files import MODEL_NAME, embedding_available
+from agentic_core.passing import reaches
 
-HYBRID_VERSION = "hybrid-v1"
+HYBRID_VERSION = "hybrid-v2"
+"""Bump when the score or its reasoning changes (v2: the lexical claim / role / list gates and notes)."""
 COS_LOW = 0.55
 COS_HIGH = 0.85
 RECOMMENDED_THRESHOLD = 0.7
@@ -64,6 +72,16 @@ def combine_scores(analysis: LexicalAnalysis, cosine: float | None) -> tuple[flo
     text = ", ".join(parts) + f"; similarity used {similarity:.3f}"
     if gates:
         text += f"; gates: {gates}"
+    notes = list(analysis.notes)
+    passes_on_embedding = not reaches(analysis.similarity, RECOMMENDED_THRESHOLD) and similarity > analysis.similarity
+    if reaches(score, RECOMMENDED_THRESHOLD) and passes_on_embedding:
+        # The pass rests on the embedding alone, which cannot check what no gate covers.
+        notes.append(
+            "the words overlap too little to confirm this answer; it passes on embedding similarity, "
+            "which can miss a wrong fact that no gate checks"
+        )
+    if notes:
+        text += "; " + "; ".join(f"note: {n}" for n in notes)
     return score, f"{text}; score {score:.3f}"
 
 

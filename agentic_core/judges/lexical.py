@@ -13,7 +13,8 @@ How a score is made (the reasoning names every step, so a score can be reproduce
 3. **Similarity** = ``recall x (0.85 + 0.15 x precision)``, where *precision* is the share of the
    answer's new tokens (not in the query) found in the ground truth. It can only take 15% off, so a
    verbose correct answer still passes.
-4. **Gates** cap or cut the similarity when a fact disagrees, whatever the overlap:
+4. **Gates** cap or cut the similarity when a fact disagrees, whatever the overlap. The fact gates
+   (:mod:`agentic_core.judges.lexical_gates`):
 
    ================  ================================================================  ========
    gate              fires when                                                        effect
@@ -30,24 +31,56 @@ How a score is made (the reasoning names every step, so a score can be reproduce
    extra_value       the answer adds values of exactly the ground truth's type          x 0.85
    ================  ================================================================  ========
 
+   Then the gates for answers that hold the right words but do not stand by them (each module's
+   docstring has the details):
+
+   =================  ===============================================================  ========  ===========
+   gate               fires when                                                       effect    module
+   =================  ===============================================================  ========  ===========
+   self_correction    after "wait, no" / "correction:" ... a truth value is replaced   cap 0.30  claim_gates
+   retraction         after such a marker the claim is withdrawn or negated            cap 0.25  claim_gates
+   hedge              the truth value is one of several candidates joined by "or"      cap 0.40  claim_gates
+   buried_negation    (yes/no) the last clause about the question negates it           cap 0.30  claim_gates
+   swapped_roles      two truth values of one kind trade their cue words               cap 0.30  role_gates
+   conflicting_value  another value in the truth value's words, beside the truth's     cap 0.40  role_gates
+   sibling_entity     part of a truth name kept, the distinguishing part replaced      cap 0.40  role_gates
+   missing_list_item  the truth lists items and the answer gives some, not all          cap 0.45  list_gates
+   =================  ===============================================================  ========  ===========
+
+   When an answer corrects itself, its yes/no and its extra values are read from the final claim.
+   Numbers in other forms agree (``75%`` / ``0.75`` / ``3/4`` / ``three quarters``, ``$1.2M`` /
+   ``$1,200,000``, ``2 years`` / ``24 months``; :func:`agentic_core.judges.values.same_share`).
+
+   The reasoning names each gate that fired in brackets (``[missing_number] ... : capped at 0.35``)
+   and ends with notes on what an offline judge cannot be sure of (a hedge it does not cap, a
+   correction it judged by the final claim); notes never change the score.
+
 **Threshold.** ``recommended_threshold`` is *declared* as 0.7, the product default, and the constants
-were tuned on the dev half of ``sample_data/judge_devset.jsonl`` so that 0.7 is a good cut: dev
-ROC-AUC 0.944, accuracy 0.913 at 0.7 (the best dev cut, about 0.55, gains one pair: a paraphrase).
-On the held-out test half, evaluated once after the rules were frozen: ROC-AUC 0.946, accuracy 0.906
-at 0.7, which is also its best cut there. Every cap sits below 0.7, so any fired gate makes an answer
-incorrect at the default. ``benchmarks/judge_accuracy.py`` reports all of this.
+were tuned on the dev half of ``sample_data/judge_devset.jsonl`` so that 0.7 is a good cut. Rules v1,
+on the first 200 pairs: dev ROC-AUC 0.944, accuracy 0.913 at 0.7; held-out test ROC-AUC 0.946, accuracy
+0.906. Rules v2 (the claim, role and list gates, number forms, scoped negation), tuned on the dev half
+of the 319 pairs that add the audit's eight failure classes: dev ROC-AUC 0.927, accuracy 0.921; on the
+held-out test half, evaluated once after the rules were frozen, ROC-AUC 0.942, accuracy 0.916 at 0.7
+(v1 scored 0.844 / 0.781 there). Every cap sits below 0.7, so any fired gate makes an answer incorrect
+at the default. ``benchmarks/judge_accuracy.py`` reports all of this.
 
 **Known weaknesses.** Rewordings that share no words ("Insufficient funds" / "not enough money",
 "out of stock" / "in stock", "closed" / "not open") are invisible to it: that is what the hybrid
 judge's embedding similarity is for. Translations are matched only through numbers, dates, names and
 yes/no words. A yes/no ground truth that adds a descriptive word ("No, it is closed on Sundays") makes
-that word key when the truth is short.
+that word key when the truth is short. The claim and role gates are lexical too: a swap told with a
+converse verb ("Chelsea won against Arsenal" for "Arsenal beat Chelsea"), a sibling that only inserts
+a word ("Oxford Brookes University" for "University of Oxford"), a hedge without "or" ("if that fails,
+it may be ...") and a retraction without a marker or a negation ("it is still at the warehouse") pass
+unseen.
 
 For the hybrid judge, :func:`lexical_analysis` returns the gates separately, and
 :meth:`LexicalAnalysis.apply_gates` applies them to another similarity (an embedding cosine, say).
 
 This module holds the judge and the steps' assembly; recall and precision (steps 2 and 3) are in
-:mod:`agentic_core.judges.lexical_overlap`, the gates (step 4) in :mod:`agentic_core.judges.lexical_gates`.
+:mod:`agentic_core.judges.lexical_overlap`, the gates (step 4) in :mod:`agentic_core.judges.lexical_gates`,
+:mod:`agentic_core.judges.claim_gates`, :mod:`agentic_core.judges.role_gates` and
+:mod:`agentic_core.judges.list_gates`.
 """
 
 from __future__ import annotations
@@ -58,8 +91,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.claim_gates import (
+    Claim,
+    claim_gates,
+    read_claim,
+    restates_question,
+    retraction_from_polarity,
+)
 from agentic_core.judges.lexical_gates import Gate, fire_gates, gated_score
 from agentic_core.judges.lexical_overlap import key_runs, measure_precision, measure_recall
+from agentic_core.judges.list_gates import list_gates
+from agentic_core.judges.role_gates import role_gates
 from agentic_core.judges.text_analysis import TextAnalysis, analyze_text
 
 __all__ = [
@@ -72,7 +114,7 @@ __all__ = [
     "lexical_score",
 ]
 
-RULES_VERSION = "lexical-v1"
+RULES_VERSION = "lexical-v2"
 """Version of the rules; in the judge identity, so changed rules never reuse old verdicts."""
 
 RECOMMENDED_THRESHOLD = 0.7
@@ -107,7 +149,9 @@ class LexicalAnalysis:
         precision: Share of the answer's new tokens that the ground truth contains.
         gates: The gates that fired, in a fixed order.
         score: ``similarity`` with the gates applied.
-        reasoning: Deterministic text naming the similarity, its parts and every gate.
+        reasoning: Deterministic text naming the similarity, its parts, every gate and every note.
+        notes: What the judge could not be sure of (a hedge it did not cap, a self-correction it
+            judged on the final claim); they do not change the score.
     """
 
     similarity: float
@@ -116,6 +160,7 @@ class LexicalAnalysis:
     gates: tuple[Gate, ...]
     score: float
     reasoning: str
+    notes: tuple[str, ...] = ()
 
     @property
     def cap(self) -> float | None:
@@ -173,6 +218,34 @@ def _polarity(text: TextAnalysis, query: TextAnalysis, yes_no: bool) -> tuple[st
     return None, ""
 
 
+def _answer_polarity(
+    ans: TextAnalysis, claim: Claim | None, query: TextAnalysis, yes_no: bool
+) -> tuple[tuple[str | None, str], bool]:
+    """The answer's yes/no, taken from its final claim when it corrects itself, and whether the
+    correction is what set it (then a disagreement is a retraction, not a plain polarity clash).
+
+    The final claim's own yes/no counts first, then (for a yes/no question) a final claim that
+    restates the question unnegated, which is a "yes". A yes/no before the marker stands only when the
+    marker may merely add ("Yes. Update: ...") or is itself a "no" that takes back a "yes" ("Yes, it
+    is. Wait, no, ..."); otherwise it was corrected.
+    """
+    if claim is None:
+        return _polarity(ans, query, yes_no), False
+    after = _polarity(claim.after, query, yes_no)
+    if after[0] is not None:
+        return (after[0], f"{after[1]}, after {claim.marker!r}"), True
+    if yes_no and restates_question(claim.after, query):
+        # "No refund was issued. Correction: the refund was issued." - a correction that restates
+        # the question without negation answers it "yes".
+        return ("yes", f"implied by restating the question after {claim.marker!r}"), True
+    before = _polarity(claim.before, query, yes_no)
+    if before[0] is None or claim.additive:
+        return before, False
+    if before[0] == "yes" and claim.marker.lower().endswith("no"):
+        return ("no", f"{claim.marker!r} takes back the 'yes'"), True
+    return (None, ""), False
+
+
 # --------------------------------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------------------------------
@@ -195,7 +268,8 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
     gt = analyze_text(ground_truth)
     qry = analyze_text(query)
     yes_no = is_yes_no_question(query)
-    ans_pol = _polarity(ans, qry, yes_no)
+    claim = read_claim(answer)
+    ans_pol, pol_from_claim = _answer_polarity(ans, claim, qry, yes_no)
     gt_pol = _polarity(gt, qry, yes_no)
     runs = key_runs(gt, qry)
 
@@ -204,7 +278,13 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
     precision = matched / new if new else 1.0
     # Rounded before the gates so the reasoning's numbers reproduce the score exactly.
     similarity = round(recall.value * (PRECISION_FLOOR + (1.0 - PRECISION_FLOOR) * precision), 4)
-    gates = fire_gates(ans, gt, qry, runs, (ans_pol, gt_pol))
+    gates = fire_gates(ans, gt, qry, runs, (ans_pol, gt_pol), None if claim is None else claim.after)
+    if pol_from_claim:
+        gates = retraction_from_polarity(gates)
+    more, notes = claim_gates(ans, gt, qry, runs, claim, gt_pol[0], yes_no, gates)
+    gates += more
+    gates += role_gates(ans, gt, qry, runs)
+    gates += list_gates(ans, gt, qry)
     score = gated_score(similarity, gates)
 
     pieces = [
@@ -215,6 +295,7 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
     pieces.extend(g.describe() for g in gates)
     if not gates:
         pieces.append("no gate fired")
+    pieces.extend(f"note: {n}" for n in notes)
     pieces.append(f"score {score:.4f}")
     return LexicalAnalysis(
         similarity=similarity,
@@ -223,6 +304,7 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
         gates=tuple(gates),
         score=score,
         reasoning="; ".join(pieces),
+        notes=tuple(notes),
     )
 
 

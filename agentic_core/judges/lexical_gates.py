@@ -29,7 +29,10 @@ __all__ = [
     "Gate",
     "GateName",
     "fire_gates",
+    "fmt_tokens",
     "gated_score",
+    "negation_conflict",
+    "show_token",
 ]
 
 # Any change below changes scores: bump RULES_VERSION (agentic_core.judges.lexical).
@@ -52,6 +55,15 @@ GateName = Literal[
     "unit_conflict",
     "missing_key_term",
     "extra_value",
+    # The claim and role gates (agentic_core.judges.claim_gates, role_gates, list_gates).
+    "self_correction",
+    "retraction",
+    "hedge",
+    "buried_negation",
+    "conflicting_value",
+    "swapped_roles",
+    "sibling_entity",
+    "missing_list_item",
 ]
 
 
@@ -77,12 +89,13 @@ class Gate:
     factor: float | None = None
 
     def describe(self) -> str:
-        """The gate as one reasoning clause, its effect included."""
+        """The gate as one reasoning clause: its name, what it found and its effect
+        (``[missing_number] ground-truth number 3.14 missing from answer (found 3.15): capped at 0.35``)."""
         if self.cap is not None:
             effect = "score 0" if self.cap == 0 else f"capped at {self.cap:.2f}"
         else:
             effect = f"x {self.factor:.2f}"
-        return f"{self.detail}: {effect}"
+        return f"[{self.name}] {self.detail}: {effect}"
 
 
 def gated_score(similarity: float, gates: Sequence[Gate]) -> float:
@@ -110,7 +123,8 @@ def gated_score(similarity: float, gates: Sequence[Gate]) -> float:
 # --------------------------------------------------------------------------------------------------
 
 
-def _show(tok: Token) -> str:
+def show_token(tok: Token) -> str:
+    """A token as the reasoning writes it (``57%``, ``12 km``, ``2025-03-14``, ``paris``)."""
     if tok.kind == "num":
         if tok.unit is None:
             return tok.key
@@ -122,8 +136,9 @@ def _show(tok: Token) -> str:
     return tok.key
 
 
-def _fmt_tokens(tokens: Sequence[Token], limit: int = 3) -> str:
-    shown = ", ".join(_show(t) for t in tokens[:limit])
+def fmt_tokens(tokens: Sequence[Token], limit: int = 3) -> str:
+    """Up to ``limit`` tokens as the reasoning writes them, with a count of the rest."""
+    shown = ", ".join(show_token(t) for t in tokens[:limit])
     more = len(tokens) - limit
     return shown + (f" (+{more} more)" if more > 0 else "")
 
@@ -140,31 +155,57 @@ def _clause_negation(text: TextAnalysis) -> dict[int, bool]:
     return neg
 
 
-def _negation_conflict(ans: TextAnalysis, gt: TextAnalysis) -> str | None:
+def _negation_states(text: TextAnalysis) -> dict[str, tuple[bool, bool]]:
+    """Per word key: (every occurrence is in a negation's scope, every occurrence is in a clause with
+    no negation cue at all)."""
+    clause_neg = _clause_negation(text)
+    out: dict[str, tuple[bool, bool]] = {}
+    for tok in text.content:
+        if tok.kind not in ("word", "code", "num"):
+            continue
+        negated, clean = out.get(tok.key, (True, True))
+        out[tok.key] = (negated and tok.negated, clean and not clause_neg[tok.clause])
+    return out
+
+
+def negation_conflict(ans: TextAnalysis, gt: TextAnalysis) -> tuple[list[str], bool, int] | None:
     """Words shared by answer and truth, negated in one and affirmed in the other.
 
-    Negation is judged per clause: a word is negated when its clause holds a negation cue. A shared
-    word conflicts when none of its occurrences in the answer has the truth's polarity. The gate fires
-    when at least half of the shared words conflict (a stray "no" elsewhere in a long answer does not).
+    A word is *negated* when it sits in a negation cue's scope (the few words after ``not`` / ``no``,
+    see :mod:`agentic_core.judges.text_analysis`), and *affirmed* when its clause holds no negation cue
+    at all; a shared word conflicts when every occurrence is negated in one text and affirmed in the
+    other. Scope, not the whole clause: "roaming at no extra charge" does not negate "roaming", and
+    "your payment was not processed" does not negate "payment". The rule fires when at least a third
+    of the shared words conflict (a stray "no" elsewhere in a long answer does not).
+
+    Args:
+        ans: The analysed answer (or a part of it).
+        gt: The analysed ground truth.
+
+    Returns:
+        ``(conflicting word keys, whether they are negated in the answer, number of shared words)``, or
+        ``None`` when the rule does not fire.
     """
-    truth_neg = _clause_negation(gt)
-    answer_neg = _clause_negation(ans)
-    truth_pol: dict[str, set[bool]] = {}
-    for tok in gt.content:
-        if tok.kind in ("word", "code", "num"):
-            truth_pol.setdefault(tok.key, set()).add(truth_neg[tok.clause])
-    answer_pol: dict[str, set[bool]] = {}
-    for tok in ans.content:
-        if tok.kind in ("word", "code", "num"):
-            answer_pol.setdefault(tok.key, set()).add(answer_neg[tok.clause])
-    shared = sorted(set(truth_pol) & set(answer_pol))
-    conflicting = [k for k in shared if not (truth_pol[k] & answer_pol[k])]
-    if not conflicting or len(conflicting) * 2 < len(shared):
+    truth = _negation_states(gt)
+    answer = _negation_states(ans)
+    shared = sorted(set(truth) & set(answer))
+    in_answer = [k for k in shared if answer[k][0] and truth[k][1]]
+    in_truth = [k for k in shared if truth[k][0] and answer[k][1]]
+    conflicting = in_answer + [k for k in in_truth if k not in in_answer]
+    if not conflicting or len(conflicting) * 3 < len(shared):
         return None
-    negated_in = "answer" if any(True in answer_pol[k] for k in conflicting) else "ground truth"
+    return conflicting, len(in_answer) >= len(in_truth), len(shared)
+
+
+def _negation_detail(ans: TextAnalysis, gt: TextAnalysis) -> str | None:
+    found = negation_conflict(ans, gt)
+    if found is None:
+        return None
+    conflicting, negated_in_answer, shared = found
+    negated_in = "answer" if negated_in_answer else "ground truth"
     return (
         f"opposite negation: {', '.join(conflicting[:4])} negated in the {negated_in} only "
-        f"({len(conflicting)}/{len(shared)} shared words)"
+        f"({len(conflicting)}/{shared} shared words)"
     )
 
 
@@ -184,14 +225,14 @@ def _missing_fact_gates(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) 
         if kind == "num":
             others = [t for t in others if not present_in(t, qry)]
         if others:
-            found = f" (found {_fmt_tokens(others)})"
+            found = f" (found {fmt_tokens(others)})"
         elif not any(t.kind == kind for t in ans.content):
             found = f" (answer states no {label})"
         else:
             found = ""
         noun = label if len(missing) == 1 else label + "s"
         name = _MISSING_GATE[kind]
-        detail = f"ground-truth {noun} {_fmt_tokens(missing)} missing from answer{found}"
+        detail = f"ground-truth {noun} {fmt_tokens(missing)} missing from answer{found}"
         gates.append(Gate(name, detail, cap=CAP_MISSING_FACT))
     return gates
 
@@ -213,7 +254,7 @@ def _unit_conflict(ans: TextAnalysis, gt: TextAnalysis) -> str | None:
         family = unit_family(tok.unit)
         clash = [c for c in same_value if unit_family(c.unit) == family and c.unit != "deg"]
         if clash:
-            return f"unit conflict: ground truth {_show(tok)}, answer {_show(clash[0])}"
+            return f"unit conflict: ground truth {show_token(tok)}, answer {show_token(clash[0])}"
     return None
 
 
@@ -250,7 +291,7 @@ def _extra_values(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> str
     ]
     if not extra:
         return None
-    return f"answer adds {_fmt_tokens(extra)} beside the ground-truth values"
+    return f"answer adds {fmt_tokens(extra)} beside the ground-truth values"
 
 
 def fire_gates(
@@ -259,6 +300,7 @@ def fire_gates(
     qry: TextAnalysis,
     runs: list[list[Token]],
     polarity: tuple[tuple[str | None, str], tuple[str | None, str]],
+    final: TextAnalysis | None = None,
 ) -> list[Gate]:
     """Every gate that fires for one pair, in the fixed order of the table in :mod:`agentic_core.judges.lexical`.
 
@@ -268,6 +310,8 @@ def fire_gates(
         qry: The analysed query (facts it states are not required in the answer).
         runs: The ground truth's key runs (:func:`agentic_core.judges.lexical_overlap.key_runs`).
         polarity: ``(yes/no, how it is given)`` of the answer and of the ground truth.
+        final: The answer's final claim when it corrects itself: values it dropped before the
+            correction are not extra values.
 
     Returns:
         The gates that fired.
@@ -287,7 +331,7 @@ def fire_gates(
             detail = f"answer says {ans_pol!r} ({ans_how}), ground truth says {gt_pol!r} ({gt_how})"
             gates.append(Gate("polarity", detail, cap=CAP_POLARITY))
     elif not (ans.refusal and gt.refusal):
-        conflict = _negation_conflict(ans, gt)
+        conflict = _negation_detail(ans, gt)
         if conflict:
             gates.append(Gate("negation", conflict, cap=CAP_NEGATION))
     gates.extend(_missing_fact_gates(ans, gt, qry))
@@ -299,7 +343,7 @@ def fire_gates(
         noun = "key term" if len(terms) == 1 else "key terms"
         detail = f"ground-truth {noun} {', '.join(terms)} missing from answer"
         gates.append(Gate("missing_key_term", detail, cap=CAP_KEY_TERM))
-    extra = _extra_values(ans, gt, qry)
+    extra = _extra_values(final if final is not None else ans, gt, qry)
     if extra:
         gates.append(Gate("extra_value", extra, factor=EXTRA_VALUE_FACTOR))
     return gates

@@ -2,8 +2,9 @@
 
 Steps 2 and 3 of the score described in :mod:`agentic_core.judges.lexical` rest on the tests here:
 
-* **presence**: whether a text states a token (a number, also in another unit of the same system; a
-  date, possibly without its year; a time; a word stem), and whether the query already states it;
+* **presence**: whether a text states a token (a number, also in another unit of the same system or
+  as the same share in another form, ``75%`` / ``0.75`` / ``3/4``; a date, possibly without its year;
+  a time; a word stem), and whether the query already states it;
 * **key runs**: the named entities (or, in a short truth, the words) that must appear in the answer;
 * **recall** and **precision** of the answer against the ground truth, kept in parts for the reasoning.
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from agentic_core.judges.text_analysis import TextAnalysis
 from agentic_core.judges.tokens import Token, in_base_unit, unit_family
-from agentic_core.judges.values import date_satisfies, numbers_equal
+from agentic_core.judges.values import FRACTION_FAMILY, date_satisfies, numbers_equal, same_share
 
 __all__ = [
     "FACT_SHARE",
@@ -59,7 +60,11 @@ def is_fact(tok: Token) -> bool:
 def _number_present(tok: Token, other: TextAnalysis) -> bool:
     assert tok.value is not None
     base = in_base_unit(tok)
-    family = unit_family(tok.unit)
+    family = FRACTION_FAMILY if tok.parts else unit_family(tok.unit)
+    # Only a share can equal a number in another form; most numbers are not, so skip the test.
+    share = family in ("percent", FRACTION_FAMILY) or (
+        family is None and tok.value != int(tok.value) and abs(tok.value) < 10
+    )
     for value, cand_base, cand_family in other.number_values:
         if numbers_equal(value, tok.value):
             return True
@@ -71,6 +76,13 @@ def _number_present(tok: Token, other: TextAnalysis) -> bool:
             and numbers_equal(base, cand_base)
         ):
             return True
+        # The same share in another form: "75%" == "0.75" == "3/4".
+        if share and same_share(tok.value, family, value, cand_family):
+            return True
+    if tok.parts:
+        # "3 out of 4" is stated by an answer that gives both parts ("3 of the 4").
+        plain = [v for v, _, fam in other.number_values if fam is None]
+        return all(any(numbers_equal(p, v) for v in plain) for p in tok.parts)
     return False
 
 

@@ -1,8 +1,9 @@
 """The LLM judge: any LangChain chat model, called concurrently, scoring with the rubric prompt.
 
-Every per-item problem (timeout, rate limit that outlasts the retries, auth error, garbage
-reply, out-of-range score) becomes a ``failed`` verdict with ``score=None`` and the error kept:
-one bad item never raises and is never scored 0.
+Every per-item problem (timeout, rate limit that outlasts the retries, auth error, empty or
+garbage reply, out-of-range score, a reply holding several verdicts even when asked again)
+becomes a ``failed`` verdict with ``score=None`` and the error kept: one bad item never raises
+and is never scored 0.
 
 Speed matters (the reference judged strictly one item at a time): calls run in a pool of
 ``concurrency`` workers; the system message, the structured-output runnable and the chat
@@ -25,19 +26,25 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.rate_limiters import InMemoryRateLimiter
 from langchain_core.runnables import Runnable
-from pydantic import BaseModel, SecretStr
+from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.llm_errors import (
+    MAX_RETRY_AFTER_S,
+    describe_error,
+    is_retryable,
+    retry_after_s,
+)
 from agentic_core.judges.llm_options import DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+from agentic_core.judges.llm_replies import message_of, read_judgement, usage_of
 from agentic_core.judges.prompt import (
     PROMPT_VERSION,
+    AmbiguousJudgementError,
+    Judgement,
     JudgementParseError,
     JudgeOutput,
     JudgePrompt,
-    message_text,
-    parse_judgement,
-    validate_judgement,
 )
 from agentic_core.secrets import mask_secrets
 
@@ -47,27 +54,7 @@ StructuredMode = bool | Literal["auto"]
 # calling / JSON-schema support: "auto" uses text parsing for them, which every server handles.
 _TEXT_FIRST_PROVIDERS = frozenset({"openai-compatible", "ollama"})
 
-# Exception class names (anywhere in the MRO) that mean "try again": rate limits, overload and
-# transport failures of the provider SDKs we support, matched by name so that none of them has
-# to be importable here.
-_RETRYABLE_NAMES = frozenset(
-    {
-        "RateLimitError",  # openai, groq, anthropic
-        "APIConnectionError",  # openai, groq, anthropic (APITimeoutError derives from it)
-        "APITimeoutError",
-        "InternalServerError",
-        "ServiceUnavailableError",
-        "OverloadedError",  # anthropic 529
-        "ResourceExhausted",  # google.api_core 429
-        "ServiceUnavailable",  # google.api_core 503
-        "DeadlineExceeded",  # google.api_core 504
-        "TooManyRequests",  # google.api_core 429
-        "TransportError",  # httpx (ConnectError, ReadTimeout, RemoteProtocolError, ...)
-        "TimeoutException",  # httpx
-    }
-)
 _MAX_ERROR_CHARS = 2_000
-_MAX_RETRY_AFTER_S = 60.0
 
 
 @dataclass
@@ -75,53 +62,17 @@ class JudgeStats:
     """Counters over the judge's lifetime (the runner reports differences per run).
 
     Attributes:
-        requests: Model calls made, retries included.
+        requests: Model calls made, retries and re-asks included.
         retries: Calls that were repeats after a retryable error.
+        reasks: Items asked a second time because the first reply held several different
+            verdicts (see :data:`~agentic_core.judges.prompt.REASK_PROMPT`).
         failures: Items that ended ``failed``.
     """
 
     requests: int = 0
     retries: int = 0
+    reasks: int = 0
     failures: int = 0
-
-
-def status_code_of(exc: BaseException) -> int | None:
-    """The HTTP status carried by a provider exception, if any."""
-    for candidate in (
-        getattr(exc, "status_code", None),
-        getattr(getattr(exc, "response", None), "status_code", None),
-        getattr(exc, "code", None),  # google.api_core exceptions
-    ):
-        if isinstance(candidate, int) and not isinstance(candidate, bool) and 100 <= candidate <= 599:
-            return candidate
-    return None
-
-
-def is_retryable(exc: BaseException) -> bool:
-    """Whether a failed call is worth repeating.
-
-    Rate limits (429), request timeouts (408), conflicts (409), server errors (5xx), timeouts
-    and connection errors are; other 4xx (authentication, permission, bad request, unknown
-    model) are not, since repeating them only wastes time and quota.
-    """
-    status = status_code_of(exc)
-    if status is not None:
-        return status in (408, 409, 429) or status >= 500
-    if isinstance(exc, (TimeoutError, ConnectionError)):
-        return True
-    return any(cls.__name__ in _RETRYABLE_NAMES for cls in type(exc).__mro__)
-
-
-def _retry_after_s(exc: BaseException) -> float | None:
-    """The server's ``Retry-After`` hint in seconds, when it sent one."""
-    headers = getattr(getattr(exc, "response", None), "headers", None)
-    if headers is None:
-        return None
-    try:
-        value = headers.get("retry-after")
-        return None if value is None else max(0.0, float(value))
-    except (TypeError, ValueError, AttributeError):
-        return None
 
 
 def sanitise_url(url: str | None) -> str | None:
@@ -342,79 +293,104 @@ class LLMJudge:
                 await asyncio.gather(*workers, return_exceptions=True)
 
     async def _judge_one(self, item: JudgeItem) -> Verdict:
-        """One item: call with timeout and retries, then parse. Never raises an ``Exception``."""
+        """One item: call (timeout, retries), parse, and ask once more if the reply was ambiguous.
+
+        Never raises an ``Exception``: every problem becomes a ``failed`` verdict.
+        """
         messages = self._prompt.messages(item)
-        runnable: Runnable[Any, Any] = self._structured if self._structured is not None else self._model
         started = time.perf_counter()
+        output = await self._call(messages)
+        if isinstance(output, _CallFailure):
+            return self._failed(output.error, time.perf_counter() - started)
+        message = message_of(output)
+        try:
+            judgement = read_judgement(output, message)
+        except AmbiguousJudgementError as exc:
+            return await self._reask(messages, exc, message, started)
+        except JudgementParseError as exc:
+            return self._failed(str(exc), time.perf_counter() - started, message)
+        return self._ok(judgement, time.perf_counter() - started, message)
+
+    async def _reask(
+        self,
+        messages: list[BaseMessage],
+        first: AmbiguousJudgementError,
+        first_message: AIMessage | None,
+        started: float,
+    ) -> Verdict:
+        """Ask once more after a reply that held several different verdicts.
+
+        An answer carrying its own ``{"score": 1.0, ...}`` can make the model quote it and then
+        add its verdict; the parser cannot tell which one is the model's, and an unscored item
+        silently leaves the denominator. Told that only its own final verdict is wanted, the
+        model usually settles it; a second ambiguous reply leaves the item unscored, saying so.
+        """
+        self.stats.reasks += 1
+        output = await self._call(self._prompt.reask_messages(messages, first.raw))
+        if isinstance(output, _CallFailure):
+            error = f"re-asked after a reply with {first.reason}, then the call failed: {output.error}"
+            return self._failed(error, time.perf_counter() - started, first_message)
+        message = message_of(output)
+        try:
+            judgement = read_judgement(output, message)
+        except AmbiguousJudgementError as exc:
+            error = f"the judge's reply held several verdicts twice: {exc.reason}; second reply: {exc.raw!r}"
+            return self._failed(error, time.perf_counter() - started, first_message, message)
+        except JudgementParseError as exc:
+            error = f"re-asked after a reply with {first.reason}, then: {exc}"
+            return self._failed(error, time.perf_counter() - started, first_message, message)
+        return self._ok(judgement, time.perf_counter() - started, first_message, message)
+
+    async def _call(self, messages: list[BaseMessage]) -> Any:
+        """One model call, with its timeout and retries: the reply, or a :class:`_CallFailure`."""
+        runnable: Runnable[Any, Any] = self._structured if self._structured is not None else self._model
         attempt = 0
         while True:
             if self.rate_limiter is not None:
                 await self.rate_limiter.aacquire()
             self.stats.requests += 1
             try:
-                output = await asyncio.wait_for(runnable.ainvoke(messages), self.timeout_s)
+                return await asyncio.wait_for(runnable.ainvoke(messages), self.timeout_s)
             except asyncio.TimeoutError:
                 error: Exception = TimeoutError(f"no reply within {self.timeout_s:g} s")
             except Exception as exc:
                 error = exc
-            else:
-                return self._verdict(output, time.perf_counter() - started)
             if attempt < self.max_retries and is_retryable(error):
                 attempt += 1
                 self.stats.retries += 1
                 await asyncio.sleep(self._backoff_s(attempt, error))
                 continue
-            return self._failed(self._describe(error, attempt + 1), time.perf_counter() - started)
+            return _CallFailure(self._scrub(describe_error(error, attempt + 1))[:_MAX_ERROR_CHARS])
 
     def _backoff_s(self, attempt: int, error: BaseException) -> float:
         """Exponential backoff with jitter, at least the server's ``Retry-After``."""
         delay = min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1))
         # Jitter spreads the retries of concurrent workers hit by the same rate limit.
         delay *= random.uniform(0.5, 1.0)
-        hint = _retry_after_s(error)
+        hint = retry_after_s(error)
         if hint is not None:
-            delay = max(delay, min(hint, _MAX_RETRY_AFTER_S))
+            delay = max(delay, min(hint, MAX_RETRY_AFTER_S))
         return delay
-
-    def _describe(self, error: BaseException, attempts: int) -> str:
-        """A one-line error for the user: type, message, attempts; secrets scrubbed."""
-        text = f"{type(error).__name__}: {error}".strip()
-        status = status_code_of(error)
-        if attempts > 1:
-            text += f" (after {attempts} attempts)"
-        elif status is not None and not is_retryable(error):
-            text += f" (HTTP {status}: not retried; check the API key, model name and permissions)"
-        return self._scrub(text)[:_MAX_ERROR_CHARS]
 
     def _scrub(self, text: str) -> str:
         return mask_secrets(text, self._secrets)
 
-    def _failed(self, error: str, latency_s: float, message: AIMessage | None = None) -> Verdict:
+    def _failed(self, error: str, latency_s: float, *replies: AIMessage | None) -> Verdict:
+        """An unscored verdict; the error is scrubbed of secrets (then clipped, never before)."""
         self.stats.failures += 1
-        usage = _usage(message)
+        usage = usage_of(*replies)
         return Verdict(
             score=None,
             status="failed",
-            error=error,
+            error=self._scrub(error)[: 2 * _MAX_ERROR_CHARS],
             latency_s=latency_s,
             input_tokens=usage[0],
             output_tokens=usage[1],
         )
 
-    def _verdict(self, output: Any, latency_s: float) -> Verdict:
-        """Turn a model reply (AIMessage, or the structured dict) into a verdict."""
-        message: AIMessage | None
-        try:
-            if isinstance(output, dict) and "raw" in output:
-                message = output["raw"] if isinstance(output["raw"], AIMessage) else None
-                judgement = self._structured_judgement(output, message)
-            else:
-                message = output if isinstance(output, AIMessage) else None
-                text = message_text(message.content) if message is not None else message_text(output)
-                judgement = parse_judgement(text)
-        except JudgementParseError as exc:
-            return self._failed(self._scrub(str(exc))[: 2 * _MAX_ERROR_CHARS], latency_s, message)
-        usage = _usage(message)
+    @staticmethod
+    def _ok(judgement: Judgement, latency_s: float, *replies: AIMessage | None) -> Verdict:
+        usage = usage_of(*replies)
         return Verdict(
             score=judgement.score,
             reasoning=judgement.reasoning,
@@ -424,27 +400,12 @@ class LLMJudge:
             output_tokens=usage[1],
         )
 
-    @staticmethod
-    def _structured_judgement(output: dict[str, Any], message: AIMessage | None) -> Any:
-        parsed = output.get("parsed")
-        raw_text = message_text(message.content) if message is not None else ""
-        if parsed is not None:
-            shown = parsed.model_dump_json() if isinstance(parsed, BaseModel) else repr(parsed)
-            return validate_judgement(parsed, shown)
-        # The model answered in text instead of the schema: its text may still hold the JSON.
-        if raw_text.strip():
-            return parse_judgement(raw_text)
-        calls = getattr(message, "tool_calls", None) if message is not None else None
-        detail = output.get("parsing_error")
-        raise JudgementParseError(f"structured output not parseable: {detail}", repr(calls or raw_text))
 
+@dataclass(frozen=True)
+class _CallFailure:
+    """A call that failed for good (retries spent or not worth it); ``error`` is scrubbed."""
 
-def _usage(message: AIMessage | None) -> tuple[int | None, int | None]:
-    """Input and output tokens reported by the provider, when it reported them."""
-    usage = getattr(message, "usage_metadata", None) if message is not None else None
-    if not usage:
-        return None, None
-    return usage.get("input_tokens"), usage.get("output_tokens")
+    error: str
 
 
 def _check_int(name: str, value: Any, minimum: int, fix: str) -> None:

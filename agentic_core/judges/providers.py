@@ -157,31 +157,42 @@ def resolve_api_key(
 ) -> SecretStr | None:
     """Find the key: the argument, else ``api_key_env``, else the provider's default variable.
 
+    A variable the user *named* must hold a key, whatever the provider: for providers whose key
+    is optional the fallback would otherwise be a placeholder key, and the only sign of the
+    typo would be a wall of 401s after the run had started.
+
+    Args:
+        spec: The provider.
+        api_key: The key itself (from a password field); wins over every variable.
+        api_key_env: The variable the user named to hold the key (``--api-key-env``); an empty
+            name counts as none.
+
     Returns:
-        The key, a placeholder for OpenAI-compatible servers without one, or ``None`` for
-        providers that take no key (Ollama).
+        The key; a placeholder for providers whose key is optional when none was given and no
+        variable was named; ``None`` for providers that take no key (Ollama).
 
     Raises:
-        JudgeConfigError: a required key is missing; the message names the variable to set.
+        JudgeConfigError: the named variable is unset or empty, or a required key is missing;
+            the message names the variable to set (never a key).
     """
     api_key = secret_text(api_key)
+    named = (api_key_env or "").strip() or None
+    if api_key is not None and api_key.strip():
+        return None if spec.key_env is None else SecretStr(api_key.strip())
+    if named is not None:
+        value = os.environ.get(named, "").strip()
+        if not value:
+            # Checked before the provider's own rules: a misspelt name must not fall back to a
+            # placeholder (optional keys) or be ignored (providers without keys).
+            raise JudgeConfigError(
+                f"environment variable {named}",
+                f"was named to hold the {spec.label} API key, but it is not set or empty",
+                fix=f"run `export {named}=<your key>` before starting, or fix the variable name",
+                show=False,
+            )
+        return None if spec.key_env is None else SecretStr(value)
     if spec.key_env is None:
         return None
-    if api_key is not None and api_key.strip():
-        return SecretStr(api_key.strip())
-    if api_key_env:
-        value = os.environ.get(api_key_env, "").strip()
-        if value:
-            return SecretStr(value)
-        if not spec.key_required:
-            # The user named this variable: do not silently fall back to another one.
-            return SecretStr(NO_KEY_PLACEHOLDER)
-        raise JudgeConfigError(
-            f"environment variable {api_key_env}",
-            f"must hold the {spec.label} API key, but it is not set or empty",
-            fix=f"run `export {api_key_env}=<your key>` before starting, or enter the key in the key field",
-            show=False,
-        )
     value = os.environ.get(spec.key_env, "").strip()
     if value:
         return SecretStr(value)

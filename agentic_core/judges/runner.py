@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 from agentic_core.errors import CacheError, SettingsError
 from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict
 from agentic_core.judges.cache import JudgeCache, cache_key
+from agentic_core.judges.packs import packed_keys, packed_verdicts
 
 CacheMode = Literal["use", "refresh", "off"]
 CACHE_MODES: tuple[str, str, str] = ("use", "refresh", "off")
@@ -135,11 +136,12 @@ def estimate_calls(
     if cache is None or cache_mode != "use" or not judge.cacheable:
         return len(unique)
     fingerprint = judge.identity.fingerprint()
+    keys = [cache_key(fingerprint, item) for item in unique]
     try:
-        hits = cache.contains_many([cache_key(fingerprint, item) for item in unique])
+        hits = cache.contains_many(keys)
     except (CacheError, sqlite3.Error):
-        return len(unique)
-    return len(unique) - len(hits)
+        hits = set()
+    return len(unique) - len(hits | packed_keys(keys))
 
 
 async def _stream(judge: Judge, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
@@ -219,6 +221,13 @@ async def run_judge(
             hits = cache.get_many(keys)
         except (CacheError, sqlite3.Error) as exc:
             warnings.append(f"{exc} The run continues without cached verdicts.")
+    pending: list[tuple[str, Verdict]] = []
+    if use_cache and cache_mode == "use":
+        # Verdicts shipped with the project (the built-in samples under the default judge) count
+        # as cache hits, and are copied into the cache.
+        shipped = packed_verdicts(key for key in keys if key not in hits)
+        hits.update(shipped)
+        pending.extend(shipped.items())
     todo = [u for u in range(len(unique)) if not (hits and keys[u] in hits)]
     for u in range(len(unique)):
         if hits and keys[u] in hits:
@@ -227,7 +236,6 @@ async def run_judge(
         progress(done, total)
 
     retries_before = _retries(judge)
-    pending: list[tuple[str, Verdict]] = []
     writable = use_cache
     last_flush = time.monotonic()
 

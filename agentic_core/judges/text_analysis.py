@@ -5,7 +5,8 @@ scans it into typed tokens (:mod:`agentic_core.judges.tokens`), merges ``2 hours
 one duration, then marks what the judge needs to read a sentence:
 
 * stop words (English, Spanish, French, German) marked, negation cues and their scopes marked;
-* a leading yes/no word (``Yes``, ``Nope``, ``Sí``, ``Nein``) becomes an explicit polarity;
+* a leading yes/no word (``Yes``, ``Nope``, ``Sí``, ``Nein``) becomes an explicit polarity, and so
+  does one between pauses opening a later clause of the first sentence (``I checked, and yes, ...``);
 * a refusal (``I'm sorry, I can't help with that``) is found.
 
 Everything here is pure and deterministic; :func:`analyze_text` is memoised because ground truths and
@@ -21,7 +22,7 @@ from typing import Literal
 
 from agentic_core.judges.text_fold import prepare_text
 from agentic_core.judges.tokens import Token, in_base_unit, scan, unit_family
-from agentic_core.judges.values import DateValue, NumberValue, format_number
+from agentic_core.judges.values import FRACTION_FAMILY, DateValue, NumberValue, format_number
 
 __all__ = [
     "TextAnalysis",
@@ -188,22 +189,44 @@ def _merge_durations(tokens: list[Token]) -> list[Token]:
     return out
 
 
-def _explicit_polarity(tokens: list[Token]) -> Literal["yes", "no"] | None:
+_CLAUSE_YES_NO: frozenset[str] = _wordset("yes yeah yep no nope si oui non ja nein")
+"""Yes/no words that also answer when they open a later clause of the first sentence ("I checked,
+and yes, it includes roaming"); the looser ones ("correct", "indeed") only count first."""
+_CLAUSE_OPENERS = frozenset({"and", "so", "y", "et", "und"})
+
+
+def _explicit_polarity(tokens: list[Token]) -> tuple[Literal["yes", "no"] | None, int]:
+    """The yes/no a text opens with, and the index of the word that gives it (-1: none)."""
     if not tokens or tokens[0].kind != "word":
-        return None
+        return _clause_polarity(tokens)
     first = tokens[0].raw.lower()
     nxt = tokens[1] if len(tokens) > 1 else None
     paused = nxt is None or nxt.kind == "sep"
     if first in _PAUSE_REQUIRED and not paused:
-        return None
+        return _clause_polarity(tokens)
     if first in YES_WORDS:
-        return "yes"
+        return "yes", 0
     if first in NO_WORDS:
-        return "no"
+        return "no", 0
     # "Of course", "Not at all": two-word answers.
     if first == "of" and nxt is not None and nxt.raw.lower() == "course":
-        return "yes"
-    return None
+        return "yes", 0
+    return _clause_polarity(tokens)
+
+
+def _clause_polarity(tokens: list[Token]) -> tuple[Literal["yes", "no"] | None, int]:
+    """A yes/no word between pauses that opens a clause of the first sentence (", and yes, ...")."""
+    for i in range(1, len(tokens) - 1):
+        tok = tokens[i]
+        if tok.kind == "sep" and tok.key in _SENTENCE_END:
+            break
+        if tok.kind != "word" or tok.raw.lower() not in _CLAUSE_YES_NO or tokens[i + 1].kind != "sep":
+            continue
+        before = tokens[i - 1]
+        opener = before.kind == "word" and before.raw.lower() in _CLAUSE_OPENERS and i >= 2
+        if (before.kind == "sep" and before.key == ",") or (opener and tokens[i - 2].kind == "sep"):
+            return ("yes" if tok.raw.lower() in YES_WORDS else "no"), i
+    return None, -1
 
 
 _SENTENCE_END = frozenset({".", "!", "?", ";"})
@@ -212,7 +235,7 @@ _NEG_SCOPE = 3
 """How many content tokens after a negation cue it negates (``not permitted in hand luggage``)."""
 
 
-def _mark(tokens: list[Token], polarity_word: bool) -> list[Token]:
+def _mark(tokens: list[Token], polarity_at: int) -> list[Token]:
     """Fill in sentence starts, clauses, stop words, negation cues and negation scopes."""
     out: list[Token] = []
     clause = 0
@@ -228,7 +251,7 @@ def _mark(tokens: list[Token], polarity_word: bool) -> list[Token]:
             out.append(tok)
             continue
         lower = tok.raw.lower()
-        is_pol = polarity_word and i == 0
+        is_pol = i == polarity_at
         neg_cue = tok.kind == "word" and lower in NEGATION_WORDS and not is_pol
         # Single letters ("x" in "3 x 7", "s" left by a stray apostrophe) carry no fact.
         stop = tok.kind == "word" and (lower in STOPWORDS or is_pol or len(lower) == 1)
@@ -251,11 +274,17 @@ def _mark(tokens: list[Token], polarity_word: bool) -> list[Token]:
 
 
 def _number_values(content: tuple[Token, ...]) -> tuple[NumberValue, ...]:
-    values: list[NumberValue] = [
-        (t.value, in_base_unit(t), unit_family(t.unit))
-        for t in content
-        if t.kind == "num" and t.value is not None
-    ]
+    values: list[NumberValue] = []
+    for t in content:
+        if t.kind != "num" or t.value is None:
+            continue
+        if t.parts is None:
+            values.append((t.value, in_base_unit(t), unit_family(t.unit)))
+            continue
+        # A fraction states its value (compared with rounding, see values.same_share) and, as plain
+        # numbers, both its parts: "3 out of 4" does say 3 and 4.
+        values.append((t.value, None, FRACTION_FAMILY))
+        values.extend((part, None, None) for part in t.parts)
     # A year stated inside a date ("November 9, 1989") states the number 1989.
     for tok in content:
         if tok.kind == "date" and tok.dates and tok.dates[0][0] is not None:
@@ -275,8 +304,8 @@ def analyze_text(text: str) -> TextAnalysis:
     """
     prepared = prepare_text(text)
     raw_tokens = _merge_durations(scan(prepared))
-    explicit = _explicit_polarity(raw_tokens)
-    tokens = _mark(raw_tokens, explicit is not None)
+    explicit, polarity_at = _explicit_polarity(raw_tokens)
+    tokens = _mark(raw_tokens, polarity_at)
     content = tuple(t for t in tokens if t.kind != "sep" and not t.stop and not t.neg_cue)
     refusal_match = _REFUSAL_RE.search(prepared)
     refusal = refusal_match.group(0).strip() if refusal_match else None

@@ -7,7 +7,10 @@ before the tokenizer (:mod:`agentic_core.judges.tokens`) cuts it up:
 * contractions expanded (``doesn't`` -> ``does not``) so negation is always a separate word;
 * number words (``forty-two``, ``twenty five``, ``three hundred sixty-six``, a few Spanish / French /
   German ones) -> digits; thousands separators (``1,200``), decimal commas (``3,14``); scale words
-  (``2.3 billion``);
+  (``2.3 billion``) and scale letters after a currency symbol (``$1.2M``, ``$85k``);
+* spelled fractions (``three quarters`` -> ``3/4``, ``two and a half`` -> ``2.5``), which the tokenizer
+  reads as numbers;
+* title abbreviations lose their full stop (``Dr. Ortiz`` -> ``Dr Ortiz``) so it does not end a sentence;
 * light stemming of words (``bookings`` -> ``book``).
 
 These are pure string-to-string rewrites that need no token; :func:`prepare_text` chains them in the
@@ -192,6 +195,37 @@ _SCALE_SUFFIX = {
 }
 
 
+# "$1.2M", "€85k", "$3bn": a scale letter is only read after a currency symbol ("5k" alone may be a
+# race, "12m" metres).
+_CURRENCY_SCALE_RE = re.compile(r"([$€£¥])\s?(\d+(?:\.\d+)?)\s?(k|m|mm|mn|bn|b)\b", re.IGNORECASE)
+_LETTER_SCALE = {"k": 1000, "m": 10**6, "mm": 10**6, "mn": 10**6, "b": 10**9, "bn": 10**9}
+
+# Spelled fractions. Clock phrases ("a quarter past 3", "half an hour") are left alone: they are times
+# and durations, not shares.
+_FRACTION_WORDS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+                   "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}
+_HAS_FRACTION_WORD = re.compile(r"half|halves|third|quarter|fifth|tenth", re.IGNORECASE)
+_AND_A_HALF_RE = re.compile(r"(?<![\d.])(\d+) and a half\b", re.IGNORECASE)
+_HOUR_AND_A_HALF_RE = re.compile(r"\ban hour and a half\b", re.IGNORECASE)
+_FRACTION_RE = re.compile(
+    r"(?<![\w.])(?:(a|1)\s+(half|third|quarter|fifth|tenth)|(\d+)\s+(halves|thirds|quarters|fifths|tenths))\b"
+    r"(?!\s+(?:past|to|after|before|hour|an?\s+hour|of\s+an\s+hour))",
+    re.IGNORECASE,
+)
+
+
+def _fraction(match: re.Match[str]) -> str:
+    numerator = "1" if match.group(1) else match.group(3)
+    word = (match.group(2) or match.group(4)).lower()
+    return f"{numerator}/{_FRACTION_WORDS[word]}"
+
+
+def _rewrite_fractions(text: str) -> str:
+    text = _HOUR_AND_A_HALF_RE.sub("1.5 hours", text)
+    text = _AND_A_HALF_RE.sub(lambda m: format_number(Decimal(m.group(1)) + Decimal("0.5")), text)
+    return _FRACTION_RE.sub(_fraction, text)
+
+
 def normalize_numbers(text: str) -> str:
     """Rewrite number spellings into plain digits.
 
@@ -200,7 +234,8 @@ def normalize_numbers(text: str) -> str:
 
     Returns:
         The text with ``1,200`` -> ``1200``, ``3,14`` -> ``3.14``, ``forty-two`` -> ``42``,
-        ``2.3 billion`` -> ``2300000000``. Other text is unchanged.
+        ``2.3 billion`` -> ``2300000000``, ``$1.2M`` -> ``$1200000``, ``three quarters`` -> ``3/4``,
+        ``two and a half`` -> ``2.5``. Other text is unchanged.
     """
     if "," in text:
         text = _THOUSANDS_RE.sub("", text)
@@ -208,6 +243,8 @@ def normalize_numbers(text: str) -> str:
         text = _THOUSANDS_RE.sub("", text)
         text = _DECIMAL_COMMA_RE.sub(".", text)
     text = _replace_number_words(text)
+    if _HAS_FRACTION_WORD.search(text):
+        text = _rewrite_fractions(text)
     if not _HAS_DIGIT.search(text):
         return text
 
@@ -215,11 +252,19 @@ def normalize_numbers(text: str) -> str:
         value = Decimal(match.group(1)) * _SCALE_SUFFIX[match.group(2).lower()]
         return format_number(value)
 
+    def letter_scale(match: re.Match[str]) -> str:
+        value = Decimal(match.group(2)) * _LETTER_SCALE[match.group(3).lower()]
+        return match.group(1) + format_number(value)
+
+    if any(sym in text for sym in "$€£¥"):
+        text = _CURRENCY_SCALE_RE.sub(letter_scale, text)
     return _SCALE_AFTER_DIGITS_RE.sub(scale, text)
 
 
 _NEEDS_CONTRACTIONS = re.compile(r"'|cannot|dont|\b[apu]\.[ms]\b", re.IGNORECASE)
 
+
+_TITLE_DOT = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|Mt|Jr|Sr|St)\.(?=\s+[A-Z])")
 
 _TWELVE_NOON = re.compile(r"\b12\s*(?=noon|midday|midnight|midi|minuit)", re.IGNORECASE)
 
@@ -234,6 +279,8 @@ def prepare_text(text: str) -> str:
         The folded text with ``12 noon`` -> ``noon``, contractions expanded and numbers in digits.
     """
     out = fold(text)
+    if "r." in out or "s." in out or "t." in out or "f." in out:  # cheap guard for the titles below
+        out = _TITLE_DOT.sub(r"\1", out)  # "Dr. Lena Ortiz": the name must not start a new sentence
     if "12" in out:
         out = _TWELVE_NOON.sub("", out)  # "12 noon" is just "noon"
     # The contraction rules all need an apostrophe or "a.m." / "p.m." / "u.s.", except two spellings.

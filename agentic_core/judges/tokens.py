@@ -7,6 +7,7 @@ The scanner turns text already folded by :func:`agentic_core.judges.text_fold.pr
   abbreviations and ordinals) -> ``(year, month, day)`` with missing parts as ``None``;
 * times (``3pm``, ``3 p.m.``, ``11:45 pm``, ``15:00``, ``9h00``, ``noon``, ``6 in the evening``) -> 24h;
 * numbers, with ``42.0`` -> ``42`` and percent (``57 %``, ``57 percent``, ``57 por ciento``);
+* fractions and ratios (``3/4``, ``3 out of 4``, ``1 in 4``) -> their value, keeping both parts;
 * units and currencies attached to their number and canonicalised (``metres`` -> ``m``, ``$`` -> ``usd``),
   with their families and exact base-unit conversions;
 * codes (``AB123``) and stemmed words.
@@ -90,6 +91,10 @@ _UNIT_FORMS: list[tuple[str, str, str]] = [
     (r"seconds?|secs?|segundos?|secondes?|sekunden?|s", "s", "duration"),
     (r"days?|dias?|jours?|tage?n?", "day", "duration"),
     (r"weeks?|semanas?|semaines?|wochen?", "week", "duration"),
+    # Calendar spans: a month has no fixed length in seconds, so they get a family of their own in
+    # which "2 years" == "24 months" exactly.
+    (r"months?|meses|mois|monate?n?", "month", "calendar"),
+    (r"years?|yrs?|anos?|ans|jahre?n?", "year", "calendar"),
     (r"us\s+dollars?|dollars?|dolares?|usd", "usd", "currency"),
     (r"euros?|eur", "eur", "currency"),
     (r"pounds?\s+sterling|gbp", "gbp", "currency"),
@@ -123,6 +128,7 @@ class Token:
         value: The number (``num``), or minutes after midnight (``time``).
         dates: Candidate readings of a date (an ambiguous ``05/04/2025`` has two).
         unit: Canonical unit or currency attached to a number (``"km"``, ``"usd"``, ``"%"``).
+        parts: Numerator and denominator of a fraction (``3/4``, ``3 out of 4``), else ``None``.
         capitalised: Written with a capital first letter in the original text.
         sentence_start: First word of a sentence.
         clause: Index of the clause (negation does not cross clause boundaries).
@@ -137,6 +143,7 @@ class Token:
     value: float | None = None
     dates: tuple[DateValue, ...] = ()
     unit: str | None = None
+    parts: tuple[float, float] | None = None
     capitalised: bool = False
     sentence_start: bool = False
     clause: int = 0
@@ -169,6 +176,8 @@ _SCANNER = re.compile(
           (?P<tc_p>in\s+the\s+morning|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night|tonight)\b)
       | (?P<T2>(?P<ta_h>(?<![\d.])(?:1[0-2]|0?\d))(?:[:.](?P<ta_m>[0-5]\d))?\s*(?P<ta_p>am|pm)\b)
       | (?P<T5>(?P<t_h>(?<![\d.])(?:[01]?\d|2[0-3]))(?::|h(?=\d\d))(?P<t_m>[0-5]\d)(?::[0-5]\d)?(?![\d]))
+      | (?P<F>(?P<f_a>(?<![\w./])\d{{1,4}})(?:/|\s+out\s+of\s+|\s+in\s+)(?P<f_b>\d{{1,4}})
+          (?![\w/]|\.\d|\s*(?:{_UNIT_RE}|%)(?![^\W\d_])))
       | (?P<P>(?P<pct>(?<![\w.])-?{_NUM})\s*
           (?:%|percent\b|per\s+cent\b|pct\b|por\s+ciento\b|pour\s+cent\b|prozent\b))
       | (?P<N>(?P<num>(?<![\w.])-?{_NUM})(?:st|nd|rd|th)?
@@ -279,6 +288,15 @@ def _time_token(match: re.Match[str]) -> Token | None:
     return Token("time", f"{h:02d}:{m:02d}", match.group(0), value=float(h * 60 + m))
 
 
+def _fraction_token(match: re.Match[str]) -> Token | None:
+    numerator, denominator = int(match.group("f_a")), int(match.group("f_b"))
+    if denominator == 0:
+        return None
+    value = numerator / denominator
+    key = f"{numerator}/{denominator}"
+    return Token("num", key, match.group(0), value=value, parts=(float(numerator), float(denominator)))
+
+
 def scan(text: str) -> list[Token]:
     """Cut prepared text into typed tokens, in order (context fields are left at their defaults).
 
@@ -310,6 +328,8 @@ def scan(text: str) -> list[Token]:
             tok = _date_token(match)
         elif kind in _TIME_GROUPS:
             tok = _time_token(match)
+        elif kind == "F":
+            tok = _fraction_token(match)
         elif kind == "P":
             value = match.group("pct")
             tok = Token("num", format_number(value), raw, value=float(value), unit="%")
@@ -332,6 +352,7 @@ def scan(text: str) -> list[Token]:
 _BASE_UNITS: dict[str, float] = {
     "s": 1, "min": 60, "h": 3600, "day": 86400, "week": 604800,
     "mm": 0.001, "cm": 0.01, "m": 1, "km": 1000, "g": 1, "kg": 1000, "ml": 1, "l": 1000,
+    "month": 1, "year": 12,
 }
 """Exact conversions within one measurement system. Cross-system ones (km <-> miles) are left out:
 they are rounded in practice, and "convert 5 km to miles" must not be answered by "5 km"."""

@@ -13,12 +13,14 @@ import math
 from decimal import Decimal, InvalidOperation
 
 __all__ = [
+    "FRACTION_FAMILY",
     "DateValue",
     "NumberValue",
     "date_satisfies",
     "format_date",
     "format_number",
     "numbers_equal",
+    "same_share",
 ]
 
 DateValue = tuple[int | None, int | None, int | None]
@@ -26,6 +28,10 @@ DateValue = tuple[int | None, int | None, int | None]
 
 NumberValue = tuple[float, float | None, str | None]
 """(value, value in the base unit or ``None``, unit family or ``None``)."""
+
+FRACTION_FAMILY = "fraction"
+"""The family of a fraction's value (``3/4`` -> 0.75) in a :data:`NumberValue`; a percentage is
+``"percent"`` and a plain number ``None``."""
 
 
 def format_number(value: Decimal | float | str) -> str:
@@ -94,3 +100,53 @@ def date_satisfies(truth: DateValue, given: DateValue) -> bool:
             return td is not None
         return gy == ty
     return True
+
+
+def _decimals(value: float) -> int:
+    """Decimal places of a number as written canonically (``4.2`` -> 1, ``67`` -> 0)."""
+    return len(format_number(value).partition(".")[2])
+
+
+def _as_share(value: float, family: str | None) -> tuple[float, bool] | None:
+    """A number read as a share of one, and whether it is exact (a fraction is a rounded value).
+
+    Only forms that plainly state a share qualify: a percentage, a fraction, or a plain decimal
+    strictly between -10 and 10 that is not whole ("0.75"; a bare "75" or "1" is not a share).
+    """
+    if family == "percent":
+        return value / 100, True
+    if family == FRACTION_FAMILY:
+        return value, False
+    if family is None and value != int(value) and abs(value) < 10:
+        return value, True
+    return None
+
+
+def same_share(truth: float, truth_family: str | None, given: float, given_family: str | None) -> bool:
+    """Whether two numbers in different forms state the same share: ``75%`` == ``0.75`` == ``3/4``.
+
+    Exact forms must agree exactly (``0.57`` is not ``57.4%``); a fraction agrees with a number
+    written with ``d`` decimals when it rounds to it (``2/3`` == ``67%`` == ``0.67``, but not ``66%``).
+
+    Args:
+        truth: The ground-truth number.
+        truth_family: Its family (``"percent"``, :data:`FRACTION_FAMILY` or ``None``).
+        given: A number found in the answer.
+        given_family: Its family.
+
+    Returns:
+        True when both are shares, of different forms, and equal as explained.
+    """
+    if truth_family == given_family:
+        return False  # same form: plain numeric equality decides, elsewhere
+    a = _as_share(truth, truth_family)
+    b = _as_share(given, given_family)
+    if a is None or b is None:
+        return False
+    (ta, exact_a), (gb, exact_b) = a, b
+    if exact_a == exact_b:
+        return numbers_equal(ta, gb)
+    # One side is a fraction: round it to the places the other side is written with.
+    shown, shown_family, raw = (truth, truth_family, gb) if exact_a else (given, given_family, ta)
+    scale = 100 if shown_family == "percent" else 1
+    return numbers_equal(round(raw * scale, _decimals(shown)), shown)

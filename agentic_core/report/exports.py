@@ -239,22 +239,37 @@ def write_exports(result: EvaluationResult, agg: Aggregate, out_dir: str | Path)
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = {
-        "interactions": out / "interactions.csv",
-        "conversations": out / "conversations.csv",
-        "tasks": out / "tasks.csv",
-        "summary": out / "summary.json",
-        "settings": out / "settings.json",
-    }
-    interactions_table(result, agg).to_csv(paths["interactions"], index=False)
-    conversations_table(agg).to_csv(paths["conversations"], index=False)
-    tasks_table(agg).to_csv(paths["tasks"], index=False)
-    paths["summary"].write_text(
-        json.dumps(summary(result, agg), indent=2, ensure_ascii=False), encoding="utf-8"
-    )
-    paths["settings"].write_text(json.dumps(run_metadata(result, agg), indent=2), encoding="utf-8")
+    paths = {name: out / file_name for name, file_name in EXPORT_FILES.items()}
+    for name, path in paths.items():
+        path.write_bytes(export_bytes(result, agg, name))
     return paths
 
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, "CSV Injection").
+_FORMULA_START = r"^[=+\-@\t\r]"
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    """A table as UTF-8 CSV, with every text cell a spreadsheet would run as a formula neutralised.
+
+    An answer such as ``=HYPERLINK("http://evil", "click")`` or ``=cmd|' /C calc'!A0`` would run when
+    the CSV is opened in a spreadsheet. Following OWASP's rule, a text cell starting with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return gets a leading single quote, which spreadsheets
+    show as text; numbers are left alone.
+    """
+    safe = frame.copy(deep=False)
+    for column in safe.columns:
+        values = safe[column]
+        if values.dtype.kind not in ("O", "U", "T") and not pd.api.types.is_string_dtype(values):
+            continue
+        texts = values.astype("string")
+        risky = texts.str.contains(_FORMULA_START, regex=True, na=False).to_numpy(dtype=bool)
+        if risky.any():
+            values = values.astype(object).copy()
+            values[risky] = "'" + texts[risky].astype(object)
+            safe[column] = values
+    return safe.to_csv(index=False).encode("utf-8")
 
 
 EXPORT_FILES: dict[str, str] = {
@@ -277,11 +292,11 @@ def export_bytes(result: EvaluationResult, agg: Aggregate, name: str) -> bytes:
         SettingsError: unknown export name.
     """
     if name == "interactions":
-        return interactions_table(result, agg).to_csv(index=False).encode("utf-8")
+        return csv_bytes(interactions_table(result, agg))
     if name == "conversations":
-        return conversations_table(agg).to_csv(index=False).encode("utf-8")
+        return csv_bytes(conversations_table(agg))
     if name == "tasks":
-        return tasks_table(agg).to_csv(index=False).encode("utf-8")
+        return csv_bytes(tasks_table(agg))
     if name == "summary":
         return json.dumps(summary(result, agg), indent=2, ensure_ascii=False).encode("utf-8")
     if name == "settings":

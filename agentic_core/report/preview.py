@@ -28,3 +28,42 @@ def conversations_preview(conversations: Sequence[Conversation]) -> pd.DataFrame
         rows.append((c.session_id, c.assistant_id, c.task_key(), len(c.conversation), used, expected, scored))
     columns = ["session_id", "assistant_id", "task_key", "interactions", "tool_calls", "expected_tool_calls", "scored"]
     return pd.DataFrame.from_records(rows, columns=columns)
+
+
+VIEW_MAX_CHARS = 4_000
+"""Longest string the record viewer shows in full: a 10 MB answer must not travel to the browser."""
+VIEW_MAX_DEPTH = 40
+"""Deepest nesting the record viewer draws: deeper values are summarised (the browser's JSON view
+recursed without a limit)."""
+
+
+def record_view(conversation: Conversation, max_chars: int = VIEW_MAX_CHARS, max_depth: int = VIEW_MAX_DEPTH) -> object:
+    """One conversation as JSON-ready data for display: long strings cut, deep nesting summarised.
+
+    Args:
+        conversation: The record.
+        max_chars: Strings longer than this are cut, saying how much was left out.
+        max_depth: Containers deeper than this are replaced by a short description.
+
+    Returns:
+        Plain JSON data (the record as loaded, fields left unset omitted), safe to render.
+    """
+    data = conversation.model_dump(mode="json", exclude_unset=True)
+
+    def shorten(value: object, depth: int) -> object:
+        # Iteration would be safer still, but the loader already refuses records nested deeper
+        # than agentic_core.io.record_checks.MAX_TOOL_NESTING, so recursion depth stays small.
+        if isinstance(value, str):
+            if len(value) > max_chars:
+                return f"{value[:max_chars]}… [{len(value) - max_chars:,} more characters not shown]"
+            return value
+        if isinstance(value, dict | list):
+            if depth >= max_depth:
+                kind = "object" if isinstance(value, dict) else "list"
+                return f"[{kind} of {len(value)} item(s) nested deeper than {max_depth} levels, not shown]"
+            if isinstance(value, dict):
+                return {k: shorten(v, depth + 1) for k, v in value.items()}
+            return [shorten(v, depth + 1) for v in value]
+        return value
+
+    return shorten(data, 0)

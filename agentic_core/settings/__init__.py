@@ -13,7 +13,8 @@ the rule, the value and the fix. An interface shows the setting in its own words
 Modules: :mod:`~agentic_core.settings.choices` (the kinds of values), :mod:`~agentic_core.settings.rules`
 (validation, one function per rule), :mod:`~agentic_core.settings.weights` (tool weights, priors as
 text), :mod:`~agentic_core.settings.model` (:class:`AggregateSettings`, :func:`make_settings`),
-:mod:`~agentic_core.settings.specs` (labels, options and help for the interfaces).
+:mod:`~agentic_core.settings.specs` (labels, options and help for the interfaces),
+:mod:`~agentic_core.settings.text_values` (settings written as text, as in a shared link).
 """
 
 from agentic_core.settings.choices import (
@@ -50,6 +51,7 @@ from agentic_core.settings.rules import (
     parse_k,
 )
 from agentic_core.settings.specs import SETTINGS, SettingSpec, relabel
+from agentic_core.settings.text_values import setting_from_text
 from agentic_core.settings.weights import ToolWeights, parse_prior
 
 __all__ = [
@@ -89,4 +91,5 @@ __all__ = [
     "parse_k",
     "parse_prior",
     "relabel",
+    "setting_from_text",
 ]

@@ -17,8 +17,10 @@ from agentic_core.settings.rules import check_prior
 class ToolWeights(BaseModel):
     """Weights of the four tool-correctness dimensions; normalised before use.
 
-    Negative, non-finite or all-zero weights are errors (the reference implementation crashed
-    on weights whose float sum was not exactly 1; we normalise instead).
+    Negative or non-finite weights are errors (the reference implementation crashed on weights
+    whose float sum was not exactly 1; we normalise instead). All four at 0 means "do not score
+    tool use": no overall tool score, and conversations are judged on their answers alone
+    (:attr:`scores_tools`).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -39,26 +41,31 @@ class ToolWeights(BaseModel):
         """The raw weights in :data:`DIMENSIONS` order."""
         return (self.selection, self.parameters, self.sequence, self.utilization)
 
+    @property
+    def scores_tools(self) -> bool:
+        """Whether tool use is scored: some weight is above 0."""
+        return sum(self.as_tuple()) > 0
+
     def normalised(self) -> dict[str, float]:
-        """The weights as used: each divided by their sum (which validation keeps above 0).
+        """The weights as used: each divided by their sum (all 0 when every weight is 0).
 
         Where utilization is not assessable for an interaction, the other three are renormalised
         over themselves for that interaction (see :func:`agentic_core.tools.combine`).
         """
         values = self.as_tuple()
-        total = sum(values)
+        total = sum(values) or 1.0
         return {name: w / total for name, w in zip(DIMENSIONS, values, strict=True)}
 
     @classmethod
     def from_mapping(cls, weights: Mapping[str, Any], place: str = "tool_weights") -> ToolWeights:
-        """Build from a mapping, rejecting unknown names and all-zero weights.
+        """Build from a mapping, rejecting unknown names and invalid numbers.
 
         Missing names keep their default of 0.25 only if *no* name is given; when some are
         given, the missing ones are 0, because a user who writes ``selection=1`` means
         "only selection".
 
         Raises:
-            SettingsError: unknown dimension, negative / non-finite value, or all zero.
+            SettingsError: unknown dimension, negative / non-finite value.
         """
         unknown = sorted(set(weights) - set(DIMENSIONS))
         if unknown:
@@ -82,15 +89,7 @@ class ToolWeights(BaseModel):
                     f"{place}.{name}", "must be a finite number >= 0", value, "give a number such as 0.25"
                 )
             values[name] = number
-        result = cls(**values)
-        if sum(result.as_tuple()) <= 0:
-            raise SettingsError(
-                place,
-                "at least one weight must be greater than 0",
-                values,
-                "give a positive weight to the dimensions you care about",
-            )
-        return result
+        return cls(**values)
 
     @classmethod
     def parse(cls, text: str, place: str = "tool_weights") -> ToolWeights:
@@ -100,9 +99,16 @@ class ToolWeights(BaseModel):
             SettingsError: malformed text or invalid weights.
         """
         weights: dict[str, str] = {}
-        for part in (p.strip() for p in text.split(",")):
-            if not part:
-                continue
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if not parts:
+            raise SettingsError(
+                place,
+                "must name at least one dimension as name=value",
+                text,
+                "write e.g. selection=0.4,parameters=0.3,sequence=0.2,utilization=0.1, or leave the option out "
+                "for equal weights",
+            )
+        for part in parts:
             name, sep, value = part.partition("=")
             if not sep:
                 raise SettingsError(

@@ -37,12 +37,13 @@ Definitions (the vacuous cases included):
   none was required. Required tools expected but none called: 0.
 """
 
-from agentic_core.tools.combine import combine, components_matrix, overall_vectorised
+from agentic_core.tools.combine import NOT_SCORED, combine, components_matrix, overall_vectorised
 from agentic_core.tools.dimensions import score_interaction, score_tools
 from agentic_core.tools.results import MatchRow, ParamError, ToolComponents, ToolCorrectnessScore
 from agentic_core.tools.values import normalise_text, values_agree
 
 __all__ = [
+    "NOT_SCORED",
     "MatchRow",
     "ParamError",
     "ToolComponents",

@@ -18,6 +18,11 @@ from agentic_core.passing import reaches
 from agentic_core.settings import ToolWeights, check_fraction
 from agentic_core.tools.results import ToolComponents, ToolCorrectnessScore
 
+NOT_SCORED = (
+    "Tool use is not scored: all four tool weights are 0, so conversations are judged on their answers "
+    "alone. Give a dimension a weight above 0 to score tool use."
+)
+
 
 def _weighted(
     weights: ToolWeights,
@@ -53,6 +58,7 @@ def combine(
         c: Components from :func:`score_tools`.
         weights: Weights of the four dimensions.
         tool_threshold: Tool use is correct when overall reaches this (:func:`agentic_core.passing.reaches`).
+            With all four weights at 0 tool use is not scored: no overall, and never incorrect.
         ignore_extra: Extra used calls do not lower selection.
 
     Returns:
@@ -63,6 +69,16 @@ def combine(
     """
     check_fraction(tool_threshold, "tool_threshold")
     selection = c.selection_ignore_extra if ignore_extra else c.selection
+    if not weights.scores_tools:
+        return ToolCorrectnessScore(
+            tool_selection_correct=selection,
+            parameter_accuracy=c.parameters,
+            sequence_correct=c.sequence,
+            result_utilization=c.utilization,
+            overall_correctness=None,
+            is_correct=True,
+            reasoning=f"{NOT_SCORED} The dimensions are shown as measured.",
+        )
     overall, den = _weighted(weights, selection, c.parameters, c.sequence, c.utilization)
     is_correct = overall is not None and reaches(overall, tool_threshold)
 

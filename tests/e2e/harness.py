@@ -39,12 +39,18 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def streamlit_server(
-    env: dict[str, str], log_path: Path, timeout_s: float = 90.0, *, launcher: bool = False
+    env: dict[str, str],
+    log_path: Path,
+    timeout_s: float = 90.0,
+    *,
+    launcher: bool = False,
+    pid: list[int] | None = None,
 ) -> Iterator[str]:
     """Run the dashboard headless on 127.0.0.1; yield its base URL once healthy.
 
     ``launcher=False`` runs ``streamlit run app.py``; ``True`` runs ``python -m ui.launch``
-    (what start.sh uses: it prepares the first-run results before serving).
+    (what start.sh uses: it prepares the first-run results before serving). The server's process
+    id is appended to ``pid`` when given (benchmarks read its memory).
     """
     port = free_port()
     full_env = {**os.environ, **env, "PYTHONUNBUFFERED": "1"}
@@ -56,6 +62,8 @@ def streamlit_server(
             [sys.executable, *head, *options], cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT
         )
         url = f"http://127.0.0.1:{port}"
+        if pid is not None:
+            pid.append(proc.pid)
         try:
             deadline = time.monotonic() + timeout_s
             while True:

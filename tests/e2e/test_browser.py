@@ -70,6 +70,19 @@ def test_every_page_slider_and_download(tmp_path: Path) -> None:
         assert "k=1" in page.url or "k=1" in page.evaluate("window.location.search")
         page.screenshot(path=str(SHOTS / "overview_k1.png"))
 
+        # Switching pages in the app keeps the settings, and the URL keeps carrying them and the data.
+        page.locator("[data-testid='stSidebarNav'] a").filter(has_text="Uncertainty").click()
+        page.get_by_role("heading", name="Uncertainty").first.wait_for(timeout=60_000)
+        wait_idle(page)
+        search = page.evaluate("window.location.search")
+        assert "k=1" in search and "data=" in search, search
+        assert page.get_by_text("pass^1").count() > 0
+
+        # "/overview" is the Overview (it was "Page not found"), and a shared link's raw values apply.
+        open_page(page, f"{url}/overview?ci=0.9&unit=task", "Overview")
+        assert page.get_by_text("Page not found").count() == 0
+        assert "90%" in page.locator("[data-testid='stSidebar']").inner_text()
+
         for path, heading in PAGES:
             open_page(page, f"{url}/{path}", heading)
             assert page.locator("[data-testid='stException']").count() == 0, f"exception on {path}"

@@ -11,7 +11,7 @@ import pytest
 from agentic_core.judges import hybrid as hybrid_module
 from agentic_core.judges.base import JudgeItem
 from agentic_core.judges.hybrid import HybridJudge, combine_scores, cosine_to_similarity
-from agentic_core.judges.lexical import lexical_analysis
+from agentic_core.judges.lexical import RULES_VERSION, lexical_analysis
 from agentic_core.judges.runner import judge_sync, run_judge_sync
 from benchmarks.judge_accuracy import roc_auc
 
@@ -42,6 +42,41 @@ def test_embedding_lifts_a_paraphrase_the_lexical_score_misses() -> None:
     lifted, reasoning = combine_scores(analysis, 0.86)
     assert lifted > analysis.score
     assert "the embedding is the larger" in reasoning
+
+
+@pytest.mark.parametrize(
+    ("answer", "truth", "query", "gate"),
+    [
+        ("Ana lent Tom $40.", "Tom lent Ana $40.", "Who lent money to whom?", "swapped_roles"),
+        ("Cyan and yellow.", "Cyan, magenta and yellow.", "Which inks are low?", "missing_list_item"),
+        ("Your seat is 14C. Wait, no, 15C.", "Seat 14C", "What is my seat?", "self_correction"),
+        ("Maybe 6, 7 or 8.", "7", "How many days is the trip?", "hedge"),
+        ("Mount Rainier", "Mount Hood", "Which mountain?", "sibling_entity"),
+    ],
+)
+def test_a_high_cosine_never_rescues_an_audit_failure(answer: str, truth: str, query: str, gate: str) -> None:
+    # The embedding scores these near-duplicates high; the lexical gate keeps the last word.
+    analysis = lexical_analysis(answer, truth, query)
+    score, reasoning = combine_scores(analysis, 0.99)
+    assert score < 0.7
+    assert f"[{gate}]" in reasoning
+
+
+def test_a_pass_on_the_embedding_alone_says_so() -> None:
+    # Where the offline judge cannot confirm a paraphrase by its words, the reasoning says so.
+    analysis = lexical_analysis("A late charge gets added to your bill.", "You will be charged a late fee.")
+    assert analysis.similarity < 0.7 and not analysis.gates
+    score, reasoning = combine_scores(analysis, 0.95)
+    assert score >= 0.7
+    assert "note: the words overlap too little to confirm this answer" in reasoning
+    clean, clean_reasoning = combine_scores(lexical_analysis("Paris", "Paris"), 0.95)
+    assert clean == 1.0 and "note:" not in clean_reasoning
+
+
+def test_lexical_notes_reach_the_hybrid_reasoning() -> None:
+    analysis = lexical_analysis("It's 7 days, I believe.", "7 days", "How long is the trip?")
+    _, reasoning = combine_scores(analysis, 0.9)
+    assert "note: the answer hedges ('believe')" in reasoning
 
 
 def test_verdicts_in_order_with_reproducible_reasoning(judge: HybridJudge) -> None:
@@ -82,8 +117,16 @@ def test_identity_differs_with_and_without_embeddings() -> None:
     assert HybridJudge(use_embedding=False).identity.fingerprint() != HybridJudge().identity.fingerprint()
 
 
+def test_identity_names_the_rules() -> None:
+    # Changed rules must never reuse cached verdicts of the old ones.
+    params = HybridJudge(use_embedding=False).identity.params
+    assert params["version"] == hybrid_module.HYBRID_VERSION == "hybrid-v2"
+    assert params["rules"] == RULES_VERSION == "lexical-v2"
+
+
 def test_devset_accuracy_floor(judge: HybridJudge) -> None:
-    # A floor that can fail: the README reports AUC 0.942 / accuracy 0.915 on all 200 pairs.
+    # A floor that can fail: benchmarks/judge_accuracy.py gives AUC 0.950 / accuracy 0.931 on all 319
+    # pairs with the lexical rules v2 (0.942 / 0.915 on the first 200 pairs with v1).
     records = [json.loads(line) for line in DEVSET.read_text().splitlines() if line.strip()]
     items = [JudgeItem(query=r["query"], answer=r["answer"], ground_truth=r["ground_truth"]) for r in records]
     scores = np.array([v.score for v in judge_sync(judge, items)], dtype=float)

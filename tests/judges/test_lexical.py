@@ -35,7 +35,7 @@ from agentic_core.judges.lexical_gates import (
 from agentic_core.judges.runner import judge_sync
 from agentic_core.judges.text_analysis import analyze_text
 from agentic_core.judges.text_fold import fold, normalize_numbers, stem
-from agentic_core.judges.values import date_satisfies
+from agentic_core.judges.values import FRACTION_FAMILY, date_satisfies, same_share
 
 DEVSET = Path(__file__).resolve().parents[2] / "sample_data" / "judge_devset.jsonl"
 PASS = RECOMMENDED_THRESHOLD
@@ -130,6 +130,88 @@ class TestNumbers:
 
     def test_float_artefacts_equal_their_number(self) -> None:
         assert lexical_score("0.30000000000000004", "0.3", "What is 0.1 + 0.2?")[0] >= PASS
+
+
+class TestNumberForms:
+    """Class 6 of the audit: one number written in another form agrees; a different number does not."""
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("three quarters", "3/4"),
+            ("two thirds of them", "2/3 of them"),
+            ("a quarter of the budget", "1/4 of the budget"),
+            ("a quarter past 3", "a quarter past 3"),  # a time, not a share
+            ("two and a half hours", "2.5 hours"),
+            ("an hour and a half", "1.5 hours"),
+            ("$1.2M", "$1200000"),
+            ("€85k", "€85000"),
+            ("12m", "12m"),  # no currency: metres, not millions
+        ],
+    )
+    def test_rewrites(self, text: str, expected: str) -> None:
+        assert normalize_numbers(text) == expected
+
+    @pytest.mark.parametrize("text", ["3/4", "3 out of 4", "three quarters"])
+    def test_fractions_are_numbers_with_parts(self, text: str) -> None:
+        (tok,) = analyze_text(text).content
+        assert (tok.kind, tok.value, tok.parts) == ("num", 0.75, (3.0, 4.0))
+
+    def test_calendar_units(self) -> None:
+        assert content("18 months") == [("num", "18", "month")]
+        assert content("2 years") == [("num", "2", "year")]
+
+    @pytest.mark.parametrize(
+        ("answer", "truth"),
+        [
+            ("0.75 of respondents", "75% of respondents"),
+            ("3/4", "75%"),
+            ("Three quarters.", "75 %"),
+            ("0.042", "4.2%"),
+            ("Two thirds of the class.", "67% of the class"),
+            ("1 in 4 users", "25% of users"),
+            ("75%", "0.75"),
+            ("They raised $1.2M.", "$1,200,000"),
+            ("€85k a year", "€85,000 a year"),
+            ("Two and a half hours.", "2.5 hours"),
+            ("An hour and a half.", "90 minutes"),
+            ("18 months", "1.5 years"),
+            ("3 of the 4 tests", "3 out of 4 tests"),
+        ],
+    )
+    def test_same_number_in_another_form_agrees(self, answer: str, truth: str) -> None:
+        analysis = lexical_analysis(answer, truth)
+        assert not analysis.gates, analysis.reasoning
+        assert analysis.score >= PASS
+
+    @pytest.mark.parametrize(
+        ("answer", "truth"),
+        [
+            ("0.57 of respondents", "75% of respondents"),
+            ("7.5%", "75%"),
+            ("0.75", "7.5%"),
+            ("3/5", "75%"),
+            ("One third of the class.", "67% of the class"),
+            ("1 in 3 users", "25% of users"),
+            ("They raised $12 million.", "$1,200,000"),
+            ("€58k a year", "€85,000 a year"),
+            ("75", "0.75"),
+        ],
+    )
+    def test_another_number_in_another_form_fails(self, answer: str, truth: str) -> None:
+        analysis = lexical_analysis(answer, truth)
+        assert "missing_number" in [g.name for g in analysis.gates]
+        assert analysis.score < PASS
+
+    def test_months_are_not_years(self) -> None:
+        assert [g.name for g in lexical_analysis("18 months", "18 years").gates] == ["unit_conflict"]
+
+    def test_same_share_rounds_only_fractions(self) -> None:
+        assert same_share(67, "percent", 2 / 3, FRACTION_FAMILY)
+        assert not same_share(66, "percent", 2 / 3, FRACTION_FAMILY)
+        assert same_share(0.75, None, 75, "percent")
+        assert not same_share(57.4, "percent", 0.57, None)  # exact forms must agree exactly
+        assert not same_share(75, None, 0.75, None)  # a bare 75 is no share
 
 
 class TestDates:
@@ -364,6 +446,29 @@ class TestNegationAndPolarity:
         assert lexical_score("No, el vuelo tiene retraso.", "Yes, the flight is on time.", query)[0] < PASS
 
 
+class TestNegationScope:
+    """Negation is read over the words a cue governs, not its whole clause (lexical-v2)."""
+
+    def test_negation_elsewhere_in_the_clause_does_not_cut(self) -> None:
+        answer = "Yes, it includes roaming in 40 countries at no extra charge."
+        query = "Does my plan include roaming?"
+        assert "negation" not in [g.name for g in lexical_analysis(answer, "Yes, it includes roaming.", query).gates]
+
+    def test_a_negated_predicate_still_cuts(self) -> None:
+        analysis = lexical_analysis("The v2 API is not deprecated.", "The v2 API is deprecated.")
+        assert [g.name for g in analysis.gates] == ["negation"]
+
+    def test_a_subject_before_the_negation_is_not_negated(self) -> None:
+        # "payment" comes before "not": only "processed" is negated, so "failed" is no contradiction.
+        names = [g.name for g in lexical_analysis("Your payment failed.", "The payment was not processed.").gates]
+        assert "negation" not in names
+
+    def test_yes_opening_a_later_clause(self) -> None:
+        assert analyze_text("I checked, and yes, it is included.").polarity == "yes"
+        assert analyze_text("We looked, so no, nothing was found.").polarity == "no"
+        assert analyze_text("It has no errors, no warnings.").polarity is None  # "no" as a determiner
+
+
 class TestRefusal:
     def test_refusal_scores_zero(self) -> None:
         score, reasoning = lexical_score(
@@ -456,6 +561,15 @@ class TestReasoning:
                 expected = 0.0
             assert round(expected, 4) == analysis.score, rec["id"]
             assert analysis.reasoning.endswith(f"score {analysis.score:.4f}")
+
+    def test_gates_are_named(self) -> None:
+        reasoning = lexical_score("3.15", "3.14")[1]
+        assert "[missing_number] ground-truth number 3.14 missing from answer" in reasoning
+
+    def test_notes_do_not_change_the_score(self) -> None:
+        analysis = lexical_analysis("It's 7 days, I believe.", "7 days", "How long is the trip?")
+        assert analysis.notes and "note: the answer hedges ('believe')" in analysis.reasoning
+        assert analysis.gates == () and analysis.score == analysis.similarity
 
     def test_no_gate_is_said(self) -> None:
         assert "no gate fired" in lexical_score("Paris", "Paris")[1]
@@ -557,6 +671,14 @@ class TestDevset:
         per_category = Counter((r["category"], r["label"]) for r in records)
         for category in {r["category"] for r in records}:
             assert per_category[(category, 0)] >= 2 and per_category[(category, 1)] >= 2, category
+
+    def test_audit_categories_have_both_labels(self) -> None:
+        per_category = Counter((r["category"], r["label"]) for r in _devset())
+        for category in (
+            "self_correction", "hedge", "swapped_roles", "retraction",
+            "padding", "number_forms", "sibling_entity", "list_items",
+        ):
+            assert per_category[(category, 0)] >= 4 and per_category[(category, 1)] >= 4, category
 
     def test_lexical_judge_reaches_auc_floor(self) -> None:
         records = _devset()

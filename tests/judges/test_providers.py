@@ -11,12 +11,14 @@ import pytest
 from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError
+from agentic_core.judges import providers
 from agentic_core.judges.llm import LLMJudge
 from agentic_core.judges.providers import (
     NO_KEY_PLACEHOLDER,
     PROVIDERS,
     build_chat_model,
     build_llm_judge,
+    resolve_api_key,
 )
 from agentic_core.judges.runner import judge_sync
 from tests.fakes import (
@@ -118,6 +120,52 @@ def test_openai_compatible_never_sends_the_openai_key_to_another_server(monkeypa
     monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", "local-server-key")
     model = build_chat_model("openai-compatible", "local-model", base_url="http://127.0.0.1:9/v1")
     assert model.openai_api_key.get_secret_value() == "local-server-key"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("provider", list(PROVIDERS))
+@pytest.mark.parametrize("value", [None, "", "   "])
+def test_named_key_variable_unset_or_empty_is_an_error_for_every_provider(
+    monkeypatch: pytest.MonkeyPatch, provider: str, value: str | None
+) -> None:
+    # openai-compatible used to send a placeholder key here: the only sign was a wall of 401s.
+    if value is None:
+        monkeypatch.delenv("MY_JUDGE_KEY", raising=False)
+    else:
+        monkeypatch.setenv("MY_JUDGE_KEY", value)
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", "never-a-fallback")  # the default variable is set
+    built: list[Any] = []
+
+    class NeverBuilt:
+        def __init__(self, **kwargs: Any) -> None:
+            built.append(kwargs)
+
+    monkeypatch.setattr(providers, "_load_class", lambda spec: NeverBuilt)
+    with pytest.raises(JudgeConfigError) as info:
+        build_chat_model(provider, "some-model", api_key_env="MY_JUDGE_KEY", base_url="http://127.0.0.1:9/v1")
+    message = str(info.value)
+    assert "MY_JUDGE_KEY" in message and "not set or empty" in message and "export MY_JUDGE_KEY=" in message
+    assert NO_KEY_PLACEHOLDER not in message and "never-a-fallback" not in message
+    assert built == []  # failed before any model was built (let alone called)
+
+
+def test_optional_key_keeps_its_placeholder_only_when_no_variable_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spec = PROVIDERS["openai-compatible"]
+    monkeypatch.delenv("OPENAI_COMPATIBLE_API_KEY", raising=False)
+    for unnamed in (None, "", "  "):
+        key = resolve_api_key(spec, api_key_env=unnamed)
+        assert key is not None and key.get_secret_value() == NO_KEY_PLACEHOLDER
+    monkeypatch.setenv("MY_JUDGE_KEY", f" {SECRET} ")
+    key = resolve_api_key(spec, api_key_env=" MY_JUDGE_KEY ")
+    assert key is not None and key.get_secret_value() == SECRET
+    # A key given directly wins over any variable, named or not.
+    monkeypatch.delenv("MY_JUDGE_KEY")
+    key = resolve_api_key(spec, api_key=SecretStr("direct-key"), api_key_env="MY_JUDGE_KEY")
+    assert key is not None and key.get_secret_value() == "direct-key"
+    # Ollama takes no key: a named, set variable is accepted and nothing is sent.
+    monkeypatch.setenv("MY_JUDGE_KEY", SECRET)
+    assert resolve_api_key(PROVIDERS["ollama"], api_key_env="MY_JUDGE_KEY") is None
 
 
 def test_judge_copies_model_to_apply_temperature() -> None:

@@ -78,8 +78,11 @@ def test_dataset_run_shows_up_on_overview(app: AppTest) -> None:
     _run(at, "dataset")
     assert f"Done: {n_conv} conversations judged by dataset" in _texts(at.success)
     metrics = _metrics(at)
-    assert metrics["Judged now"] == f"{n_int:,}"
+    # The dataset judge reads scores: no talk of model calls or a cache.
+    assert metrics["Scores read"] == f"{n_int:,}" and metrics["Judge calls made"] == "0"
     assert metrics["Failed (unscored)"] == "0"
+    assert "no model is called" in _texts(at.caption)
+    assert "Model calls" not in _texts(at.caption) and "Tokens" not in _texts(at.caption)
     assert "**Judge:** dataset" in _texts(at.markdown)
     assert f"**Run:** {SAMPLES['travel'].title}" in _texts(at.sidebar.caption)  # the sidebar follows at once
     assert "Already evaluated by dataset" in _texts(at.caption)
@@ -121,7 +124,10 @@ def test_estimate_excludes_cache_hits(monkeypatch: pytest.MonkeyPatch, app: AppT
 
     at.button(key="run_start").click().run()
     assert not at.exception
-    assert _metrics(at)["Judged now"] == f"{n_int:,}"
+    # The estimate and the run's own account agree: calls needed before = calls made after.
+    assert _metrics(at)["Judge calls made"] == f"{distinct:,}"
+    assert _metrics(at)["Scored by those calls"] == f"{n_int:,}"
+    assert f"{distinct:,} judge calls scored {n_int:,} interactions" in _texts(at.success)
     # Everything is cached now: no call is needed, and the page says why.
     assert _metrics(at)["Judge calls needed"] == "0"
     assert f"{distinct:,} of them are already in the cache" in _texts(at.caption)
@@ -131,7 +137,7 @@ def test_estimate_excludes_cache_hits(monkeypatch: pytest.MonkeyPatch, app: AppT
     at.radio(key="cache_mode").set_value("use").run()
     at.button(key="run_start").click().run()
     metrics = _metrics(at)
-    assert metrics["From the cache"] == f"{n_int:,}" and metrics["Judged now"] == "0"
+    assert metrics["From the cache"] == f"{n_int:,}" and metrics["Judge calls made"] == "0"
     assert f"Cache (use): {distinct:,} hits, 0 misses" in _texts(at.caption)
 
 
@@ -196,7 +202,8 @@ def test_llm_run_keeps_the_key_only_in_its_field(monkeypatch: pytest.MonkeyPatch
         assert server.requests == distinct
         assert set(server.auth_headers) == {f"Bearer {secret}"}
     metrics = _metrics(at)
-    assert metrics["Judged now"] == f"{n_int:,}" and metrics["Failed (unscored)"] == "0"
+    assert metrics["Judge calls made"] == f"{distinct:,}" and metrics["Failed (unscored)"] == "0"
+    assert metrics["Scored by those calls"] == f"{n_int:,}"
     assert f"Tokens: {120 * distinct:,} in, {18 * distinct:,} out" in _texts(at.caption)
     assert "llm (openai-compatible: judge-model" in _texts(at.markdown)
 

@@ -105,13 +105,14 @@ def test_lower_tool_threshold_reduces_failing_calls(tapp: Callable[[str | Path |
     assert (failing_table(at)["tool_overall"] < 0.5).all()
 
 
-def test_all_weights_zero_shows_the_error(tapp: Callable[[str | Path | None], AppTest]) -> None:
+def test_all_weights_zero_means_tool_use_not_scored(tapp: Callable[[str | Path | None], AppTest]) -> None:
     at = tapp(None)
     for key in WEIGHT_KEYS:
         at.slider(key=key).set_value(0.0)
     at.run()
     assert not at.exception
-    assert any("at least one weight must be greater than 0" in e.value for e in at.error)
+    assert not at.error
+    assert any("Tool use is not scored" in w.value for w in at.warning)
     assert not [m for m in at.metric if m.label == "Overall tool score"]
     # The weight-independent breakdown stays, and raising one weight brings everything back.
     assert frame_with(at, "tool_name") is not None

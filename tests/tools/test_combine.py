@@ -150,4 +150,5 @@ def test_property_vectorised_overall_equals_scalar_combine(
             assert np.isnan(overall[i])
         else:
             assert overall[i] == scalar.overall_correctness  # bit-identical, not approximately
-        assert bool(correct[i]) == scalar.is_correct
+        # All weights 0: tool use is not scored and never incorrect (the aggregator does the same).
+        assert scalar.is_correct == (bool(correct[i]) if weights.scores_tools else True)

@@ -1,0 +1,111 @@
+"""What a failed LLM call means: worth a retry or not, how long to wait, and how to say it.
+
+Kept apart from :mod:`agentic_core.judges.llm` (which imports it) so the judge's call loop reads
+without the provider-by-provider details. Nothing here imports a provider SDK: exceptions are
+recognised by class name and attributes, so that none of the SDKs has to be installed.
+"""
+
+from __future__ import annotations
+
+# Exception class names (anywhere in the MRO) that mean "try again": rate limits, overload and
+# transport failures of the provider SDKs we support.
+_RETRYABLE_NAMES = frozenset(
+    {
+        "RateLimitError",  # openai, groq, anthropic
+        "APIConnectionError",  # openai, groq, anthropic (APITimeoutError derives from it)
+        "APITimeoutError",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "OverloadedError",  # anthropic 529
+        "ResourceExhausted",  # google.api_core 429
+        "ServiceUnavailable",  # google.api_core 503
+        "DeadlineExceeded",  # google.api_core 504
+        "TooManyRequests",  # google.api_core 429
+        "TransportError",  # httpx (ConnectError, ReadTimeout, RemoteProtocolError, ...)
+        "TimeoutException",  # httpx
+    }
+)
+MAX_RETRY_AFTER_S = 60.0
+"""The longest ``Retry-After`` hint honoured; a server asking for more gets this."""
+
+EMPTY_RESPONSE = "the provider returned an empty response"
+"""How every empty reply is named, whatever layer noticed it (see :func:`empty_response_detail`)."""
+
+
+def status_code_of(exc: BaseException) -> int | None:
+    """The HTTP status carried by a provider exception, if any."""
+    for candidate in (
+        getattr(exc, "status_code", None),
+        getattr(getattr(exc, "response", None), "status_code", None),
+        getattr(exc, "code", None),  # google.api_core exceptions
+    ):
+        if isinstance(candidate, int) and not isinstance(candidate, bool) and 100 <= candidate <= 599:
+            return candidate
+    return None
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Whether a failed call is worth repeating.
+
+    Rate limits (429), request timeouts (408), conflicts (409), server errors (5xx), timeouts
+    and connection errors are; other 4xx (authentication, permission, bad request, unknown
+    model) are not, since repeating them only wastes time and quota.
+    """
+    status = status_code_of(exc)
+    if status is not None:
+        return status in (408, 409, 429) or status >= 500
+    if isinstance(exc, (TimeoutError, ConnectionError)):
+        return True
+    return any(cls.__name__ in _RETRYABLE_NAMES for cls in type(exc).__mro__)
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """The server's ``Retry-After`` hint in seconds, when it sent one."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None:
+        return None
+    try:
+        value = headers.get("retry-after")
+        return None if value is None else max(0.0, float(value))
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def empty_response_detail(exc: BaseException) -> str | None:
+    """``"no choices"`` when ``exc`` is how the client stack reports a reply without any.
+
+    A response with ``"choices": []`` leaves LangChain with no generation, and its
+    ``generations[0][0]`` (like the OpenAI client's ``choices[0]``) raises a bare
+    ``IndexError: list index out of range``, which tells the user nothing. The judge awaits only
+    the model's runnable (its own parsing happens afterwards, and structured-output parsing
+    errors are captured by ``include_raw``), so an ``IndexError`` escaping the call comes from
+    the client stack. ``langchain_openai`` names a ``null`` or missing ``choices`` itself, in a
+    ``TypeError`` / ``KeyError`` mentioning ``'choices'``.
+    """
+    if isinstance(exc, IndexError):
+        return "no choices"
+    if isinstance(exc, (TypeError, KeyError)) and "'choices'" in str(exc):
+        return "no choices"
+    return None
+
+
+def describe_error(error: BaseException, attempts: int) -> str:
+    """A one-line error for the user: what happened, the exception, the attempts made.
+
+    Not scrubbed: the caller masks the secrets it knows of before the text goes anywhere.
+
+    Args:
+        error: The exception of the last attempt.
+        attempts: Calls made for the item (1 when it was not retried).
+    """
+    text = f"{type(error).__name__}: {error}".strip()
+    empty = empty_response_detail(error)
+    if empty is not None:
+        # The plain words first; the original exception stays for whoever debugs the server.
+        text = f"{EMPTY_RESPONSE} ({empty}) [{text}]"
+    status = status_code_of(error)
+    if attempts > 1:
+        text += f" (after {attempts} attempts)"
+    elif status is not None and not is_retryable(error):
+        text += f" (HTTP {status}: not retried; check the API key, model name and permissions)"
+    return text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
-from scipy import stats as sps
+from scipy.special import stdtrit
 
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import DIMENSIONS, AggregateSettings
@@ -64,7 +64,7 @@ def mean_with_t_interval(x: np.ndarray, level: float) -> DimensionStat:
     sem = float(x.std(ddof=1)) / np.sqrt(len(x))
     if sem == 0:
         return DimensionStat(mean=mean, ci=(mean, mean), n=len(x), interval_method="t")
-    half = float(sps.t.ppf(0.5 + level / 2, len(x) - 1)) * sem
+    half = float(stdtrit(len(x) - 1, 0.5 + level / 2)) * sem
     return DimensionStat(
         mean=mean, ci=(max(0.0, mean - half), min(1.0, mean + half)), n=len(x), interval_method="t"
     )

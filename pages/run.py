@@ -224,7 +224,8 @@ def _show_run(run: ActiveRun) -> None:
     else:
         st.caption(
             f"Judge calls: {jr.model_calls:,} for {ok:,} interactions ({jr.duplicates:,} duplicates judged once); "
-            f"{jr.retries:,} retries. Cache ({jr.cache_mode}): {jr.cache_hits:,} hits, {jr.cache_misses:,} misses. "
+            f"{jr.retries:,} retries, {jr.reasks:,} re-asked after an ambiguous reply. "
+            f"Cache ({jr.cache_mode}): {jr.cache_hits:,} hits, {jr.cache_misses:,} misses. "
             f"Tokens: {jr.input_tokens:,} in, {jr.output_tokens:,} out. Time: {jr.elapsed_s:.1f} s."
         )
     st.info(

@@ -75,7 +75,7 @@ def weighted_view() -> None:
     """Weights, threshold and everything that depends on them (reruns alone on a slider move)."""
     st.subheader("Weights and threshold")
     tool_controls()
-    write_url(run)  # a fragment rerun skips app.py, which keeps the URL in step otherwise
+    write_url(run)  # a fragment rerun skips dashboard.py, which keeps the URL in step otherwise
     settings = settings_or_error(run)
     if settings is None:
         return

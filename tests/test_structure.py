@@ -20,7 +20,7 @@ from agentic_core.settings import SETTINGS
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "agentic_core"
 PRODUCT = [*sorted(CORE.rglob("*.py")), *sorted((ROOT / "ui").glob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
-PRODUCT.append(ROOT / "app.py")
+PRODUCT += [ROOT / "app.py", ROOT / "dashboard.py"]
 MAX_LINES = 500
 
 

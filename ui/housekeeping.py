@@ -85,7 +85,7 @@ class SessionSweeper:
 
 
 def remember_script_module() -> None:
-    """Note this script run's module in the session (call from app.py on every run).
+    """Note this script run's module in the session (call from dashboard.py on every run).
 
     Streamlit runs each script in a fresh ``__main__`` module; the app's and the pages' variables
     (the run, the aggregate) live in its globals, which the functions a page defines (fragments,

@@ -1,10 +1,10 @@
-"""``python -m ui.launch [streamlit options]``: prepare, then serve the dashboard.
+"""Preparing the dashboard's first page before the server accepts a connection.
 
-What ``start.sh`` runs. Before the server accepts connections it imports the heavy modules
-and evaluates the first-run dataset (the built-in sample, or ``AGENTIC_DEFAULT_DATA``) into the
-process-wide cache that every session shares, so the first page a browser opens shows results
-at once instead of paying for imports, loading and scoring. ``streamlit run app.py`` works too;
-it just does that work on the first visit.
+:func:`preload` imports the heavy modules and evaluates the first-run dataset (the built-in
+sample, or ``AGENTIC_DEFAULT_DATA``) into the process-wide cache every session shares, so the
+first page a browser opens shows results at once instead of paying for imports, loading and
+scoring. ``app.py`` calls it from its lifespan, so ``streamlit run app.py`` and ``start.sh``
+(``python -m ui.launch [streamlit options]``, the same server) both start prepared.
 """
 
 from __future__ import annotations
@@ -48,8 +48,7 @@ def preload() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Preload, then hand over to ``streamlit run app.py`` in this same process."""
-    preload()
+    """Hand over to ``streamlit run app.py`` in this process (its lifespan calls :func:`preload`)."""
     from streamlit.web import cli
 
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]

@@ -114,7 +114,7 @@ _SCRIPT = threading.local()
 
 @contextmanager
 def running_via_app() -> Iterator[None]:
-    """Mark the current script run as going through app.py (wrap ``page.run()`` in it)."""
+    """Mark the current script run as going through dashboard.py (wrap ``page.run()`` in it)."""
     _SCRIPT.via_app = True
     try:
         yield
@@ -123,12 +123,12 @@ def running_via_app() -> Iterator[None]:
 
 
 def _leave_legacy_multipage_mode() -> None:
-    """Rerun through app.py if Streamlit ran this page file on its own.
+    """Rerun through dashboard.py if Streamlit ran this page file on its own.
 
     Streamlit keeps a process in its legacy ``pages/`` mode until the first ``st.navigation``
     call; the very first session of a server opened on a sub-page URL (a shared link like
-    ``/tools?k=5``) therefore runs the page file alone, without app.py's page config,
-    navigation and sidebar. Then, and only then, turn the flag off and rerun, so app.py runs
+    ``/tools?k=5``) therefore runs the page file alone, without dashboard.py's page config,
+    navigation and sidebar. Then, and only then, turn the flag off and rerun, so dashboard.py runs
     and resolves the same URL. (Internal flag; absent in other versions: no-op.)
     """
     if getattr(_SCRIPT, "via_app", False):

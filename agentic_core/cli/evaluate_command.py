@@ -36,7 +36,7 @@ def settings_from_args(args: argparse.Namespace, recommended: float) -> Aggregat
         prior_a=a,
         prior_b=b,
     )
-    if args.tool_weights:
+    if args.tool_weights is not None:
         values["tool_weights"] = ToolWeights.parse(args.tool_weights)
     return make_settings(**values)
 

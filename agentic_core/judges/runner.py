@@ -60,6 +60,8 @@ class JudgeRun(BaseModel):
         model_calls: Distinct items actually sent to the judge.
         duplicates: Items that repeated an earlier item and were not judged again.
         retries: Calls the judge repeated after retryable errors (LLM judges).
+        reasks: Items the judge asked a second time because its first reply held several different
+            verdicts (LLM judges; an answer carrying its own ``{"score": 1.0}`` can cause that).
         elapsed_s: Wall time of the run.
         input_tokens: Prompt tokens spent by this run (cache hits cost none).
         output_tokens: Completion tokens spent by this run.
@@ -76,6 +78,7 @@ class JudgeRun(BaseModel):
     model_calls: int = 0
     duplicates: int = 0
     retries: int = 0
+    reasks: int = 0
     elapsed_s: float = 0.0
     input_tokens: int = 0
     output_tokens: int = 0
@@ -163,9 +166,10 @@ async def _stream(judge: Judge, items: Sequence[JudgeItem]) -> AsyncGenerator[tu
             yield start + offset, verdict
 
 
-def _retries(judge: Judge) -> int:
+def _stat(judge: Judge, name: str) -> int:
+    """A lifetime counter of the judge (``retries``, ``reasks``); 0 for judges without one."""
     stats: Any = getattr(judge, "stats", None)
-    value = getattr(stats, "retries", 0)
+    value = getattr(stats, name, 0)
     return value if isinstance(value, int) else 0
 
 
@@ -235,7 +239,7 @@ async def run_judge(
     if progress is not None and done:
         progress(done, total)
 
-    retries_before = _retries(judge)
+    retries_before, reasks_before = _stat(judge, "retries"), _stat(judge, "reasks")
     writable = use_cache
     last_flush = time.monotonic()
 
@@ -289,7 +293,8 @@ async def run_judge(
         cache_misses=len(todo) if use_cache and cache_mode == "use" else 0,
         model_calls=len(todo),
         duplicates=total - len(unique),
-        retries=max(0, _retries(judge) - retries_before),
+        retries=max(0, _stat(judge, "retries") - retries_before),
+        reasks=max(0, _stat(judge, "reasks") - reasks_before),
         elapsed_s=time.perf_counter() - started,
         input_tokens=sum(v.input_tokens or 0 for v in judged),
         output_tokens=sum(v.output_tokens or 0 for v in judged),

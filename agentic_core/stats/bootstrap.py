@@ -12,15 +12,20 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from scipy.stats import binom as _binom
-from scipy.stats import norm as _norm
-from scipy.stats import t as _t
+from scipy.special import gammaln, ndtr, ndtri, stdtrit, xlog1py, xlogy
 
 from agentic_core.stats.counts import DistinctPairs, FloatArray, IntArray, content_seed
 
 # Distinct tags keep the random streams of the different uses independent under the same seed.
 TAG_BOOTSTRAP = 1
 
+
+
+def _binomial_pmf(n: int, p: float) -> FloatArray:
+    """P(X = 0..n) for X ~ Binomial(n, p), 0 < p < 1, in log space (no overflow for large n)."""
+    k = np.arange(n + 1, dtype=np.float64)
+    log_choose = gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
+    return np.asarray(np.exp(log_choose + xlogy(k, p) + xlog1py(n - k, -p)), dtype=np.float64)
 
 def _multinomial_counts(rng: np.random.Generator, m: IntArray, draws: int) -> FloatArray:
     """``draws`` rows of Multinomial(sum(m), m / sum(m)) counts, shape ``(draws, len(m))``.
@@ -73,7 +78,7 @@ def _expanded_tail(level: float, groups: int) -> float:
     tail = (1.0 - level) / 2.0
     if groups < 2:
         return tail
-    return float(_norm.cdf(math.sqrt(groups / (groups - 1)) * _t.ppf(tail, groups - 1)))
+    return float(ndtr(math.sqrt(groups / (groups - 1)) * stdtrit(groups - 1, tail)))
 
 
 def bca_bounds(
@@ -101,20 +106,20 @@ def bca_bounds(
     mean = m @ values / groups
     draws = replicates.shape[0]
     below = (replicates < mean).mean(axis=0) + 0.5 * (replicates == mean).mean(axis=0)
-    z0 = _norm.ppf(np.clip(below, 0.5 / draws, 1.0 - 0.5 / draws))
+    z0 = ndtri(np.clip(below, 0.5 / draws, 1.0 - 0.5 / draws))
     dev = values - mean
     spread = m @ dev**2
     skew = m @ dev**3
     with np.errstate(divide="ignore", invalid="ignore"):
         accel = np.where(spread > 0, skew / (6.0 * spread**1.5), 0.0)
     tail = _expanded_tail(level, round(groups))
-    z_low = float(_norm.ppf(tail))  # the upper one by symmetry: 1 - tail rounds to 1.0 for tiny tails
+    z_low = float(ndtri(tail))  # the upper one by symmetry: 1 - tail rounds to 1.0 for tiny tails
     z = np.array([[z_low], [-z_low]])
     shifted = z0 + z
     # Where 1 - a * (z0 + z) reaches 0 the BCa formula breaks down (extreme skew with few groups);
     # the bound then goes to the end of the bootstrap distribution, as the formula's limit does.
     denominator = np.maximum(1.0 - accel * shifted, 1e-12)
-    probs = np.clip(_norm.cdf(z0 + shifted / denominator), 0.0, 1.0)
+    probs = np.clip(ndtr(z0 + shifted / denominator), 0.0, 1.0)
     ordered = np.sort(replicates, axis=0)
     low = np.empty(values.shape[1])
     high = np.empty(values.shape[1])
@@ -151,7 +156,7 @@ def within_task_means(
         if table is None:
             table = tables[n_d] = value_of(n_d)
         rng = np.random.default_rng(np.random.SeedSequence([TAG_WITHIN, seed, n_d, c_d, m_d]))
-        pmf = _binom.pmf(np.arange(n_d + 1), n_d, (c_d + 0.5) / (n_d + 1.0))
+        pmf = _binomial_pmf(n_d, (c_d + 0.5) / (n_d + 1.0))
         counts = rng.multinomial(m_d, pmf / pmf.sum(), size=draws).astype(np.float64)
         part = counts @ table
         total = part if total is None else total + part

@@ -7,8 +7,10 @@ binomial coefficients and Beta moments alike (see :func:`ratio_products`).
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import beta as _beta_dist
-from scipy.stats import norm as _norm_dist
+
+# scipy.special, not scipy.stats: the same functions (Boost's), and 0.5 s less to import when the
+# dashboard starts.
+from scipy.special import betaincinv, ndtri
 
 from agentic_core.settings import Estimator
 from agentic_core.stats.counts import CHUNK, FloatArray, IntArray
@@ -67,7 +69,7 @@ def pass_pow_from_p(p: FloatArray, k: IntArray | int) -> FloatArray:
 
 
 def z_of(level: float) -> float:
-    return float(_norm_dist.ppf(0.5 + level / 2.0))
+    return float(ndtri(0.5 + level / 2.0))
 
 
 def wilson(n: FloatArray, c: FloatArray, z: float) -> tuple[FloatArray, FloatArray]:
@@ -96,6 +98,6 @@ def posterior_means(a: FloatArray, b: FloatArray, ks: IntArray) -> tuple[FloatAr
 
 def beta_bounds(a: FloatArray, b: FloatArray, level: float) -> tuple[FloatArray, FloatArray]:
     tail = (1.0 - level) / 2.0
-    lo = np.asarray(_beta_dist.ppf(tail, a, b), dtype=np.float64)
-    hi = np.asarray(_beta_dist.ppf(1.0 - tail, a, b), dtype=np.float64)
+    lo = np.asarray(betaincinv(a, b, tail), dtype=np.float64)
+    hi = np.asarray(betaincinv(a, b, 1.0 - tail), dtype=np.float64)
     return lo, hi

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.stats import beta as _beta_dist
+from scipy.special import betaincc
 
 from agentic_core.errors import UndefinedEstimateError
 from agentic_core.settings import (
@@ -302,7 +302,7 @@ def prob_pass_pow_exceeds(
     keep = n_arr > 0
     if int(keep.sum()) == 1:
         alpha, beta = posterior_params(n_arr[keep], c_arr[keep], pr)
-        return float(_beta_dist.sf(t ** (1.0 / k_), alpha[0], beta[0]))
+        return float(betaincc(alpha[0], beta[0], t ** (1.0 / k_)))  # P(p > t^(1/k))
     if population and int(keep.sum()) > 1:
         ks = np.array([k_], dtype=np.int64)
         post = hyper_posterior(distinct_pairs(n_arr[keep], c_arr[keep]), ks, 0.95)

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import NamedTuple, cast
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from agentic_core.schemas import ExpectedTool, ToolCall
 from agentic_core.tools.results import MatchRow, ParamError
@@ -91,6 +90,10 @@ def assign(value: list[list[float]]) -> list[tuple[int, int]]:
         return [(0, max(range(n_cols), key=lambda j: (row[j], -j)))]
     if n_cols == 1:
         return [(max(range(n_rows), key=lambda i: (value[i][0], -i)), 0)]
+    # Imported here: scipy.optimize takes 0.2 s to import, and most interactions (one call per
+    # tool name) never get this far; the dashboard's first page appears that much sooner.
+    from scipy.optimize import linear_sum_assignment
+
     rows, cols = linear_sum_assignment(np.asarray(value, dtype=np.float64), maximize=True)
     return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
 

@@ -435,3 +435,11 @@ def test_empty_content_is_named_plainly() -> None:
     assert structured.structured
     verdict = judge_sync(structured, [ITEM])[0]
     assert verdict.status == "failed" and verdict.error == "the provider returned an empty response (no content)"
+
+
+def test_a_run_reports_how_many_items_were_asked_again() -> None:
+    from agentic_core.judges.runner import run_judge_sync
+
+    model = ScriptedChatModel(replies=[AMBIGUOUS, judgement_json(0.0, "Lyon is not Paris")])
+    run = run_judge_sync(fast_judge(model), [CARRYING_ITEM], cache=None, cache_mode="off")
+    assert (run.reasks, run.retries, run.model_calls) == (1, 0, 1)

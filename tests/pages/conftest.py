@@ -12,13 +12,13 @@ from streamlit.testing.v1 import AppTest
 
 from agentic_core.io.samples import SAMPLES
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "dashboard.py")
 OpenApp = Callable[..., AppTest]
 
 
 @pytest.fixture
 def open_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> OpenApp:
-    """A factory: ``open_app(page=None, data=None)`` -> a fresh, run ``AppTest`` of app.py.
+    """A factory: ``open_app(page=None, data=None)`` -> a fresh, run ``AppTest`` of dashboard.py.
 
     Offline and fast: the ``dataset`` judge and a judge cache in ``tmp_path``. ``data`` is a
     built-in sample name or a file path (default: the built-in default sample); ``page`` is a
@@ -28,7 +28,7 @@ def open_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> OpenApp:
     monkeypatch.setenv("AGENTIC_CACHE_PATH", str(tmp_path / "cache.sqlite"))
 
     # AppTest resets Streamlit's legacy ``pages/`` flag before every run, so each run starts in
-    # legacy mode, where app.py's own ``st.navigation`` then forces a rerun that drops a button
+    # legacy mode, where dashboard.py's own ``st.navigation`` then forces a rerun that drops a button
     # click of that run. A real server clears the flag once, at its first ``st.navigation``;
     # clear it the same way so every ``at.run()`` behaves as in the browser.
     init = PagesManager.__init__
@@ -58,5 +58,5 @@ def open_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> OpenApp:
 
 @pytest.fixture
 def app(open_app: OpenApp) -> AppTest:
-    """A fresh ``AppTest`` of app.py, run once (Overview of the default sample, ``dataset`` judge)."""
+    """A fresh ``AppTest`` of the dashboard, run once (Overview of the default sample, ``dataset`` judge)."""
     return open_app()

@@ -14,7 +14,7 @@ from agentic_core.io.samples import SAMPLES
 from agentic_core.report.explorer import STATUS_ORDER
 from tests.pages.conftest import OpenApp
 
-APP = Path(__file__).parents[2] / "app.py"
+APP = Path(__file__).parents[2] / "dashboard.py"
 PAGE = "pages/explorer.py"
 
 

@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from agentic_core.report import EXPORT_FILES
 from tests.pages.conftest import OpenApp
 
-APP = Path(__file__).parents[2] / "app.py"
+APP = Path(__file__).parents[2] / "dashboard.py"
 PAGE = "pages/export.py"
 BUILDERS_KEY = "_export_builders"
 

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from agentic_core.io.samples import SAMPLES
 from tests.pages.conftest import OpenApp
 
-APP = Path(__file__).parents[2] / "app.py"
+APP = Path(__file__).parents[2] / "dashboard.py"
 PAGE = "pages/tools.py"
 WEIGHT_KEYS = ("w_selection", "w_parameters", "w_sequence", "w_utilization")
 

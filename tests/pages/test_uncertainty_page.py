@@ -17,7 +17,7 @@ from agentic_core.io.samples import SAMPLES, load_sample
 from agentic_core.settings import AggregateSettings
 from tests.pages.conftest import OpenApp
 
-APP = Path(__file__).parents[2] / "app.py"
+APP = Path(__file__).parents[2] / "dashboard.py"
 PAGE = "pages/uncertainty.py"
 
 

@@ -12,7 +12,7 @@ import streamlit as st
 from agentic_core.errors import AgenticError
 from ui.housekeeping import remember_script_module, start_housekeeping
 from ui.state import ensure_run, get_data, running_via_app
-from ui.url_state import sync_url
+from ui.url_state import open_linked_run, sync_url
 
 st.set_page_config(page_title="Agent evaluation workbench", page_icon=":material/science:", layout="wide")
 start_housekeeping()  # once per process: releases the memory of sessions that ended
@@ -39,6 +39,7 @@ PAGES = {
     "Evaluate": [
         st.Page("pages/data.py", title="Data", icon=":material/upload_file:", url_path="data"),
         st.Page("pages/run.py", title="Run", icon=":material/play_circle:", url_path="run"),
+        st.Page("pages/history.py", title="History", icon=":material/history:", url_path="history"),
     ],
     "Results": [
         OVERVIEW,
@@ -62,6 +63,9 @@ if page is ALIAS:
     page.run()
 
 with running_via_app():
+    reopen_problem = open_linked_run()  # a reload or a shared link reopens its stored run
+    if reopen_problem:
+        st.warning(reopen_problem, icon=":material/history:")
     try:
         run = ensure_run()
     except AgenticError as exc:

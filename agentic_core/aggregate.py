@@ -118,7 +118,8 @@ class Aggregate:
         conversations: One row per conversation (seed-003 numbers, status, per-conversation pass@K).
         interactions: One row per interaction: ``score``, ``unscored``, ``passes_threshold`` (the
             answer score reaches the threshold), ``correct`` (what the rates count: passes, and
-            tool use correct when required), ``tool_overall``, ``tool_correct``.
+            tool use correct when required; a human override's verdict where there is one),
+            ``tool_overall``, ``tool_correct``, ``overridden``.
         groups: One row per unit group (task, the single conversation group, or conversation):
             ``n``, ``c``, per-group pass@K / pass^K with intervals.
         tool_summary: Mean of each tool dimension and overall with intervals, and counts.
@@ -201,6 +202,16 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     tool_correct = np.where(tool_applicable & scores_tools, reaches(overall, settings.tool_threshold), True)
     passes = reaches(score, settings.threshold)
     correct = passes & tool_correct if settings.require_tool_correctness else passes
+    overridden = np.zeros(len(score), dtype=bool)
+    if result.overrides:
+        # A person's verdict replaces the judge's (and the tool requirement) for that interaction;
+        # an unscored interaction a person judged is scored.
+        rows = np.fromiter(result.overrides, dtype=np.int64, count=len(result.overrides))
+        correct = correct.copy()
+        correct[rows] = np.fromiter((o.correct for o in result.overrides.values()), dtype=bool, count=len(rows))
+        unscored = unscored.copy()
+        unscored[rows] = False
+        overridden[rows] = True
 
     n_int = np.bincount(conv, minlength=n_conv)
     n_correct = np.bincount(conv, weights=correct, minlength=n_conv).astype(np.int64)
@@ -280,6 +291,7 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
             "correct": correct,
             "tool_overall": overall,
             "tool_correct": np.where(tool_applicable, tool_correct, False),
+            "overridden": overridden,
         }
     )
 

@@ -23,12 +23,12 @@ from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths
 from agentic_core.judges.base import Judge, JudgeItem, ProgressFn
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.runner import CacheMode, run_judge_sync
+from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
 from agentic_core.result import EvaluationResult
 from agentic_core.schemas import Conversation
 from agentic_core.tools import components_matrix, score_tools
 
-__all__ = ["Aggregate", "DataInput", "EvaluationResult", "aggregate", "evaluate", "judge_items"]
+__all__ = ["Aggregate", "DataInput", "EvaluationResult", "aggregate", "assemble", "evaluate", "judge_items"]
 
 DataInput = LoadReport | Sequence[Conversation] | str | Path | Sequence[str | Path]
 
@@ -129,10 +129,6 @@ def evaluate(
     if judge is None or isinstance(judge, str):
         judge = build_judge(judge or DEFAULT_JUDGE, **judge_options)
 
-    sizes = np.fromiter((len(c.conversation) for c in conversations), dtype=np.int64, count=len(conversations))
-    conv_index = np.repeat(np.arange(len(conversations), dtype=np.int64), sizes)
-    positions = np.concatenate([np.arange(s, dtype=np.int64) for s in sizes]) if len(sizes) else sizes
-    interactions = [i for c in conversations for i in c.conversation]
     items = judge_items(conversations)
     if cache is None and cache_mode != "off" and judge.cacheable:
         cache = JudgeCache()
@@ -146,6 +142,47 @@ def evaluate(
             f"{cut:,} interaction(s) have a query, answer or ground truth longer than {MAX_JUDGED_CHARS:,} characters: "
             f"the judge read the first {MAX_JUDGED_CHARS:,} of each (marked in the text it was given); the full "
             "texts are kept in the results."
+        )
+    result = assemble(conversations, run, float(judge.recommended_threshold), report)
+    result.elapsed_s = time.perf_counter() - start
+    return result
+
+
+def assemble(
+    conversations: list[Conversation],
+    run: JudgeRun,
+    recommended_threshold: float,
+    report: LoadReport | None = None,
+) -> EvaluationResult:
+    """Build the evaluation result from conversations and their verdicts: tool scoring and the tables.
+
+    What :func:`evaluate` does after judging; also how a stored run is reopened (its verdicts come
+    from the store, so no judge is called). Tool scoring is deterministic and takes about a second
+    per 100k interactions.
+
+    Args:
+        conversations: The evaluated conversations, in order.
+        run: The judge run, one verdict per interaction in conversation order.
+        recommended_threshold: The judge's recommended answer threshold.
+        report: The load report, when there is one.
+
+    Returns:
+        The result, ready for :func:`aggregate`.
+
+    Raises:
+        DataError: the verdicts do not match the interactions one to one.
+    """
+    start = time.perf_counter()
+    sizes = np.fromiter((len(c.conversation) for c in conversations), dtype=np.int64, count=len(conversations))
+    conv_index = np.repeat(np.arange(len(conversations), dtype=np.int64), sizes)
+    positions = np.concatenate([np.arange(s, dtype=np.int64) for s in sizes]) if len(sizes) else sizes
+    interactions = [i for c in conversations for i in c.conversation]
+    if len(run.verdicts) != len(interactions):
+        raise DataError(
+            "verdicts",
+            f"must hold one verdict per interaction ({len(interactions)})",
+            len(run.verdicts),
+            "judge the same conversations the verdicts belong to",
         )
 
     with gc_paused():
@@ -185,7 +222,7 @@ def evaluate(
         interactions=frame,
         tool_components=components,
         judge_run=run,
-        recommended_threshold=float(judge.recommended_threshold),
+        recommended_threshold=recommended_threshold,
         load_report=report,
         elapsed_s=time.perf_counter() - start,
         conv_index=conv_index,

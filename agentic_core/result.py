@@ -14,6 +14,7 @@ import pandas as pd
 from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import JudgeIdentity
 from agentic_core.judges.runner import JudgeRun
+from agentic_core.overrides import Override
 from agentic_core.schemas import Conversation, Interaction
 from agentic_core.tools import ToolComponents
 
@@ -38,6 +39,8 @@ class EvaluationResult:
         task_keys: The distinct task keys, sorted.
         session_ids: Per conversation, its session id.
         tool_arrays: The tool component columns (see :func:`agentic_core.tools.components_matrix`).
+        overrides: Human overrides by interaction row (see :mod:`agentic_core.overrides`); every
+            aggregate uses them in place of the judge's verdict.
     """
 
     conversations: list[Conversation]
@@ -53,6 +56,7 @@ class EvaluationResult:
     task_keys: list[str] = field(default_factory=list)
     session_ids: list[str] = field(default_factory=list)
     tool_arrays: dict[str, np.ndarray] = field(default_factory=dict)
+    overrides: dict[int, Override] = field(default_factory=dict)
 
     @property
     def judge_identity(self) -> JudgeIdentity:

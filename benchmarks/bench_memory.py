@@ -82,6 +82,7 @@ def measure(data: Path, sessions: int, sweep: int, tmp: Path) -> dict[str, float
     """Memory readings of one server run, in MB."""
     env = {
         "AGENTIC_CACHE_PATH": str(tmp / f"cache-{sweep}.sqlite3"),
+        "AGENTIC_RUNS_PATH": str(tmp / f"runs-{sweep}.sqlite3"),
         "AGENTIC_SWEEP_SECONDS": str(sweep),
         "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(TTL_S),
         "AGENTIC_MAX_UPLOAD_MB": "400",

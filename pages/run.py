@@ -25,6 +25,7 @@ from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode
 from agentic_core.secrets import mask_secrets
 from ui.controls import set_value, threshold_default
 from ui.memo import session_memo
+from ui.runs import store_run
 from ui.state import ActiveRun, ensure_run, get_data, is_evaluated, set_run
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ ITEMS_KEY = "_run_items"
 PLAN_KEY = "_run_plan"
 GENERATION_KEY = "_run_generation"
 DONE_KEY = "_run_done_message"
+STORE_WARNING_KEY = "_run_store_warning"
 _PERSIST: dict[str, Any] = {"persist_state": "session"}
 
 
@@ -177,6 +179,9 @@ def _run(
         return None
     bar.progress(1.0, text=f"Judged {total:,} interactions in {result.judge_run.elapsed_s:.1f} s")
     new = ActiveRun(data_name=data_name, result=result, judge_label=result.judge_identity.label())
+    problem = store_run(new)  # kept in the history: a reload or a later visit reopens it
+    if problem:
+        st.session_state[STORE_WARNING_KEY] = problem
     set_run(new)
     # The new judge's recommendation becomes the default answer threshold on every results page.
     set_value("threshold", threshold_default(new))
@@ -188,7 +193,12 @@ def _show_run(run: ActiveRun) -> None:
     result = run.result
     jr = result.judge_run
     st.subheader("Active run")
-    st.markdown(f"**Data:** {run.data_name}  \n**Judge:** {run.judge_label}")
+    kept = (
+        f"  \n**In the history as** `{run.stored_id}` (reopen it on **History**, or with this page's link)"
+        if run.stored_id
+        else ""
+    )
+    st.markdown(f"**Data:** {run.data_name}  \n**Judge:** {run.judge_label}{kept}")
     with st.expander("Judge identity (recorded with every result and used as the cache key)"):
         st.json(jr.identity.model_dump(mode="json"))
     ok, cached, failed = (jr.counts.get(name, 0) for name in ("ok", "cached", "failed"))
@@ -361,6 +371,9 @@ if start and judge is not None:
 done = st.session_state.pop(DONE_KEY, None)
 if done:
     st.success(done)
+stored_problem = st.session_state.pop(STORE_WARNING_KEY, None)
+if stored_problem:
+    st.warning(stored_problem)
 del secret
 
 st.divider()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 SEEDS = ROOT / "sample_data" / "seed_examples.json"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_run_history(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Runs made by tests go to a history of their own, never the user's."""
+    import os
+
+    before = os.environ.get("AGENTIC_RUNS_PATH")
+    os.environ["AGENTIC_RUNS_PATH"] = str(tmp_path_factory.mktemp("history") / "runs.sqlite3")
+    yield
+    if before is None:
+        os.environ.pop("AGENTIC_RUNS_PATH", None)
+    else:
+        os.environ["AGENTIC_RUNS_PATH"] = before
 
 
 INTERACTION_COLUMNS = [
@@ -39,6 +54,8 @@ INTERACTION_COLUMNS = [
     "tool_utilization",
     "tool_overall",
     "tool_correct",
+    "human_override",
+    "human_note",
     "tool_reasoning",
 ]
 

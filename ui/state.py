@@ -51,11 +51,13 @@ class ActiveRun:
     result: EvaluationResult
     judge_label: str
     created_at: float = field(default_factory=time.time)
+    stored_id: str | None = None  # its id in the run history, once stored
+    revision: int = 0  # raised when a human override changes what the aggregates count
 
     @property
     def run_id(self) -> str:
-        """Identifies the run for memoisation (stable for the life of the run)."""
-        return f"{self.data_name}:{self.judge_label}:{self.created_at}"
+        """Identifies the run's current state for memoisation (changes with its overrides)."""
+        return f"{self.data_name}:{self.judge_label}:{self.created_at}:{self.revision}"
 
 
 # Overrides for the first run (benchmarks, tests, a team's own default data):

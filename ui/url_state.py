@@ -35,9 +35,11 @@ from ui.controls import (
     set_value,
     threshold_default,
 )
-from ui.state import ActiveRun
+from ui.runs import open_stored_run
+from ui.state import ActiveRun, get_run
 
 DATA_PARAM = "data"
+RUN_PARAM = "run"
 LAST_KEY = "_url_last"
 # Parameters Streamlit itself reads; never reported as unknown.
 _STREAMLIT_PARAMS = ("embed", "embed_options")
@@ -100,10 +102,10 @@ def read_query(query: Mapping[str, str]) -> tuple[dict[str, Any], str | None, li
     values: dict[str, Any] = {}
     messages: list[str] = []
     for key, text in query.items():
-        if key == DATA_PARAM or key in _STREAMLIT_PARAMS:
+        if key in (DATA_PARAM, RUN_PARAM) or key in _STREAMLIT_PARAMS:
             continue
         if key not in URL_SETTINGS and key != PRIOR_KEY:
-            known = ", ".join(sorted([*URL_SETTINGS, PRIOR_KEY, DATA_PARAM]))
+            known = ", ".join(sorted([*URL_SETTINGS, PRIOR_KEY, DATA_PARAM, RUN_PARAM]))
             messages.append(f"The link's `{key}={text}` was ignored: `{key}` is not a setting (they are: {known}).")
             continue
         try:
@@ -121,13 +123,16 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def url_params(state: Mapping[str, Any], threshold_default: float, data_name: str) -> dict[str, str]:
-    """The URL parameters for the current settings: those that differ from their defaults, and the data.
+def url_params(
+    state: Mapping[str, Any], threshold_default: float, data_name: str, run_id: str | None = None
+) -> dict[str, str]:
+    """The URL parameters for the current settings: those that differ from their defaults, the data and the run.
 
     Args:
         state: The session's widget values (a missing key is at its default).
         threshold_default: The answer threshold's default (the run's judge recommends it).
         data_name: The name of the data the results are computed on.
+        run_id: The run's id in the history, when it is stored (a reload reopens it).
     """
     defaults = {**DEFAULTS, "threshold": threshold_default}
     params: dict[str, str] = {}
@@ -137,7 +142,25 @@ def url_params(state: Mapping[str, Any], threshold_default: float, data_name: st
         if key in state and state[key] != defaults.get(key):
             params[key] = _text(state[key])
     params[DATA_PARAM] = data_name
+    if run_id:
+        params[RUN_PARAM] = run_id
     return params
+
+
+def open_linked_run() -> str | None:
+    """On a session's first run, reopen the stored run the URL names (a reload, a shared link).
+
+    Returns:
+        A message for the page when the link names a run that cannot be reopened.
+    """
+    run_id = st.query_params.get(RUN_PARAM)
+    if not run_id or get_run() is not None:
+        return None
+    try:
+        open_stored_run(run_id)
+    except AgenticError as exc:
+        return f"The link's run `{run_id}` could not be reopened, so the built-in sample is shown: {exc}"
+    return None
 
 
 def _data_notice(linked: str, run: ActiveRun) -> str:
@@ -186,7 +209,7 @@ def write_url(run: ActiveRun, query: Mapping[str, str] | None = None) -> None:
     """
     if query is None:
         query = {key: st.query_params[key] for key in st.query_params}
-    params = url_params(st.session_state.get(STORE_KEY, {}), threshold_default(run), run.data_name)
+    params = url_params(st.session_state.get(STORE_KEY, {}), threshold_default(run), run.data_name, run.stored_id)
     if params != query:
         st.query_params.from_dict(params)
     st.session_state[LAST_KEY] = params

@@ -104,6 +104,12 @@ def interactions_table(
             "tool_correct": np.where(base["tool_applicable"], agg.interactions["tool_correct"], None),
         }
     )
+    # A person's verdict, where one replaced the judge's (it decides "correct" above).
+    overrides = result.overrides
+    frame["human_override"] = [
+        ("correct" if overrides[row].correct else "incorrect") if row in overrides else "" for row in range(len(frame))
+    ]
+    frame["human_note"] = [overrides[row].note if row in overrides else "" for row in range(len(frame))]
     if with_reasoning:
         frame["tool_reasoning"] = [None if t is None else t.reasoning for t in tool_scores(result, agg)]
     return frame

@@ -21,6 +21,7 @@ PAGES = [  # (url path, heading); the Overview is the default page, served at "/
     ("", "Overview"),
     ("data", "Data"),
     ("run", "Run"),
+    ("history", "History"),
     ("uncertainty", "Uncertainty"),
     ("tools", "Tools"),
     ("explorer", "Explorer"),

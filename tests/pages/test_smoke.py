@@ -11,6 +11,7 @@ PAGES = {
     "pages/overview.py": "Overview",
     "pages/data.py": "Data",
     "pages/run.py": "Run",
+    "pages/history.py": "History",
     "pages/uncertainty.py": "Uncertainty",
     "pages/tools.py": "Tools",
     "pages/explorer.py": "Explorer",

@@ -1,0 +1,314 @@
+"""The run history: every evaluation kept in one SQLite file, reopened without calling a judge.
+
+Where: ``$AGENTIC_RUNS_PATH`` (a file, or a folder for the default file name), else the user data
+folder (``platformdirs``). The dashboard shows the path on its History page.
+
+What: per run, its description (:class:`~agentic_core.runs.payload.RunMeta`, searchable columns)
+and its whole document (:class:`~agentic_core.runs.payload.RunPayload`, zlib-compressed JSON), plus
+the human overrides, which change after the run is made. Never an API key: judge identities hold
+none, and :func:`~agentic_core.runs.payload.to_payload` takes nothing else from the judge.
+
+The file records its schema version (``PRAGMA user_version``); a file written by a newer version
+is refused with the reason, an older one is migrated in place (there is one version so far).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+import platformdirs
+
+from agentic_core.errors import AgenticError, DataError
+from agentic_core.overrides import Override
+from agentic_core.result import EvaluationResult
+from agentic_core.runs.payload import RunMeta, RunPayload, from_payload, to_payload, upgrade
+
+ENV_VAR = "AGENTIC_RUNS_PATH"
+APP_NAME = "agentic-workbench"
+DEFAULT_FILENAME = "runs.sqlite3"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    data_name TEXT NOT NULL,
+    data_fingerprint TEXT NOT NULL,
+    judge_label TEXT NOT NULL,
+    meta TEXT NOT NULL,
+    payload BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
+CREATE TABLE IF NOT EXISTS overrides (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    row INTEGER NOT NULL,
+    correct INTEGER NOT NULL,
+    note TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (run_id, row)
+);
+"""
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class RunStoreError(AgenticError):
+    """The run history cannot be used (an unreadable or newer file, an unknown run)."""
+
+
+def default_runs_path() -> Path:
+    """Where the history lives: ``$AGENTIC_RUNS_PATH`` if set, else the user data folder."""
+    env = os.environ.get(ENV_VAR, "").strip()
+    if env:
+        path = Path(env).expanduser()
+        return path / DEFAULT_FILENAME if path.is_dir() else path
+    return Path(platformdirs.user_data_dir(APP_NAME)) / DEFAULT_FILENAME
+
+
+def new_run_id() -> str:
+    """A short, sortable, unguessable id such as ``20261124-081502-3f9a``."""
+    return f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
+
+
+def _pack(payload: RunPayload) -> bytes:
+    return zlib.compress(orjson.dumps(payload.model_dump(mode="json")), 6)
+
+
+def _unpack(blob: bytes, place: str) -> RunPayload:
+    try:
+        document = orjson.loads(zlib.decompress(blob))
+    except (zlib.error, orjson.JSONDecodeError) as exc:
+        raise RunStoreError(place, "is damaged and cannot be read", str(exc), "delete it and evaluate again") from None
+    return RunPayload.model_validate(upgrade(document, place))
+
+
+class RunStore:
+    """The run history in one SQLite file.
+
+    Args:
+        path: The database file (default :func:`default_runs_path`); created with its folder.
+
+    Raises:
+        RunStoreError: the file cannot be opened, or was written by a newer version.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_runs_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as conn:
+                self._migrate(conn)
+        except sqlite3.Error as exc:
+            raise RunStoreError(
+                str(self.path), "cannot be opened as the run history", str(exc), f"check the file, or set {ENV_VAR}"
+            ) from None
+
+    def __repr__(self) -> str:
+        return f"RunStore({str(self.path)!r})"
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(self.path, timeout=30)
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")
+            with conn:  # one transaction: committed on success, rolled back on error
+                yield conn
+        finally:
+            conn.close()
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise RunStoreError(
+                str(self.path),
+                f"was written by a newer workbench (history schema {version}; this one knows up to {SCHEMA_VERSION})",
+                version,
+                f"upgrade the workbench, or point {ENV_VAR} at another file",
+            )
+        conn.executescript(_SCHEMA)
+        # Later schema versions add their ALTER TABLE steps here, from `version` upwards.
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def save(self, result: EvaluationResult, data_name: str, name: str | None = None) -> RunMeta:
+        """Store an evaluation; returns its description (with the new id)."""
+        run_id = new_run_id()
+        label = result.judge_identity.label()
+        payload = to_payload(result, run_id, name or f"{data_name} · {label}", data_name)
+        self._insert(payload)
+        return payload.meta
+
+    def _insert(self, payload: RunPayload) -> None:
+        meta = payload.meta
+        with self._connect() as conn:
+            conn.execute(
+                "INSERT INTO runs (id, name, created_at, data_name, data_fingerprint, judge_label, meta, payload) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    meta.id,
+                    meta.name,
+                    meta.created_at,
+                    meta.data_name,
+                    meta.data_fingerprint,
+                    meta.judge.label(),
+                    meta.model_dump_json(),
+                    _pack(payload.model_copy(update={"overrides": []})),
+                ),
+            )
+            conn.executemany(
+                "INSERT INTO overrides (run_id, row, correct, note, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(meta.id, o.row, int(o.correct), o.note, o.created_at) for o in payload.overrides],
+            )
+
+    def rename(self, run_id: str, name: str) -> None:
+        """Give a run another name.
+
+        Raises:
+            RunStoreError: unknown run or a blank name.
+        """
+        if not name.strip():
+            raise RunStoreError("name", "must not be blank", name, "give the run a name")
+        with self._connect() as conn:
+            (blob,) = self._row(conn, run_id, "meta")
+            meta = RunMeta.model_validate_json(blob).model_copy(update={"name": name.strip()})
+            conn.execute(
+                "UPDATE runs SET name = ?, meta = ? WHERE id = ?", (meta.name, meta.model_dump_json(), run_id)
+            )
+
+    def delete(self, run_id: str) -> None:
+        """Delete a run and its overrides.
+
+        Raises:
+            RunStoreError: unknown run.
+        """
+        with self._connect() as conn:
+            self._row(conn, run_id, "id")
+            conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+
+    def set_override(self, run_id: str, override: Override) -> None:
+        """Record (or replace) a person's verdict on one interaction of a run."""
+        with self._connect() as conn:
+            self._row(conn, run_id, "id")
+            conn.execute(
+                "INSERT OR REPLACE INTO overrides (run_id, row, correct, note, created_at) VALUES (?, ?, ?, ?, ?)",
+                (run_id, override.row, int(override.correct), override.note, override.created_at),
+            )
+
+    def clear_override(self, run_id: str, row: int) -> None:
+        """Remove a person's verdict (the judge's counts again)."""
+        with self._connect() as conn:
+            conn.execute("DELETE FROM overrides WHERE run_id = ? AND row = ?", (run_id, row))
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def _row(self, conn: sqlite3.Connection, run_id: str, columns: str) -> tuple[Any, ...]:
+        row = conn.execute(f"SELECT {columns} FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise RunStoreError(
+                "run", "is not in the history", run_id, "list the runs (runs list, or the History page) for their ids"
+            )
+        return tuple(row)
+
+    def runs(self) -> list[RunMeta]:
+        """Every stored run, newest first."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT meta FROM runs ORDER BY created_at DESC, id DESC").fetchall()
+        return [RunMeta.model_validate_json(meta) for (meta,) in rows]
+
+    def meta(self, run_id: str) -> RunMeta:
+        """One run's description.
+
+        Raises:
+            RunStoreError: unknown run.
+        """
+        with self._connect() as conn:
+            (meta,) = self._row(conn, run_id, "meta")
+        return RunMeta.model_validate_json(meta)
+
+    def payload(self, run_id: str) -> RunPayload:
+        """One run's whole document, with its current overrides.
+
+        Raises:
+            RunStoreError: unknown or damaged run.
+        """
+        with self._connect() as conn:
+            meta_json, blob = self._row(conn, run_id, "meta, payload")
+            rows = conn.execute(
+                "SELECT row, correct, note, created_at FROM overrides WHERE run_id = ? ORDER BY row", (run_id,)
+            ).fetchall()
+        payload = _unpack(blob, f"run {run_id}")
+        overrides = [Override(row=r, correct=bool(c), note=n, created_at=t) for r, c, n, t in rows]
+        # The name may have changed since the document was packed.
+        return payload.model_copy(update={"meta": RunMeta.model_validate_json(meta_json), "overrides": overrides})
+
+    def open(self, run_id: str) -> EvaluationResult:
+        """Reopen a run: its result as it was evaluated, with its overrides; no judge is called.
+
+        Raises:
+            RunStoreError: unknown or damaged run.
+            DataError: its conversations no longer validate.
+        """
+        return from_payload(self.payload(run_id))
+
+    # -- files -----------------------------------------------------------------------------------
+
+    def export(self, run_id: str) -> bytes:
+        """One run as a single file's content (gzip-compressed JSON): what ``runs import`` reads."""
+        import gzip
+
+        return gzip.compress(orjson.dumps(self.payload(run_id).model_dump(mode="json")), 6, mtime=0)
+
+    def import_(self, data: bytes, place: str = "run file") -> RunMeta:
+        """Add an exported run to the history (a new id if its id is taken).
+
+        Raises:
+            DataError: not a run file, a damaged one, or one from a newer version.
+        """
+        import gzip
+
+        try:
+            raw = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+            document = orjson.loads(raw)
+        except (OSError, EOFError, orjson.JSONDecodeError) as exc:
+            raise DataError(
+                place, "is not a run file (gzip-compressed JSON)", str(exc)[:120], "export the run again"
+            ) from None
+        if not isinstance(document, dict):
+            raise DataError(place, "is not a run file", type(document).__name__, "export it again")
+        payload = RunPayload.model_validate(upgrade(document, place))
+        known = {meta.id for meta in self.runs()}
+        run_id = payload.meta.id
+        if run_id in known or not _ID.match(run_id):
+            run_id = new_run_id()
+        meta = payload.meta.model_copy(update={"id": run_id})
+        self._insert(payload.model_copy(update={"meta": meta}))
+        return meta
+
+    def latest(self) -> RunMeta | None:
+        """The newest run, if any."""
+        runs = self.runs()
+        return runs[0] if runs else None
+
+
+def age_text(created_at: float, now: float | None = None) -> str:
+    """``3 min ago``, ``2 h ago``, ``5 days ago``: a run's age for lists."""
+    seconds = max(0.0, (now or time.time()) - created_at)
+    if seconds < 90:
+        return "just now"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min ago"
+    if seconds < 129600:
+        return f"{round(seconds / 3600)} h ago"
+    return f"{round(seconds / 86400)} days ago"

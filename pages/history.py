@@ -1,0 +1,130 @@
+"""History: every stored run; open, rename, download, delete, import."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from agentic_core.errors import AgenticError
+from agentic_core.runs import age_text
+from ui.runs import open_stored_run, run_store, store_error
+from ui.state import ensure_run
+
+run = ensure_run()
+st.title("History")
+store = run_store()
+if store is None:
+    st.error(f"The run history cannot be used: {store_error()}")
+    st.stop()
+assert store is not None  # st.stop() ends the script run
+
+runs = store.runs()
+st.caption(
+    f"Every run made on the Run page (or with the command line) is kept in `{store.path}` with its data, verdicts "
+    "and settings, never an API key. Opening one shows its results again without calling a judge. "
+    "`python -m agentic_core runs list` reads the same history."
+)
+notice = st.session_state.pop("_history_notice", None)
+if notice:
+    st.success(notice)
+
+if not runs:
+    st.info(
+        "No stored run yet. Judge some data on the **Run** page (the built-in sample shown at first is not stored), "
+        "or import a run file below.",
+        icon=":material/history:",
+    )
+else:
+    table = pd.DataFrame(
+        {
+            "name": [m.name for m in runs],
+            "data": [m.data_name for m in runs],
+            "judge": [m.judge.label() for m in runs],
+            "made": [age_text(m.created_at) for m in runs],
+            "conversations": [m.n_conversations for m in runs],
+            "interactions": [m.n_interactions for m in runs],
+            "active": ["●" if m.id == run.stored_id else "" for m in runs],
+            "id": [m.id for m in runs],
+        }
+    )
+    with st.container(key="history_table"):
+        picked = st.dataframe(
+            table,
+            hide_index=True,
+            on_select="rerun",
+            selection_mode="single-row",
+            key="history_selection",
+            column_config={
+                "active": st.column_config.TextColumn("", width="small", help="The run the results pages show"),
+                "made": st.column_config.TextColumn("Made"),
+            },
+        )
+    rows = picked.selection.rows if picked is not None else []
+    ids = [m.id for m in runs]
+    default = ids.index(run.stored_id) if run.stored_id in ids else 0
+    chosen = st.selectbox(
+        "Run",
+        ids,
+        index=rows[0] if rows else default,
+        format_func=lambda i: f"{table.loc[ids.index(i), 'name']} ({i})",
+        key="history_run",
+        help="Click a row above, or pick a run here.",
+    )
+    meta = runs[ids.index(chosen)]
+    st.markdown(
+        f"**{meta.name}** — {meta.data_name}, judged by {meta.judge.label()}, {meta.n_conversations:,} "
+        f"conversations, made {age_text(meta.created_at)} with version {meta.app_version}. "
+        f"Data fingerprint `{meta.data_fingerprint[:12]}`."
+    )
+    cols = st.columns(4)
+    if cols[0].button("Open", key="history_open", type="primary", icon=":material/open_in_new:"):
+        try:
+            with st.spinner("Reopening the run (no judge is called)..."):
+                open_stored_run(meta.id)
+        except AgenticError as exc:
+            st.error(str(exc))
+        else:
+            st.switch_page("pages/overview.py")
+    cols[1].download_button(
+        "Download",
+        data=lambda: store.export(meta.id),
+        file_name=f"run-{meta.id}.json.gz",
+        mime="application/gzip",
+        key="history_download",
+        icon=":material/download:",
+        help="One file with the data, verdicts and overrides: import it here or with 'runs import'.",
+    )
+    with cols[2].popover("Rename", icon=":material/edit:"):
+        new_name = st.text_input("New name", value=meta.name, key="history_new_name")
+        if st.button("Save the name", key="history_rename"):
+            try:
+                store.rename(meta.id, new_name)
+            except AgenticError as exc:
+                st.error(str(exc))
+            else:
+                st.session_state["_history_notice"] = f"Renamed to {new_name.strip()!r}."
+                st.rerun()
+    with cols[3].popover("Delete", icon=":material/delete:"):
+        st.markdown(f"Delete **{meta.name}** and its overrides from the history? This cannot be undone.")
+        if st.button("Delete for good", key="history_delete", type="primary"):
+            store.delete(meta.id)
+            if meta.id == run.stored_id:
+                run.stored_id = None  # still open in this session, no longer in the history
+            st.session_state["_history_notice"] = f"Deleted {meta.name!r}."
+            st.rerun()
+
+st.subheader("Import a run")
+upload = st.file_uploader(
+    "A run file (from Download above or `python -m agentic_core runs export`)",
+    type=["gz", "json"],
+    key="history_import",
+)
+if upload is not None and st.session_state.get("_history_imported") != upload.file_id:
+    st.session_state["_history_imported"] = upload.file_id
+    try:
+        imported = store.import_(upload.getvalue(), upload.name)
+    except AgenticError as exc:
+        st.error(str(exc))
+    else:
+        st.session_state["_history_notice"] = f"Imported {imported.name!r} as {imported.id}."
+        st.rerun()

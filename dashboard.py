@@ -50,7 +50,14 @@ PAGES = {
             url_path="uncertainty",
         ),
         st.Page("pages/tools.py", title="Tools", icon=":material/build:", url_path="tools"),
+        st.Page(
+            "pages/agentic_metrics.py", title="Agentic metrics", icon=":material/psychology:", url_path="agentic"
+        ),
         st.Page("pages/explorer.py", title="Explorer", icon=":material/search:", url_path="explorer"),
+        st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
+        st.Page(
+            "pages/calibration.py", title="Calibration", icon=":material/fact_check:", url_path="calibration"
+        ),
         ALIAS,
     ],
     "Share": [

@@ -11,13 +11,19 @@ The curated public API (the README's Python API), importable from here::
 imported later.
 """
 
+from agentic_core.agentic_metrics.compute import add_agentic_metrics, compute_agentic_metrics
+from agentic_core.agentic_metrics.summary import agentic_table, summarise_agentic
 from agentic_core.aggregate import Aggregate, aggregate
+from agentic_core.calibration import calibrate_run
+from agentic_core.compare_runs import Side, compare_sides
 from agentic_core.errors import AgenticError, DataError, JudgeConfigError, SettingsError, UndefinedEstimateError
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_paths, load_records
 from agentic_core.judges.registry import build_judge
 from agentic_core.report import summary, write_exports
 from agentic_core.result import EvaluationResult
+from agentic_core.runs import RunStore
+from agentic_core.service.aws_lambda import lambda_handler
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings
 from agentic_core.stats import CurvePoint, pass_at_k, pass_pow_k
 from agentic_core.version import __version__
@@ -30,18 +36,27 @@ __all__ = [
     "DataError",
     "EvaluationResult",
     "JudgeConfigError",
+    "RunStore",
     "SettingsError",
+    "Side",
     "ToolWeights",
     "UndefinedEstimateError",
     "__version__",
+    "add_agentic_metrics",
+    "agentic_table",
     "aggregate",
     "build_judge",
+    "calibrate_run",
+    "compare_sides",
+    "compute_agentic_metrics",
     "evaluate",
+    "lambda_handler",
     "load_paths",
     "load_records",
     "make_settings",
     "pass_at_k",
     "pass_pow_k",
+    "summarise_agentic",
     "summary",
     "write_exports",
 ]

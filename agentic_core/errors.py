@@ -86,3 +86,26 @@ class JudgeConfigError(AgenticError):
 
 class CacheError(AgenticError):
     """The judge cache cannot be used (unwritable location, ...)."""
+
+
+class RequestError(AgenticError):
+    """A request to the HTTP endpoint cannot be served as sent (not JSON, too large, ...).
+
+    Args:
+        place: Where the problem is (``"request body"``, ``"datasets"``).
+        rule: The rule that was broken.
+        value: The offending value (never a credential).
+        fix: What the caller should do.
+        show: Whether to print ``value`` even when it is ``None``.
+        status: The HTTP status the endpoint answers with (400 malformed, 413 too large, ...).
+    """
+
+    def __init__(
+        self, place: str, rule: str, value: Any = None, fix: str = "", *, show: bool = True, status: int = 400
+    ) -> None:
+        super().__init__(place, rule, value, fix, show=show)
+        self.status = status
+
+    def at(self, place: str) -> AgenticError:
+        """The same error at another place, keeping its HTTP status."""
+        return RequestError(place, self.rule, self.value, self.fix, show=self.show, status=self.status)

@@ -102,6 +102,7 @@ def evaluate(
     cache: JudgeCache | None = None,
     cache_mode: CacheMode = "use",
     progress: ProgressFn | None = None,
+    metrics: str | Sequence[str] | None = None,
     **judge_options: Any,
 ) -> EvaluationResult:
     """Judge every interaction once and score tool use.
@@ -113,6 +114,9 @@ def evaluate(
             not ``off``; only cacheable judges use it).
         cache_mode: ``use``, ``refresh`` or ``off``.
         progress: Called as ``progress(done, total)`` while judging.
+        metrics: Seed 004's agentic metrics to compute too (``tool_call_accuracy``,
+            ``topic_adherence``, ``goal_accuracy``, a comma-separated string or ``all``); stored on
+            ``result.agentic`` (see :mod:`agentic_core.agentic_metrics.compute`).
         **judge_options: Passed to the registry when ``judge`` is a name.
 
     Returns:
@@ -144,6 +148,12 @@ def evaluate(
             "texts are kept in the results."
         )
     result = assemble(conversations, run, float(judge.recommended_threshold), report)
+    if metrics:
+        from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+
+        result.agentic = compute_agentic_metrics(
+            conversations, judge, metrics=metrics, cache=cache, cache_mode=cache_mode
+        )
     result.elapsed_s = time.perf_counter() - start
     return result
 

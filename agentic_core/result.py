@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from agentic_core.agentic_metrics.results import AgenticMetrics
 from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import JudgeIdentity
 from agentic_core.judges.runner import JudgeRun
@@ -41,6 +42,7 @@ class EvaluationResult:
         tool_arrays: The tool component columns (see :func:`agentic_core.tools.components_matrix`).
         overrides: Human overrides by interaction row (see :mod:`agentic_core.overrides`); every
             aggregate uses them in place of the judge's verdict.
+        agentic: Seed 004's agentic metrics when they were computed (``evaluate(metrics=...)``), else ``None``.
     """
 
     conversations: list[Conversation]
@@ -57,6 +59,7 @@ class EvaluationResult:
     session_ids: list[str] = field(default_factory=list)
     tool_arrays: dict[str, np.ndarray] = field(default_factory=dict)
     overrides: dict[int, Override] = field(default_factory=dict)
+    agentic: AgenticMetrics | None = None
 
     @property
     def judge_identity(self) -> JudgeIdentity:

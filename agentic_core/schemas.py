@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 _ALLOW = ConfigDict(extra="allow", frozen=False)
 
@@ -96,6 +96,11 @@ class Interaction(BaseModel):
 
     ``score`` is our addition: a precomputed correctness score in [0, 1] (environment reward,
     human grade) used by the ``dataset`` judge.
+
+    ``human_label`` (0 or 1: is the answer correct?) and ``human_score`` (in [0, 1], correct at 0.5
+    and above) are our additions too: a person's verdict, which the judge is calibrated against
+    (:mod:`agentic_core.calibration`); the label wins when both are given. Neither changes what
+    the aggregates count (a human override does, see :mod:`agentic_core.overrides`).
     """
 
     model_config = _ALLOW
@@ -109,6 +114,8 @@ class Interaction(BaseModel):
     agentic: Agentic | None = None
     ground_truth_agentic: GroundTruthAgentic | None = None
     score: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
+    human_label: StrictInt | None = Field(default=None, ge=0, le=1)
+    human_score: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
 
 
 class Conversation(BaseModel):
@@ -116,6 +123,14 @@ class Conversation(BaseModel):
 
     ``task_id`` is our addition: conversations sharing it are repeated attempts at one task.
     Without it, the task key is the ordered tuple of the conversation's ``qa_id``s.
+
+    ``reference_topics`` is our addition too: the topics the agent should keep to in this
+    conversation (Ragas' ``reference_topics``, read by the Ragas importer), what topic adherence
+    (:mod:`agentic_core.agentic_metrics`) classifies each user query against.
+
+    ``reference`` is our addition too: the expected outcome of the conversation's goal (Ragas'
+    ``reference`` of a multi-turn sample, read by the Ragas importer), what agent goal accuracy
+    with reference compares the conversation's outcome with.
     """
 
     model_config = _ALLOW
@@ -125,6 +140,8 @@ class Conversation(BaseModel):
     language: str | None = None
     context: str | None = None
     task_id: str | None = None
+    reference_topics: list[str] | None = None
+    reference: str | None = None
     conversation: list[Interaction] = Field(min_length=1)
 
     def task_key(self) -> str:

@@ -11,12 +11,15 @@ cannot be built is skipped with the reason) and prints markdown tables:
   ``recommended_threshold``, accuracy at the product default 0.7, the best threshold and its accuracy;
 * per judge: pairs per second (``--pairs`` distinct pairs, caches cold) and load time (import,
   construction and a first one-item call, which is where lazy model loading happens);
-* per category: accuracy at the recommended threshold.
+* per category: accuracy at the recommended threshold, on all records and per split.
 
 **Hold-out.** The devset is split deterministically into a ``dev`` half (for tuning rules and
 thresholds) and a ``test`` half (only evaluated): within each category, records are ordered by the
 sha256 of their id and alternate dev, test, dev, ... so both halves keep every category and their label
-balance. Numbers on ``test`` are the honest ones.
+balance. A record may name its split itself (``"split": "holdout"``): such records stay out of that
+alternation, so adding them moves no old record between dev and test. The ``holdout`` records were
+written after the ``test`` half had been looked at, and are evaluated once after rules are frozen;
+``all`` is every record. Splits with no records are left out of the tables.
 
 Nothing here is asserted; results go to the README.
 """
@@ -46,7 +49,9 @@ from agentic_core.judges.runner import judge_sync  # noqa: E402
 
 DEFAULT_DEVSET = ROOT / "sample_data" / "judge_devset.jsonl"
 DEFAULT_THRESHOLD = 0.7
-SPLITS = ("dev", "test", "all")
+SPLITS = ("dev", "test", "holdout", "all")
+NAMED_SPLITS = ("dev", "test", "holdout")
+"""Values a record's optional ``split`` field may take."""
 
 JUDGES: list[tuple[str, str, str]] = [
     ("lexical", "agentic_core.judges.lexical", "LexicalJudge"),
@@ -65,13 +70,14 @@ def load_devset(path: Path) -> list[dict[str, Any]]:
     """Read the labelled devset.
 
     Args:
-        path: A JSONL file of ``{id, query, answer, ground_truth, label, category}`` records.
+        path: A JSONL file of ``{id, query, answer, ground_truth, label, category}`` records, each
+            with an optional ``split`` (``dev``, ``test`` or ``holdout``).
 
     Returns:
         The records in file order.
 
     Raises:
-        ValueError: A record is missing a field or has a label other than 0 / 1.
+        ValueError: A record is missing a field, has a label other than 0 / 1 or an unknown split.
     """
     records = []
     with path.open(encoding="utf-8") as fh:
@@ -84,23 +90,30 @@ def load_devset(path: Path) -> list[dict[str, Any]]:
                 raise ValueError(f"{path} line {lineno}: missing fields {sorted(missing)}")
             if rec["label"] not in (0, 1):
                 raise ValueError(f"{path} line {lineno}: label must be 0 or 1 (got {rec['label']!r})")
+            if rec.get("split", "dev") not in NAMED_SPLITS:
+                raise ValueError(f"{path} line {lineno}: split must be one of {NAMED_SPLITS} (got {rec['split']!r})")
             records.append(rec)
     return records
 
 
 def split_devset(records: Sequence[dict[str, Any]]) -> dict[str, str]:
-    """Assign each record to ``dev`` or ``test``, deterministically and stratified by category.
+    """Assign each record to ``dev``, ``test`` or ``holdout``, deterministically.
+
+    A record that names its split keeps it; the others are split dev / test, stratified by category.
 
     Args:
         records: Devset records.
 
     Returns:
-        ``{record id: "dev" | "test"}``.
+        ``{record id: "dev" | "test" | "holdout"}``.
     """
     by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for rec in records:
-        by_category[rec["category"]].append(rec)
     split: dict[str, str] = {}
+    for rec in records:
+        if "split" in rec:
+            split[rec["id"]] = rec["split"]
+        else:
+            by_category[rec["category"]].append(rec)
     for recs in by_category.values():
         # Hash order, not file order: the file is grouped in right/wrong pairs, and alternating in
         # file order would put every correct answer in one half.
@@ -280,7 +293,16 @@ def summarise(run: JudgeRun, records: Sequence[dict[str, Any]], split: dict[str,
         s = [run.scores[r["id"]] for r in recs]
         y = [int(r["label"]) for r in recs]
         acc = accuracy_at(s, y, run.recommended_threshold)
-        out["categories"][cat] = {"n": len(recs), "acc_recommended": acc}
+        per_split = {}
+        for part in NAMED_SPLITS:
+            chosen = [r for r in recs if split[r["id"]] == part]
+            per_split[part] = {
+                "n": len(chosen),
+                "acc_recommended": accuracy_at(
+                    [run.scores[r["id"]] for r in chosen], [int(r["label"]) for r in chosen], run.recommended_threshold
+                ),
+            }
+        out["categories"][cat] = {"n": len(recs), "acc_recommended": acc, "splits": per_split}
     return out
 
 
@@ -308,6 +330,8 @@ def markdown(
     for summ in summaries:
         for part in SPLITS:
             m = summ["splits"][part]
+            if m["n"] == 0:
+                continue
             lines.append(
                 f"| {summ['judge']} | {part} | {m['n']} | {_f(m['auc'])} | "
                 f"{_f(m['acc_recommended'])} ({summ['recommended_threshold']:.2f}) | "
@@ -331,7 +355,30 @@ def markdown(
             n = max(s["categories"].get(cat, {}).get("n", 0) for s in summaries)
             accs = [_f(s["categories"].get(cat, {}).get("acc_recommended", float("nan"))) for s in summaries]
             lines.append(f"| {cat} | {n} | " + " | ".join(accs) + " |")
+        lines += _category_split_table(summaries, cats)
     return "\n".join(lines)
+
+
+def _category_split_table(summaries: Sequence[dict[str, Any]], cats: Sequence[str]) -> list[str]:
+    """Per category and split: n and each judge's accuracy at its recommended threshold."""
+    parts = [
+        p
+        for p in NAMED_SPLITS
+        if any(m["splits"][p]["n"] for s in summaries for m in s["categories"].values() if "splits" in m)
+    ]
+    if len(parts) < 2:
+        return []
+    names = [s["judge"] for s in summaries]
+    header = "| category | " + " | ".join(f"n {p}" for p in parts) + " | "
+    header += " | ".join(f"{name} {p}" for name in names for p in parts) + " |"
+    lines = ["", "Per-category accuracy at each judge's recommended threshold, per split:", "", header]
+    lines.append("|---|" + "---:|" * (len(parts) * (1 + len(names))))
+    for cat in cats:
+        cell = [[s["categories"].get(cat, {}).get("splits", {}).get(p, {}) for p in parts] for s in summaries]
+        counts = [str(max(row[i].get("n", 0) for row in cell)) for i in range(len(parts))]
+        accs = [_f(m.get("acc_recommended", float("nan"))) if m.get("n") else "—" for row in cell for m in row]
+        lines.append(f"| {cat} | " + " | ".join(counts + accs) + " |")
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -366,9 +413,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         payload = {
             "devset": str(args.devset),
             "n": len(records),
-            "split": {"method": "per category, sha256(id) order, alternating dev/test", "counts": {
-                part: sum(1 for v in split.values() if v == part) for part in ("dev", "test")
-            }},
+            "split": {
+                "method": "a record's own split field, else per category, sha256(id) order, alternating dev/test",
+                "counts": {part: sum(1 for v in split.values() if v == part) for part in NAMED_SPLITS},
+            },
             "judges": summaries,
             "skipped": [{"judge": n, "reason": r} for n, r in skipped],
         }

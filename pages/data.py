@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from agentic_core.errors import AgenticError
+from agentic_core.io.importers import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.samples import SAMPLES
 from agentic_core.io.uploads import load_uploads, max_upload_mb
@@ -69,10 +70,10 @@ def _data_name(names: list[str]) -> str:
     return f"{names[0]} + {len(names) - 1} more files"
 
 
-def _load_uploads(files: list[UploadedFile]) -> bool:
-    """Load every uploaded file together (duplicates are checked across files)."""
+def _load_uploads(files: list[UploadedFile], fmt: str) -> bool:
+    """Load every uploaded file together (duplicates are checked across files), read as ``fmt``."""
     with st.spinner(f"Loading and validating {len(files)} file(s)..."):
-        report, oversized = load_uploads(files, MAX_UPLOAD_MB)
+        report, oversized = load_uploads(files, MAX_UPLOAD_MB, format=fmt)
     name = _data_name([f.name for f in files])
     loaded = bool(report.conversations)
     if loaded:
@@ -127,6 +128,17 @@ status_box = st.container()
 
 # -- upload ------------------------------------------------------------------------------------
 st.subheader("Upload files")
+upload_format = st.selectbox(
+    "File format",
+    FORMAT_CHOICES,
+    index=FORMAT_CHOICES.index(DEFAULT_FORMAT),
+    format_func=FORMAT_LABELS.__getitem__,
+    key="upload_format",
+    help="How the uploaded files are read. Detect automatically (the default) recognises each file from its "
+    "content: the seed format, OpenAI chat traces (JSON Lines with messages), Ragas multi-turn samples, a "
+    "tau-bench results file or an Inspect AI eval log (JSON). Choose a format to force it: a file plainly in "
+    "another format is then refused with a message saying which one it is.",
+)
 files = st.file_uploader(
     f"Conversation files: JSON or JSON Lines, up to {MAX_UPLOAD_MB} MB per file",
     type=UPLOAD_TYPES,
@@ -134,8 +146,9 @@ files = st.file_uploader(
     max_upload_size=WIDGET_MAX_MB,
     key="upload",
     help="A JSON array of conversations, one conversation object, a {\"datasets\": [...]} request or JSON "
-    "Lines (one conversation per line); the format is detected from the content. Several files are "
-    "loaded together, so a session_id repeated across files is caught.",
+    "Lines (one conversation per line), or agent traces in one of the formats above (mapped to conversations; "
+    "what could not be mapped is listed in the validation report). Several files are loaded together, so a "
+    "session_id repeated across files is caught.",
 )
 st.caption(
     f"Limit: {MAX_UPLOAD_MB} MB per file (split larger files; JSON Lines split at any line break). Files over "
@@ -149,12 +162,13 @@ st.info(
     icon=":material/info:",
 )
 if files:
-    signature = tuple((f.file_id, f.name, f.size) for f in files)
+    # The format is part of it: choosing another one reads the same files again.
+    signature = (upload_format, *((f.file_id, f.name, f.size) for f in files))
     if st.session_state.get(UPLOAD_SIGNATURE_KEY) != signature:
         # Remember first: an unexpected failure must not reload on every rerun.
         st.session_state[UPLOAD_SIGNATURE_KEY] = signature
         try:
-            changed = _load_uploads(files)
+            changed = _load_uploads(files, upload_format)
         except AgenticError as exc:
             changed = False
             st.error(str(exc))

@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core.errors import AgenticError
+from agentic_core.overrides import Override
 from agentic_core.report.explorer import (
     STATUS_ORDER,
     InteractionDetail,
@@ -23,9 +24,11 @@ from agentic_core.report.explorer import (
     conversation_index,
     explorer_table,
 )
+from ui.agentic_filter import agentic_filter
 from ui.controls import results_page
 from ui.format import pct
 from ui.memo import session_memo
+from ui.overrides import clear, mark, overrides_table
 from ui.state import ActiveRun
 
 log = logging.getLogger(__name__)
@@ -33,6 +36,7 @@ log = logging.getLogger(__name__)
 MEMO_KEY = "_explorer_memo"
 SEARCH_MEMO_KEY = "_explorer_search_memo"
 ROWS_KEY = "_explorer_rows"  # conversation rows in the order the table shows them
+OVERRIDE_NOTICE = "_override_notice"
 _SEARCH_MEMO = 16
 STATUSES = list(STATUS_ORDER)
 STATUS_BADGES = {
@@ -93,10 +97,15 @@ def _text_block(label: str, text: str) -> None:
     st.text(text if text else "(empty)")
 
 
-def _render_interaction(detail: InteractionDetail, k: int) -> None:
+def _render_interaction(detail: InteractionDetail, k: int, override: Override | None) -> None:
     with st.container(border=True):
         st.markdown(f"**Turn {detail.position + 1}** · `{detail.qa_id}` · {STATUS_BADGES[detail.status]}")
-        st.markdown(f"**Verdict:** {detail.verdict}")
+        if override is not None:
+            note = f" — {override.note}" if override.note else ""
+            marked = "correct" if override.correct else "incorrect"
+            st.markdown(f"**Verdict:** :violet-badge[marked {marked} by hand] (replaces the judge's){note}")
+        else:
+            st.markdown(f"**Verdict:** {detail.verdict}")
         cols = st.columns(3)
         with cols[0]:
             _text_block("Query", detail.query)
@@ -148,8 +157,41 @@ def _render_interaction(detail: InteractionDetail, k: int) -> None:
         st.markdown(f"**Tool reasoning:** {tool.reasoning}")
 
 
+def _after_change(warning: str | None, done: str) -> None:
+    """Say what an override change did (on the next run) and rerun so every count follows it."""
+    st.session_state[OVERRIDE_NOTICE] = ("warning", warning) if warning else ("success", done)
+    st.rerun()
+
+
+def _overrides_list(run: ActiveRun) -> None:
+    """The run's overrides: a table, and a button per override to clear it."""
+    table = overrides_table(run.result)
+    with st.expander(f"Your verdicts in this run ({len(table)})", expanded=False, icon=":material/gavel:"):
+        if table.empty:
+            st.caption("None yet: mark an answer below, under the conversation's interactions.")
+            return
+        st.dataframe(
+            table,
+            hide_index=True,
+            key="overrides_table",
+            column_config={"judge_score": st.column_config.NumberColumn("judge score", format="%.2f")},
+        )
+        for r in table["row"].tolist():
+            o = run.result.overrides[r]
+            cols = st.columns([4, 1])
+            cols[0].markdown(
+                f"Row {r} · `{table.loc[table['row'] == r, 'qa_id'].iat[0]}` · marked "
+                f"{'correct' if o.correct else 'incorrect'}" + (f" — {o.note}" if o.note else "")
+            )
+            if cols[1].button("Clear", key=f"override_clear_{r}", icon=":material/undo:"):
+                _after_change(clear(run, r), f"Cleared your verdict on row {r}.")
+
+
 run, settings, agg = results_page()
 tables = _run_tables(run)
+notice = st.session_state.pop(OVERRIDE_NOTICE, None)
+if notice:
+    (st.warning if notice[0] == "warning" else st.success)(notice[1])
 
 st.title("Explorer")
 st.caption(
@@ -158,7 +200,6 @@ st.caption(
     + (", tool use required" if settings.require_tool_correctness else "")
     + "."
 )
-
 cols = st.columns([2, 3])
 statuses = cols[0].multiselect(
     "Status",
@@ -177,6 +218,9 @@ term = cols[1].text_input(
     persist_state="session",
 )
 mask = _search(run, tables["search"], term or "")
+agentic_mask = agentic_filter(run.result)  # seed 004's metrics, when the run has them
+if agentic_mask is not None:
+    mask = agentic_mask if mask is None else mask & agentic_mask
 table = explorer_table(agg, tables["index"], mask=mask, statuses=statuses)
 total = run.result.n_conversations
 by_status = agg.conversations["status"].value_counts()
@@ -262,5 +306,42 @@ st.markdown(" · ".join(facts))
 about = [conversation.context or "", f"language: {conversation.language}" if conversation.language else ""]
 if any(about):
     st.caption(" · ".join(x for x in about if x))
+start = int(run.result.conversation_bounds()[0][int(row)])  # the conversation's first interaction row
 for k, detail in enumerate(details):
-    _render_interaction(detail, k)
+    _render_interaction(detail, k, run.result.overrides.get(start + k))
+
+st.subheader("Your verdict")
+st.caption(
+    "Mark an answer correct or incorrect by hand: your verdict replaces the judge's in every aggregate and export, "
+    "is kept with the run in the history, and counts as a person's verdict on the Calibration page."
+)
+turns = {start + k: d for k, d in enumerate(details)}  # interaction row -> its detail
+if st.session_state.get("override_row") not in turns:
+    st.session_state["override_row"] = start
+target = st.selectbox(
+    "Interaction",
+    list(turns),
+    format_func=lambda r: f"Turn {turns[r].position + 1} · {turns[r].qa_id} ({turns[r].status})",
+    key="override_row",
+)
+current = run.result.overrides.get(int(target))
+# Proposed: the person's verdict if there is one, else the opposite of what counts now (why one overrides).
+proposed = current.correct if current is not None else turns[int(target)].status != "correct"
+cols = st.columns([1, 3])
+verdict = cols[0].radio(
+    "The answer is",
+    ["correct", "incorrect"],
+    index=0 if proposed else 1,
+    key=f"override_verdict_{target}",
+    horizontal=True,
+)
+note = cols[1].text_input(
+    "Note", value=current.note if current else "", key=f"override_note_{target}", placeholder="why (optional)"
+)
+cols = st.columns([1, 1, 3])
+if cols[0].button("Save the verdict", key="override_save", type="primary", icon=":material/gavel:"):
+    _after_change(mark(run, int(target), verdict == "correct", note), f"Marked {verdict}.")
+if current is not None and cols[1].button("Clear it", key="override_clear", icon=":material/undo:"):
+    _after_change(clear(run, int(target)), "Your verdict is cleared: the judge's counts again.")
+
+_overrides_list(run)

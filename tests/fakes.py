@@ -392,7 +392,8 @@ class OpenAIStandIn:
     Use as a context manager; ``base_url`` is ready inside. Replies with ``reply`` (a judgement
     by default) or with HTTP ``status`` when it is not 200; with ``empty_choices`` the 200 reply
     has ``"choices": []``, as some servers send after a content filter or an internal fault.
-    Records the ``Authorization`` headers it received, so a test can check the key was sent.
+    Records the ``Authorization`` headers and the ``model`` of each request it received, so a test
+    can check the key and the model were sent.
     """
 
     def __init__(
@@ -403,6 +404,7 @@ class OpenAIStandIn:
         self.empty_choices = empty_choices
         self.latency_s = latency_s
         self.auth_headers: list[str] = []
+        self.models: list[str] = []  # the "model" of each request, to check what a caller passed on
         self.requests = 0
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -426,6 +428,7 @@ class OpenAIStandIn:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 stand_in.requests += 1
                 stand_in.auth_headers.append(self.headers.get("authorization", ""))
+                stand_in.models.append(str(body.get("model", "")))
                 if stand_in.latency_s:
                     time.sleep(stand_in.latency_s)
                 if stand_in.status != 200:

@@ -309,3 +309,88 @@ def shrinkage_figure(
         yaxis={"type": "category"},
     )
     return fig
+
+
+def delta_figure(
+    labels: Sequence[str],
+    deltas: Sequence[float],
+    lows: Sequence[float],
+    highs: Sequence[float],
+    title: str,
+    hover: Sequence[str] | None = None,
+) -> go.Figure:
+    """Differences B - A with their intervals, one row per metric (first at the top), a line at 0.
+
+    Rows whose interval lies above 0 are drawn in the pass@k colour, below 0 in the pass^k colour, the
+    others in grey: the eye finds the real changes first.
+    """
+    d = np.asarray(deltas, dtype=float)
+    lo, hi = np.asarray(lows, dtype=float), np.asarray(highs, dtype=float)
+    colors = [AT_COLOR if a > 0 else POW_COLOR if b < 0 else GUIDE_COLOR for a, b in zip(lo, hi, strict=True)]
+    fig = go.Figure(
+        go.Scatter(
+            x=d,
+            y=list(labels),
+            mode="markers",
+            marker={"color": colors, "size": 9},
+            error_x={
+                "type": "data",
+                "symmetric": False,
+                "array": hi - d,
+                "arrayminus": d - lo,
+                "color": GUIDE_COLOR,
+                "thickness": 2,
+                "width": 0,
+            },
+            customdata=list(hover) if hover is not None else None,
+            hovertemplate="%{y}: %{x:+.3f}" + ("<br>%{customdata}" if hover is not None else "") + "<extra></extra>",
+        )
+    )
+    fig.add_vline(x=0, line={"color": GUIDE_COLOR, "dash": "dash", "width": 1})
+    reach = float(np.nanmax(np.abs(np.concatenate([lo, hi, [0.05]])))) * 1.1
+    fig.update_layout(
+        **{**_LAYOUT, "hovermode": "closest"},
+        title={"text": title, "font": {"size": 15}},
+        height=120 + 26 * len(labels),
+        showlegend=False,
+        xaxis={"range": [-min(reach, 1.05), min(reach, 1.05)], "tickformat": "+.0%", "zeroline": False},
+        yaxis={"autorange": "reversed", "type": "category", "automargin": True},
+    )
+    return fig
+
+
+def pair_scatter_figure(
+    a: Sequence[float], b: Sequence[float], tasks: Sequence[str], a_name: str, b_name: str
+) -> go.Figure:
+    """Each paired task's success rate in A (x) against B (y); tasks at one point share a marker sized by count.
+
+    Above the diagonal: better in B; below: worse.
+    """
+    points: dict[tuple[float, float], list[str]] = {}
+    for x, y, task in zip(a, b, tasks, strict=True):
+        points.setdefault((round(float(x), 6), round(float(y), 6)), []).append(task)
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    counts = np.array([len(v) for v in points.values()], dtype=float)
+    colors = [AT_COLOR if y > x else POW_COLOR if y < x else GUIDE_COLOR for x, y in points]
+    names = [", ".join(v[:8]) + (f" and {len(v) - 8} more" if len(v) > 8 else "") for v in points.values()]
+    fig = go.Figure(
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="markers",
+            marker={"size": 8 + 22 * np.sqrt(counts / counts.max()), "color": colors, "opacity": 0.8},
+            customdata=np.stack([counts.astype(int).astype(str), names], axis=1),
+            hovertemplate=f"{a_name}: %{{x:.0%}}<br>{b_name}: %{{y:.0%}}<br>%{{customdata[0]}} task(s): "
+            "%{customdata[1]}<extra></extra>",
+        )
+    )
+    fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=1, line={"color": GUIDE_COLOR, "dash": "dash", "width": 1})
+    fig.update_layout(
+        **{**_LAYOUT, "hovermode": "closest"},
+        height=420,
+        showlegend=False,
+        xaxis={"range": [-0.05, 1.05], "tickformat": ".0%", "title": f"{a_name} (A): success rate on the task"},
+        yaxis={"range": [-0.05, 1.05], "tickformat": ".0%", "title": f"{b_name} (B): success rate on the task"},
+    )
+    return fig

@@ -1,4 +1,4 @@
-"""Command line: ``python -m agentic_core evaluate PATH [PATH ...] ...``.
+"""Command line: ``python -m agentic_core evaluate PATH [PATH ...] ...`` and ``... serve``.
 
 A public contract: option names are kept stable. Bad input exits non-zero with the message
 on stderr, naming the option as typed (``--k``, not the setting's field name); ``--json`` prints
@@ -30,6 +30,22 @@ def main(
     try:
         if args.command == "evaluate":
             return run_evaluate(args, stdout, stderr)
+        if args.command == "serve":
+            from agentic_core.cli.serve_command import run_serve
+
+            return run_serve(args, stderr)
+        if args.command == "runs":
+            from agentic_core.cli.runs_command import run_runs
+
+            return run_runs(args, stdout, stderr)
+        if args.command == "compare":
+            from agentic_core.cli.compare_command import run_compare
+
+            return run_compare(args, stdout, stderr)
+        if args.command == "calibrate":
+            from agentic_core.cli.calibrate_command import run_calibrate
+
+            return run_calibrate(args, stdout, stderr)
     except AgenticError as exc:
         print(f"error: {relabel(exc, 'cli')}", file=stderr)
         return EXIT_USER_ERROR

@@ -8,6 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from agentic_core.agentic_metrics.compute import parse_metrics
+from agentic_core.cli.gate_options import fail_under_exit
+from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
@@ -141,7 +144,8 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
 
     # Validate the aggregation settings before any judging: a typo must not cost LLM calls.
     settings_from_args(args, 0.7)
-    loaded = load_paths(args.paths)
+    metrics = parse_metrics(args.metrics)
+    loaded = load_paths(args.paths, format=args.format)
     for issue in loaded.issues:
         print(f"{issue.severity}: {issue.message()}", file=stderr)
     if loaded.skipped:
@@ -153,15 +157,21 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
     progress, close = _progress(not args.no_progress, stderr)
     try:
-        result = evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress)
+        result = evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress, metrics=metrics)
     finally:
         if close is not None:
             close()
-    for warning in result.judge_run.warnings:
+    for warning in result.judge_run.warnings + (result.agentic.warnings if result.agentic else []):
         print(f"warning: {warning}", file=stderr)
+    if result.agentic is not None:
+        result.agentic.view = view_from_args(args)
     settings = settings_from_args(args, result.recommended_threshold)
     agg = aggregate(result, settings)
     doc = report.summary(result, agg)
+    if not args.no_save:  # the run history (python -m agentic_core runs ...); its id is an added field
+        from agentic_core.cli.runs_command import store_evaluation
+
+        doc["run_id"] = store_evaluation(result, args.paths, settings, stderr)
     if args.out:
         paths = report.write_exports(result, agg, args.out)
         print(f"exports written: {', '.join(str(p) for p in paths.values())}", file=stderr)
@@ -170,6 +180,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         stdout.write("\n")
     else:
         print_human(doc, stdout)
+        print_agentic(doc, stdout)
     counts = result.judge_run.counts
     failed = counts.get("failed", 0)
     if counts.get("ok", 0) + counts.get("cached", 0) == 0:
@@ -195,4 +206,4 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             file=stderr,
         )
         return EXIT_STRICT
-    return EXIT_OK
+    return fail_under_exit(args, agg, stderr) or EXIT_OK

@@ -10,6 +10,12 @@ from __future__ import annotations
 
 import argparse
 
+from agentic_core.cli.calibrate_options import add_calibrate_parser
+from agentic_core.cli.gate_options import add_compare_parser, add_gate_options
+from agentic_core.cli.metric_options import add_metric_options
+from agentic_core.cli.runs_command import add_runs_parser
+from agentic_core.cli.serve_command import add_serve_parser
+from agentic_core.io.importers.formats import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.judges.runner import CACHE_MODES
@@ -43,6 +49,13 @@ def _add_setting(group: argparse._ArgumentGroup, name: str, **overrides: object)
     group.add_argument(spec.flag, **kwargs)  # type: ignore[arg-type]
 
 
+class _PlainHelp(argparse.HelpFormatter):
+    """Help texts printed as written: a ``%`` in them ("90% of the tasks") is a percent sign, not a format."""
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        return action.help or ""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and documentation)."""
     from agentic_core.judges.providers import PROVIDERS
@@ -52,8 +65,21 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate AI-agent conversations: pass@K / pass^K with intervals, tool correctness.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    ev = sub.add_parser("evaluate", help="judge and aggregate one or more dataset files")
-    ev.add_argument("paths", nargs="+", metavar="PATH", help="JSON / JSONL files in the seed format")
+    ev = sub.add_parser("evaluate", help="judge and aggregate one or more dataset files", formatter_class=_PlainHelp)
+    ev.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="JSON / JSONL files: the seed format, OpenAI chat traces, Ragas samples, tau-bench results or an "
+        "Inspect AI log (detected from the content)",
+    )
+    ev.add_argument(
+        "--format",
+        default=DEFAULT_FORMAT,
+        choices=list(FORMAT_CHOICES),
+        help=f"input format (default: {DEFAULT_FORMAT}, detected from each file's content): "
+        + ", ".join(f"{name} = {label}" for name, label in FORMAT_LABELS.items() if name != DEFAULT_FORMAT),
+    )
     j = ev.add_argument_group("judge")
     j.add_argument(
         "--judge",
@@ -110,4 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"exit {EXIT_STRICT} if any file or record could not be loaded (the valid ones are still evaluated)",
     )
     o.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    o.add_argument("--no-save", action="store_true", help="do not store the run in the run history (see 'runs')")
+    add_serve_parser(sub)
+    add_runs_parser(sub)
+    add_calibrate_parser(sub)
+    add_gate_options(ev)
+    add_metric_options(ev)
+    add_compare_parser(sub, ev)
     return parser

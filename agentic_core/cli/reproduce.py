@@ -49,5 +49,9 @@ def cli_command(result: EvaluationResult, agg: Aggregate, data: str = "DATA.json
     for name in ("ignore_extra_tools", "require_tool_correctness", "unscored_as_incorrect"):
         if getattr(s, name):
             parts.append(flag(name))
+    if result.agentic is not None:  # seed 004's metrics, read as the run reports them
+        view = result.agentic.view
+        parts += ["--metrics", ",".join(result.agentic.metrics), "--tool-call-order", view.order,
+                  "--topic-mode", view.mode, "--topic-variant", view.variant]
     parts += ["--out", out]
     return shlex.join(parts)

@@ -213,6 +213,11 @@ def explain_validation_error(err: ErrorDetails, loc: Loc) -> Explained:
                 "rescale scores to [0, 1] (for example divide a 0-10 grade by 10, a percentage by 100)",
             )
 
+    if model is Interaction and name in ("human_label", "human_score"):
+        explained = _explain_human(kind, value, name, path, shown)
+        if explained is not None:
+            return explained
+
     if model is ParameterRule or (kind == "value_error" and model is None and "parameter_rules" in loc):
         explained = _explain_rule(kind, value, ctx, name, path, shown, err["msg"])
         if explained is not None:
@@ -311,4 +316,27 @@ def _explain_rule(
             return Explained(path, "must be a number >= 0", shown, "give a tolerance >= 0, e.g. 0.01")
         if kind == "finite_number":
             return Explained(path, "must be a finite number >= 0", shown, "give a tolerance >= 0, e.g. 0.01")
+    return None
+
+
+def _explain_human(kind: str, value: Any, name: str, path: str, shown: str | None) -> Explained | None:
+    """Errors in a person's verdict: ``human_label`` (0 or 1) or ``human_score`` (a number in [0, 1])."""
+    if name == "human_label":
+        if isinstance(value, bool):
+            fix = f"write {int(value)} instead of {str(value).lower()}"
+        elif isinstance(value, str) and value.strip() in ("0", "1"):
+            fix = f"write {value.strip()} without quotes"
+        elif isinstance(value, float) and value in (0.0, 1.0):
+            fix = f"write {int(value)} instead of {value}"
+        else:
+            fix = "write 1 (the answer is correct) or 0 (incorrect); a graded verdict goes in 'human_score'"
+        return Explained(path, "must be 0 or 1 (a person's verdict: incorrect or correct)", shown, fix)
+    if kind in ("float_type", "finite_number", "less_than_equal", "greater_than_equal"):
+        text = _number_text(value)
+        fix = (
+            f"write {text} without quotes"
+            if text is not None and kind == "float_type"
+            else "give a number in [0, 1] (rescale a 1-5 grade as (grade - 1) / 4), or remove the key"
+        )
+        return Explained(path, "must be a number in [0, 1] (a person's grade of the answer)", shown, fix)
     return None

@@ -7,7 +7,11 @@ the valid records of the same file are still loaded, unaltered and in file order
 
 Formats are detected by content, not by file extension: a JSON array of conversations, one
 conversation object, a seed-001 request ``{"datasets": [...], ...}`` or JSON Lines. See
-:mod:`agentic_core.io.parse`.
+:mod:`agentic_core.io.parse`. Records in another agent-trace format (OpenAI chat traces, Ragas
+samples, tau-bench results, Inspect AI logs) are detected from their first records and mapped to
+the seed format by :mod:`agentic_core.io.importers` before validation; every issue then names the
+place in the original record. ``format`` forces one format
+(:data:`~agentic_core.io.importers.FORMAT_CHOICES`).
 
 Speed: validation runs over chunks of records with one pydantic ``TypeAdapter`` call each
 (per-record ``model_validate`` is several times slower); a chunk that fails is split into its
@@ -29,6 +33,8 @@ from pydantic_core import ErrorDetails
 from agentic_core.errors import show_value
 from agentic_core.gc_control import gc_paused
 from agentic_core.io.explain import explain_validation_error
+from agentic_core.io.importers import DEFAULT_FORMAT, check_format, import_parsed
+from agentic_core.io.importers.common import relocate
 from agentic_core.io.load_report import Issue, LoadReport, SkippedRecord
 from agentic_core.io.parse import from_document, parse
 from agentic_core.io.parsed import UNPARSABLE, Parsed
@@ -90,7 +96,8 @@ def _unknown_key_issue(
 class _Loader:
     """Accumulates one :class:`LoadReport` over several files (duplicates are checked across all)."""
 
-    def __init__(self, duplicate_key: DuplicateKey) -> None:
+    def __init__(self, duplicate_key: DuplicateKey, fmt: str = DEFAULT_FORMAT) -> None:
+        self._format = check_format(fmt)
         if duplicate_key not in ("session_id", "session_id+assistant_id"):
             raise ValueError(
                 f"duplicate_key must be 'session_id' or 'session_id+assistant_id', not {duplicate_key!r}"
@@ -139,6 +146,8 @@ class _Loader:
     # -- records ---------------------------------------------------------------------------
 
     def _add_parsed(self, name: str, parsed: Parsed, *, owned: bool) -> None:
+        # Another format's records become seed records here; a seed file comes back as it is.
+        parsed = import_parsed(name, parsed, self._format)
         report = self.report
         report.files.append(name)
         records = parsed.records
@@ -168,6 +177,9 @@ class _Loader:
                     records[i] = None
         parsed.release()
 
+        issues.extend(parsed.record_issues)
+        if parsed.origins is not None:
+            issues, skipped = relocate(issues, skipped, parsed.origins)
         issues.sort(key=lambda i: -1 if i.record is None else i.record)
         skipped.sort(key=lambda s: s.record)
         report.issues.extend(parsed.issues)
@@ -309,52 +321,77 @@ class _Loader:
         )
 
 
-def load_paths(paths: Sequence[str | Path], *, duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY) -> LoadReport:
+def load_paths(
+    paths: Sequence[str | Path], *, duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY, format: str = DEFAULT_FORMAT
+) -> LoadReport:
     """Load conversation files from disk.
 
     Args:
         paths: Files to read, in order (JSON array, one conversation, a ``{"datasets": [...]}``
             request, or JSON Lines; detected by content).
         duplicate_key: What must be unique across all files (see :data:`DuplicateKey`).
+        format: ``auto`` (the default: each file's format is detected from its content), ``seed``,
+            ``openai``, ``ragas``, ``tau-bench`` or ``inspect`` (see
+            :data:`~agentic_core.io.importers.FORMAT_CHOICES`).
 
     Returns:
         The report: valid conversations in file order, and every issue. A file that cannot be
         read is an error issue, not an exception.
+
+    Raises:
+        SettingsError: ``format`` is not a known format name.
     """
-    loader = _Loader(duplicate_key)
+    loader = _Loader(duplicate_key, format)
     with gc_paused(promote=True):
         for path in paths:
             loader.add_path(path)
     return loader.report
 
 
-def load_bytes(name: str, data: bytes, *, duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY) -> LoadReport:
+def load_bytes(
+    name: str, data: bytes, *, duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY, format: str = DEFAULT_FORMAT
+) -> LoadReport:
     """Load one file's content (a browser upload).
 
     Args:
         name: The file name, used in messages.
         data: The file's bytes (UTF-8, byte-order mark tolerated).
         duplicate_key: What must be unique (see :data:`DuplicateKey`).
+        format: ``auto`` (the default: each file's format is detected from its content), ``seed``,
+            ``openai``, ``ragas``, ``tau-bench`` or ``inspect`` (see
+            :data:`~agentic_core.io.importers.FORMAT_CHOICES`).
 
     Returns:
         The report for this file.
+
+    Raises:
+        SettingsError: ``format`` is not a known format name.
     """
-    return load_many([(name, data)], duplicate_key=duplicate_key)
+    return load_many([(name, data)], duplicate_key=duplicate_key, format=format)
 
 
 def load_many(
-    named: Sequence[tuple[str, bytes]], *, duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY
+    named: Sequence[tuple[str, bytes]],
+    *,
+    duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY,
+    format: str = DEFAULT_FORMAT,
 ) -> LoadReport:
     """Load several uploaded files at once; duplicate session ids are checked across all of them.
 
     Args:
         named: ``(file name, bytes)`` pairs, in order.
         duplicate_key: What must be unique across all files (see :data:`DuplicateKey`).
+        format: ``auto`` (the default: each file's format is detected from its content), ``seed``,
+            ``openai``, ``ragas``, ``tau-bench`` or ``inspect`` (see
+            :data:`~agentic_core.io.importers.FORMAT_CHOICES`).
 
     Returns:
         One report covering every file.
+
+    Raises:
+        SettingsError: ``format`` is not a known format name.
     """
-    loader = _Loader(duplicate_key)
+    loader = _Loader(duplicate_key, format)
     with gc_paused(promote=True):
         for name, data in named:
             # Tolerate text and bytearray / memoryview from upload widgets.
@@ -363,20 +400,31 @@ def load_many(
 
 
 def load_records(
-    records: list[Any], source: str = "<memory>", *, duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY
+    records: list[Any],
+    source: str = "<memory>",
+    *,
+    duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY,
+    format: str = DEFAULT_FORMAT,
 ) -> LoadReport:
     """Validate records that are already parsed (e.g. built in Python or read by an importer).
 
     Args:
         records: Conversation dicts (or :class:`Conversation` models). A single conversation dict
-            or a ``{"datasets": [...]}`` request dict is accepted too.
+            or a ``{"datasets": [...]}`` request dict is accepted too; so are the records of the
+            other formats (OpenAI traces, Ragas samples, tau-bench trials, an Inspect log).
         source: The name used as "file" in messages.
         duplicate_key: What must be unique (see :data:`DuplicateKey`).
+        format: ``auto`` (the default: each file's format is detected from its content), ``seed``,
+            ``openai``, ``ragas``, ``tau-bench`` or ``inspect`` (see
+            :data:`~agentic_core.io.importers.FORMAT_CHOICES`).
 
     Returns:
         The report. ``records`` itself is not modified.
+
+    Raises:
+        SettingsError: ``format`` is not a known format name.
     """
-    loader = _Loader(duplicate_key)
+    loader = _Loader(duplicate_key, format)
     with gc_paused(promote=True):
         loader.add_records(source, records)
     return loader.report

@@ -250,7 +250,9 @@ def from_document(file: str, doc: Any, data: bytes = b"") -> Parsed:
         is_conversation = any(k in doc for k in _CONVERSATION_KEYS)
         if not is_conversation and any(k in doc for k in _REQUEST_KEYS):
             return from_request(file, doc, data)
-        return Parsed("object", records=[doc], line_of=lambda _i: 1)
+        # The bytes stay with it: an importer may split the object into records (the samples of an
+        # Inspect log) and look up their lines.
+        return Parsed("object", records=[doc], line_of=lambda _i: 1, raw=data)
     issue = Issue(
         "error",
         file,

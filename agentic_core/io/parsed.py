@@ -46,6 +46,14 @@ class Parsed:
         line_of: Returns the 1-based line of a record, or ``None`` when unknown.
         stdlib: Whether the standard library's parser read any of it (orjson refused it): only
             then can a string hold a lone UTF-16 surrogate, which orjson rejects.
+        record_issues: Warnings (and further errors) about single records found before
+            validation, by an importer (:mod:`agentic_core.io.importers`); sorted in with the
+            loader's own.
+        origins: For records an importer mapped to the seed format: per record index, pairs of
+            (path in the mapped record, path in the original record), so that every issue names
+            the place in the file as written. ``None`` for seed files.
+        raw: The bytes of a file holding one object (kept so that an importer splitting it into
+            records can look up their lines); empty otherwise.
     """
 
     kind: Kind
@@ -54,9 +62,13 @@ class Parsed:
     record_errors: dict[int, Issue] = field(default_factory=dict)
     line_of: Callable[[int], int | None] = field(default=lambda _i: None)
     stdlib: bool = False
+    record_issues: list[Issue] = field(default_factory=list)
+    origins: dict[int, list[tuple[str, str]]] | None = None
+    raw: bytes = b""
 
     def release(self) -> None:
         """Drop what is only kept for line lookups (the file's bytes) once loading is done."""
+        self.raw = b""
         if isinstance(self.line_of, LazyLines):
             self.line_of.release()
 

@@ -48,6 +48,13 @@ SAMPLES: dict[str, Sample] = {
             "Seed examples: calculator, capital of France",
             "The seeds' own examples: K=3 responses per question, plus the endpoint's two conversations.",
         ),
+        Sample(
+            "labelled",
+            "labelled_support.jsonl",
+            "Labelled support answers: judge vs people",
+            "28 support questions answered twice, each answer with a person's verdict (human_label / "
+            "human_score): the Calibration page's sample.",
+        ),
     )
 }
 DEFAULT_SAMPLE = "support"

@@ -10,6 +10,7 @@ import os
 from collections.abc import Sequence
 from typing import Protocol
 
+from agentic_core.io.importers.formats import DEFAULT_FORMAT
 from agentic_core.io.load_report import Issue, LoadReport
 from agentic_core.io.loader import load_many
 
@@ -36,19 +37,26 @@ def max_upload_mb() -> int:
         return DEFAULT_MAX_UPLOAD_MB
 
 
-def load_uploads(files: Sequence[Upload], limit_mb: int | None = None) -> tuple[LoadReport, list[str]]:
+def load_uploads(
+    files: Sequence[Upload], limit_mb: int | None = None, *, format: str = DEFAULT_FORMAT
+) -> tuple[LoadReport, list[str]]:
     """Load the uploaded files together (duplicates checked across them); oversized ones are reported.
 
     Args:
         files: The uploads, in order.
         limit_mb: The per-file limit (default: :func:`max_upload_mb`).
+        format: The files' format: ``auto`` (detected per file from its content) or a format name
+            (:data:`~agentic_core.io.importers.formats.FORMAT_CHOICES`).
 
     Returns:
         The load report (an error issue per oversized file) and the names of the oversized files.
+
+    Raises:
+        SettingsError: ``format`` is not a known format name.
     """
     limit_mb = max_upload_mb() if limit_mb is None else limit_mb
     limit = limit_mb * 1024 * 1024
-    report = load_many([(f.name, f.getvalue()) for f in files if f.size <= limit])
+    report = load_many([(f.name, f.getvalue()) for f in files if f.size <= limit], format=format)
     oversized = [f for f in files if f.size > limit]
     for f in oversized:
         report.files.append(f.name)

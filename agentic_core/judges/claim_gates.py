@@ -87,7 +87,8 @@ def read_claim(answer: str) -> Claim | None:
 
 def restates_question(text: TextAnalysis, query: TextAnalysis) -> bool:
     """Whether the first sentence of ``text`` holds half of the query's content words and no negation
-    (a final claim that restates a yes/no question without negation answers it "yes")."""
+    (a final claim that restates a yes/no question without negation answers it "yes"); an inverse
+    word is a negation unless the query uses it too ("closed" restates "Is the road closed?")."""
     asked = {t.key for t in query.content if t.kind == "word"}
     first: list[Token] = []
     for tok in text.tokens:
@@ -95,7 +96,8 @@ def restates_question(text: TextAnalysis, query: TextAnalysis) -> bool:
             break
         first.append(tok)
     mentioned = {t.key for t in first if t.key in asked}
-    return bool(mentioned) and len(mentioned) * 2 >= len(asked) and not any(t.neg_cue for t in first)
+    negates = any(t.neg_cue or (t.inverse and t.negated and t.key not in query.inverse_keys) for t in first)
+    return bool(mentioned) and len(mentioned) * 2 >= len(asked) and not negates
 
 
 def retraction_from_polarity(gates: Sequence[Gate]) -> list[Gate]:
@@ -242,11 +244,15 @@ def _buried_negation(ans: TextAnalysis, qry: TextAnalysis) -> str | None:
     if last is None or any(t.raw.lower() in _EXCEPTION_WORDS for t in last):
         return None
     # The subject before the negation must be the question's (or a pronoun): "the cafe is not open"
-    # says nothing about the museum.
-    cue_at = next((i for i, t in enumerate(last) if t.neg_cue), len(last))
+    # says nothing about the museum. An inverse word the question also uses ("closed" to "Is the road
+    # closed?") agrees with it rather than negating it.
+    def negates(t: Token) -> bool:
+        return t.negated and not (t.inverse and t.key in qry.inverse_keys)
+
+    cue_at = next((i for i, t in enumerate(last) if t.neg_cue or (t.inverse and negates(t))), len(last))
     if any(not t.stop and t.kind == "word" and t.key not in asked for t in last[:cue_at]):
         return None
-    negated = dedupe([t for t in last if t.negated and t.key in asked])
+    negated = dedupe([t for t in last if negates(t) and t.key in asked])
     if not negated:
         return None
     clause = " ".join(t.raw for t in last)

@@ -35,7 +35,7 @@ from agentic_core.judges.lexical import RULES_VERSION, LexicalAnalysis, lexical_
 from agentic_core.judges.minilm_files import MODEL_NAME, embedding_available
 from agentic_core.passing import reaches
 
-HYBRID_VERSION = "hybrid-v2"
+HYBRID_VERSION = "hybrid-v3"
 """Bump when the score or its reasoning changes (v2: the lexical claim / role / list gates and notes)."""
 COS_LOW = 0.55
 COS_HIGH = 0.85

@@ -114,7 +114,7 @@ __all__ = [
     "lexical_score",
 ]
 
-RULES_VERSION = "lexical-v2"
+RULES_VERSION = "lexical-v3"
 """Version of the rules; in the judge identity, so changed rules never reuse old verdicts."""
 
 RECOMMENDED_THRESHOLD = 0.7
@@ -205,16 +205,25 @@ def _polarity(text: TextAnalysis, query: TextAnalysis, yes_no: bool) -> tuple[st
 
     An opening yes/no word always counts. For a yes/no question, a negated first sentence is an implied
     "no" when the negation is verbal (``is not``, ``never``) or negates something the question asks
-    about (``No visa is required``), but not when it negates something else (``No errors were
-    reported; the deployment succeeded`` answers "yes").
+    about (``No visa is required``, ``The road is closed`` to "Is the road open?"), but not when it
+    negates something else (``No errors were reported; the deployment succeeded`` answers "yes").
+
+    A question asked with an inverse word ("Is the road closed?") turns this round: negating what it
+    negates agrees with it ("The road isn't open" is no "no"), and affirming that is a "no" ("The road
+    is open").
     """
     if text.polarity is not None:
         return text.polarity, "explicit"
     if not yes_no:
         return None, ""
     verbal, scoped = text.first_sentence_negation()
-    if verbal or scoped & query.stems:
+    asked = scoped & query.stems
+    if asked and asked <= query.inverse_keys:
+        return None, ""
+    if verbal or asked:
         return "no", "implied by negation"
+    if query.inverse_keys and not query.inverse_keys.isdisjoint(text.first_sentence_affirmed()):
+        return "no", "implied by affirming what the question negates"
     return None, ""
 
 

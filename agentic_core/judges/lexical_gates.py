@@ -31,6 +31,7 @@ __all__ = [
     "fire_gates",
     "fmt_tokens",
     "gated_score",
+    "negated_keys",
     "negation_conflict",
     "show_token",
 ]
@@ -155,39 +156,61 @@ def _clause_negation(text: TextAnalysis) -> dict[int, bool]:
     return neg
 
 
-def _negation_states(text: TextAnalysis) -> dict[str, tuple[bool, bool]]:
-    """Per word key: (every occurrence is in a negation's scope, every occurrence is in a clause with
-    no negation cue at all)."""
+def _negation_states(text: TextAnalysis, framed: frozenset[str] = frozenset()) -> dict[str, tuple[bool, bool]]:
+    """Per word key: (every occurrence is negated, every occurrence is affirmed).
+
+    Negated: in a negation's scope, or an inverse word outside one ("closed" negates "open").
+    Affirmed: not negated, and in a clause with no negation cue at all, or an inverse word that a cue
+    turns back ("not closed" affirms "open"). Words after a negation of a ``framed`` key in their clause
+    are neither: the question states that negation ("Which days is the gym closed?"), and "closed on
+    Mondays" does not deny Mondays."""
     clause_neg = _clause_negation(text)
     out: dict[str, tuple[bool, bool]] = {}
+    frame_clause = -1
     for tok in text.content:
         if tok.kind not in ("word", "code", "num"):
             continue
-        negated, clean = out.get(tok.key, (True, True))
-        out[tok.key] = (negated and tok.negated, clean and not clause_neg[tok.clause])
+        if tok.clause == frame_clause and tok.negated:
+            continue
+        if framed and tok.negated and not framed.isdisjoint(tok.keys):
+            frame_clause = tok.clause
+        affirmed = not tok.negated and (tok.inverse or not clause_neg[tok.clause])
+        for key in tok.keys:
+            negated, clean = out.get(key, (True, True))
+            out[key] = (negated and tok.negated, clean and affirmed)
     return out
 
 
-def negation_conflict(ans: TextAnalysis, gt: TextAnalysis) -> tuple[list[str], bool, int] | None:
+def negated_keys(text: TextAnalysis) -> frozenset[str]:
+    """Keys of the words a text negates (by a cue's scope or an inverse word)."""
+    return frozenset(k for t in text.content if t.negated for k in t.keys)
+
+
+def negation_conflict(
+    ans: TextAnalysis, gt: TextAnalysis, framed: frozenset[str] = frozenset()
+) -> tuple[list[str], bool, int] | None:
     """Words shared by answer and truth, negated in one and affirmed in the other.
 
     A word is *negated* when it sits in a negation cue's scope (the few words after ``not`` / ``no``,
-    see :mod:`agentic_core.judges.text_analysis`), and *affirmed* when its clause holds no negation cue
-    at all; a shared word conflicts when every occurrence is negated in one text and affirmed in the
-    other. Scope, not the whole clause: "roaming at no extra charge" does not negate "roaming", and
+    see :mod:`agentic_core.judges.text_analysis`) or is stated by an inverse word ("closed" negates
+    "open"), and *affirmed* when its clause holds no negation cue at all (or a cue turns an inverse word
+    back: "not closed"); a shared word conflicts when every occurrence is negated in one text and
+    affirmed in the other. Scope, not the whole clause: "roaming at no extra charge" does not negate "roaming", and
     "your payment was not processed" does not negate "payment". The rule fires when at least a third
     of the shared words conflict (a stray "no" elsewhere in a long answer does not).
 
     Args:
         ans: The analysed answer (or a part of it).
         gt: The analysed ground truth.
+        framed: Keys the query negates (:func:`negated_keys`): words a negation of one of them governs
+            are the question's frame, not a claim the answer must repeat.
 
     Returns:
         ``(conflicting word keys, whether they are negated in the answer, number of shared words)``, or
         ``None`` when the rule does not fire.
     """
-    truth = _negation_states(gt)
-    answer = _negation_states(ans)
+    truth = _negation_states(gt, framed)
+    answer = _negation_states(ans, framed)
     shared = sorted(set(truth) & set(answer))
     in_answer = [k for k in shared if answer[k][0] and truth[k][1]]
     in_truth = [k for k in shared if truth[k][0] and answer[k][1]]
@@ -197,8 +220,8 @@ def negation_conflict(ans: TextAnalysis, gt: TextAnalysis) -> tuple[list[str], b
     return conflicting, len(in_answer) >= len(in_truth), len(shared)
 
 
-def _negation_detail(ans: TextAnalysis, gt: TextAnalysis) -> str | None:
-    found = negation_conflict(ans, gt)
+def _negation_detail(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> str | None:
+    found = negation_conflict(ans, gt, negated_keys(qry))
     if found is None:
         return None
     conflicting, negated_in_answer, shared = found
@@ -331,7 +354,7 @@ def fire_gates(
             detail = f"answer says {ans_pol!r} ({ans_how}), ground truth says {gt_pol!r} ({gt_how})"
             gates.append(Gate("polarity", detail, cap=CAP_POLARITY))
     elif not (ans.refusal and gt.refusal):
-        conflict = _negation_detail(ans, gt)
+        conflict = _negation_detail(ans, gt, qry)
         if conflict:
             gates.append(Gate("negation", conflict, cap=CAP_NEGATION))
     gates.extend(_missing_fact_gates(ans, gt, qry))

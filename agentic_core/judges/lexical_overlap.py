@@ -94,12 +94,21 @@ def present_in(tok: Token, other: TextAnalysis) -> bool:
         return any(date_satisfies(truth, given) for given in other.date_values for truth in tok.dates)
     if tok.kind == "time":
         return tok.key in other.time_keys
+    if tok.alt_keys:
+        return not other.stems.isdisjoint(tok.keys)
     return tok.key in other.stems
 
 
 def stated_in_query(tok: Token, query: TextAnalysis) -> bool:
     """Whether the query already states ``tok``; a word also when it abbreviates a query word
-    ("min" for "minimum"). Restating the question is not answering it."""
+    ("min" for "minimum"). Restating the question is not answering it.
+
+    An inverse word ("closed") is stated only by a query that says it inversely too ("Is the road
+    closed?"): "Is the road open?" asks, and "closed" answers."""
+    if tok.inverse and tok.negated:
+        return not query.inverse_keys.isdisjoint(tok.keys)
+    if tok.kind == "word" and tok.key in query.inverse_keys:
+        return False  # "open" answers "Is the road closed?"
     if present_in(tok, query):
         return True
     return tok.kind == "word" and len(tok.key) >= 3 and any(q.startswith(tok.key) for q in query.stems)
@@ -157,10 +166,10 @@ def key_runs(truth: TextAnalysis, query: TextAnalysis) -> list[list[Token]]:
 def run_present(run: Sequence[Token], ans: TextAnalysis, qry: TextAnalysis) -> bool:
     """Whether the answer states a key run (see :func:`key_runs`); words restated from the query
     do not count when the run has others."""
-    keys = [t.key for t in run if t.key not in qry.stems] or [t.key for t in run]
-    hits = sum(1 for k in keys if k in ans.stems)
+    words = [t for t in run if t.key not in qry.stems] or list(run)
+    hits = sum(1 for t in words if present_in(t, ans))
     # The last word names the thing ("Shakespeare", "Aldrin"); otherwise half the words must be there.
-    return run[-1].key in ans.stems or (hits > 0 and hits * 2 >= len(keys))
+    return present_in(run[-1], ans) or (hits > 0 and hits * 2 >= len(words))
 
 
 # --------------------------------------------------------------------------------------------------

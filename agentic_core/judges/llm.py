@@ -341,9 +341,14 @@ class LLMJudge:
             return self._failed(error, time.perf_counter() - started, first_message, message)
         return self._ok(judgement, time.perf_counter() - started, first_message, message)
 
-    async def _call(self, messages: list[BaseMessage]) -> Any:
-        """One model call, with its timeout and retries: the reply, or a :class:`_CallFailure`."""
-        runnable: Runnable[Any, Any] = self._structured if self._structured is not None else self._model
+    async def _call(self, messages: list[BaseMessage], runnable: Runnable[Any, Any] | None = None) -> Any:
+        """One model call, with its timeout and retries: the reply, or a :class:`_CallFailure`.
+
+        ``runnable`` replaces the judge's own (the agentic metrics call the same model, with the same
+        retries, rate limit and counters, through their own structured-output schemas).
+        """
+        if runnable is None:
+            runnable = self._structured if self._structured is not None else self._model
         attempt = 0
         while True:
             if self.rate_limiter is not None:

@@ -4,7 +4,9 @@
 scans it into typed tokens (:mod:`agentic_core.judges.tokens`), merges ``2 hours 30 minutes`` into
 one duration, then marks what the judge needs to read a sentence:
 
-* stop words (English, Spanish, French, German) marked, negation cues and their scopes marked;
+* stop words (English, Spanish, French, German) marked, negation cues and their scopes marked; a
+  word that means "not X" (:mod:`agentic_core.judges.lexicon`) is read as negated unless a cue governs
+  it ("not closed" is "open"), and "out of" / "failed to" are cues;
 * a leading yes/no word (``Yes``, ``Nope``, ``Sí``, ``Nein``) becomes an explicit polarity, and so
   does one between pauses opening a later clause of the first sentence (``I checked, and yes, ...``);
 * a refusal (``I'm sorry, I can't help with that``) is found.
@@ -27,6 +29,7 @@ from agentic_core.judges.values import FRACTION_FAMILY, DateValue, NumberValue, 
 __all__ = [
     "TextAnalysis",
     "analyze_text",
+    "find_refusal",
 ]
 
 # --------------------------------------------------------------------------------------------------
@@ -69,6 +72,25 @@ NEGATION_WORDS: frozenset[str] = _wordset(
 """Negation cues. ``no`` in leading position followed by a pause is a yes/no answer instead."""
 
 VERBAL_NEGATION: frozenset[str] = _wordset("not never cannot unable pas nicht nunca jamas nie niemals")
+DETERMINER_NEGATION: frozenset[str] = _wordset(
+    "no kein keine keinen keiner keinem ningun ninguna ninguno aucun aucune"
+)
+"""Cues that negate a noun phrase. Before a compound they negate its head, the last word, not its
+modifiers: "no cancellation fee" says there is no fee, not that there is no cancellation."""
+_PHRASE_CUES: dict[str, frozenset[str]] = {
+    "out": frozenset({"of"}),  # "out of stock", "out of service"
+    "failed": frozenset({"to"}),  # "failed to process": the verb after it did not happen
+    "fail": frozenset({"to"}),
+    "fails": frozenset({"to"}),
+}
+"""Words that are negation cues when the given word follows them."""
+_CUE_TAILS: dict[str, frozenset[str]] = {"no": frozenset({"longer"})}
+"""Words that are part of the cue before them ("no longer valid"), so carry no fact."""
+_COPULAS: frozenset[str] = _wordset(
+    "is are was were be been being am remain remains remained stay stays stayed seem seems look looks "
+    "become becomes became get gets got es esta estan son est sont ist sind war"
+)
+"""Verbs after which an inverse word is the predicate ("is closed on Sundays")."""
 """Cues that negate the verb (``is not``), as opposed to determiners (``no errors``). Only these make
 a statement an implied "no" to a yes/no question; ``No errors were reported`` is not a "no"."""
 
@@ -109,7 +131,7 @@ class TextAnalysis:
         content: Fact-bearing tokens (no separators, stop words or negation cues).
         polarity: ``"yes"`` / ``"no"`` when the text opens with a yes/no word, else ``None``.
         refusal: The refusal phrase found, or ``None``.
-        stems: Keys of the content tokens.
+        stems: Keys of the content tokens (every key of an inverse word).
         all_word_keys: Keys of every word, stop words included (the fallback for a ground truth made
             only of function words, such as the chemical symbol "Au", which is also French "au").
     """
@@ -121,6 +143,8 @@ class TextAnalysis:
     refusal: str | None
     stems: frozenset[str] = field(default_factory=frozenset)
     all_word_keys: frozenset[str] = field(default_factory=frozenset)
+    inverse_keys: frozenset[str] = field(default_factory=frozenset)
+    """Keys negated by an inverse word ("Is the road closed?" -> ``{"open"}``)."""
     number_values: tuple[NumberValue, ...] = ()
     """(value, value in base unit or None, unit family) of every number, plus the year of every date."""
     date_values: tuple[DateValue, ...] = ()
@@ -138,8 +162,21 @@ class TextAnalysis:
                 break
             first.append(tok)
         verbal = any(t.neg_cue and t.raw.lower() in VERBAL_NEGATION for t in first)
-        scoped = frozenset(t.key for t in first if t.negated)
+        scoped = frozenset(k for t in first if t.negated for k in t.keys)
         return verbal, scoped
+
+    def first_sentence_affirmed(self) -> frozenset[str]:
+        """Keys of the words the first sentence affirms: not negated, with no negation cue before
+        them in the sentence ("The road is open" -> ``{"road", "open"}``)."""
+        keys: set[str] = set()
+        for tok in self.tokens:
+            if tok.kind == "sep" and tok.key in _SENTENCE_END:
+                break
+            if tok.neg_cue:
+                break
+            if tok.kind == "word" and not tok.stop and not tok.negated:
+                keys.update(tok.keys)
+        return frozenset(keys)
 
     @property
     def numbers(self) -> tuple[Token, ...]:
@@ -235,16 +272,62 @@ _NEG_SCOPE = 3
 """How many content tokens after a negation cue it negates (``not permitted in hand luggage``)."""
 
 
+def _plain_word(tok: Token) -> bool:
+    """A content word that is neither a stop word nor a negation cue (looking ahead of the marking)."""
+    lower = tok.raw.lower()
+    return tok.kind == "word" and len(lower) > 1 and lower not in STOPWORDS and lower not in NEGATION_WORDS
+
+
+def _is_cue(tokens: list[Token], i: int, lower: str) -> bool:
+    if lower in NEGATION_WORDS:
+        return True
+    follow = _PHRASE_CUES.get(lower)
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    return follow is not None and nxt is not None and nxt.kind == "word" and nxt.raw.lower() in follow
+
+
+def _predicative(tokens: list[Token], i: int) -> bool:
+    """Whether the inverse word at ``i`` is a predicate, whose negation reaches the words after it as
+    a cue's does ("is closed on Sundays" = "is not open on Sundays"), rather than an attribute of the
+    next word ("free parking" is parking)."""
+    prev = tokens[i - 1] if i > 0 else None
+    if prev is None or prev.kind == "sep":
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        return nxt is None or not _plain_word(nxt)  # "Closed on Sundays." but not "Free parking."
+    if prev.kind != "word":
+        return False  # "3 failed attempts"
+    lower = prev.raw.lower()
+    return lower in _COPULAS or (lower not in STOPWORDS and lower not in NEGATION_WORDS)
+
+
+def _compound_modifiers(tokens: list[Token], i: int) -> range:
+    """Indices of the modifiers of the compound after a determiner cue at ``i`` (all its words but the
+    last, the head): ``no cancellation fee`` -> the index of ``cancellation``."""
+    j = i + 1
+    while j < len(tokens) and _plain_word(tokens[j]):
+        j += 1
+    return range(i + 1, j - 1) if j - i > 2 else range(0)
+
+
 def _mark(tokens: list[Token], polarity_at: int) -> list[Token]:
-    """Fill in sentence starts, clauses, stop words, negation cues and negation scopes."""
+    """Fill in sentence starts, clauses, stop words, negation cues and negation scopes.
+
+    A token is negated when it sits in a cue's scope, or is an inverse word ("closed") outside one. An
+    inverse word in a scope is affirmed and turns the rest of the scope back ("not closed on Sundays"
+    is "open on Sundays"); a predicative one opens a scope of its own ("closed on Sundays").
+    """
     out: list[Token] = []
     clause = 0
     sentence_start = True
     scope_left = 0
+    scope_negates = True
+    modifiers = range(0)
+    prev_lower = ""
     for i, tok in enumerate(tokens):
         if tok.kind == "sep":
             clause += 1
             scope_left = 0
+            prev_lower = ""
             if tok.key in _SENTENCE_END or tok.key == ":":
                 sentence_start = True
             object.__setattr__(tok, "clause", clause)
@@ -252,10 +335,14 @@ def _mark(tokens: list[Token], polarity_at: int) -> list[Token]:
             continue
         lower = tok.raw.lower()
         is_pol = i == polarity_at
-        neg_cue = tok.kind == "word" and lower in NEGATION_WORDS and not is_pol
+        neg_cue = tok.kind == "word" and not is_pol and _is_cue(tokens, i, lower)
         # Single letters ("x" in "3 x 7", "s" left by a stray apostrophe) carry no fact.
-        stop = tok.kind == "word" and (lower in STOPWORDS or is_pol or len(lower) == 1)
-        negated = scope_left > 0 and not neg_cue and not stop
+        stop = tok.kind == "word" and (
+            lower in STOPWORDS or is_pol or len(lower) == 1 or lower in _CUE_TAILS.get(prev_lower, ())
+        )
+        in_scope = scope_left > 0 and not neg_cue and not stop
+        inverse = tok.inverse and not neg_cue and not stop
+        negated = (in_scope and scope_negates and i not in modifiers) != inverse
         # The token was built by scan moments ago and is not shared yet: fill in the context fields
         # in place rather than building every token twice (this is the judge's hot loop).
         setattr_ = object.__setattr__
@@ -264,11 +351,18 @@ def _mark(tokens: list[Token], polarity_at: int) -> list[Token]:
         setattr_(tok, "negated", negated)
         setattr_(tok, "stop", stop)
         setattr_(tok, "neg_cue", neg_cue)
+        if tok.inverse and not inverse:
+            setattr_(tok, "inverse", False)  # "failed to": a cue here, not an inverse word
         out.append(tok)
         if neg_cue:
-            scope_left = _NEG_SCOPE
-        elif negated:
+            scope_left, scope_negates = _NEG_SCOPE, True
+            modifiers = _compound_modifiers(tokens, i) if lower in DETERMINER_NEGATION else range(0)
+        elif in_scope:
             scope_left -= 1
+            scope_negates = scope_negates != inverse
+        elif inverse and _predicative(tokens, i):
+            scope_left, scope_negates, modifiers = _NEG_SCOPE, True, range(0)
+        prev_lower = lower
         sentence_start = False
     return out
 
@@ -290,6 +384,16 @@ def _number_values(content: tuple[Token, ...]) -> tuple[NumberValue, ...]:
         if tok.kind == "date" and tok.dates and tok.dates[0][0] is not None:
             values.append((float(tok.dates[0][0]), None, None))
     return tuple(values)
+
+
+def find_refusal(text: str) -> str | None:
+    """The refusal phrase in ``text``, exactly as :func:`analyze_text` reports it, without the full analysis.
+
+    About six times faster than ``analyze_text(text).refusal`` (no tokens): for callers that only ask
+    whether a reply refuses (topic adherence's offline classification).
+    """
+    match = _REFUSAL_RE.search(prepare_text(text))
+    return match.group(0).strip() if match else None
 
 
 @lru_cache(maxsize=65536)
@@ -315,8 +419,9 @@ def analyze_text(text: str) -> TextAnalysis:
         content=content,
         polarity=explicit,
         refusal=refusal,
-        stems=frozenset(t.key for t in content),
-        all_word_keys=frozenset(t.key for t in tokens if t.kind in ("word", "code")),
+        stems=frozenset(k for t in content for k in t.keys),
+        all_word_keys=frozenset(k for t in tokens if t.kind in ("word", "code") for k in t.keys),
+        inverse_keys=frozenset(k for t in content if t.inverse and t.negated for k in t.keys),
         number_values=_number_values(content),
         date_values=tuple(d for t in content if t.kind == "date" for d in t.dates),
         time_keys=frozenset(t.key for t in content if t.kind == "time"),

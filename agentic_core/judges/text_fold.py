@@ -11,6 +11,7 @@ before the tokenizer (:mod:`agentic_core.judges.tokens`) cuts it up:
 * spelled fractions (``three quarters`` -> ``3/4``, ``two and a half`` -> ``2.5``), which the tokenizer
   reads as numbers;
 * title abbreviations lose their full stop (``Dr. Ortiz`` -> ``Dr Ortiz``) so it does not end a sentence;
+* the prefix ``non-`` becomes the negation it is (``non-refundable`` -> ``not refundable``);
 * light stemming of words (``bookings`` -> ``book``).
 
 These are pure string-to-string rewrites that need no token; :func:`prepare_text` chains them in the
@@ -268,6 +269,8 @@ _TITLE_DOT = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|Mt|Jr|Sr|St)\.(?=\s+[A-Z])")
 
 _TWELVE_NOON = re.compile(r"\b12\s*(?=noon|midday|midnight|midi|minuit)", re.IGNORECASE)
 
+_NON_PREFIX = re.compile(r"\bnon-(?=[^\W\d_])", re.IGNORECASE)
+
 
 def prepare_text(text: str) -> str:
     """Fold a text and rewrite its contractions and numbers, ready for the tokenizer.
@@ -276,13 +279,16 @@ def prepare_text(text: str) -> str:
         text: Any text.
 
     Returns:
-        The folded text with ``12 noon`` -> ``noon``, contractions expanded and numbers in digits.
+        The folded text with ``12 noon`` -> ``noon``, ``non-`` -> ``not``, contractions expanded and
+        numbers in digits.
     """
     out = fold(text)
     if "r." in out or "s." in out or "t." in out or "f." in out:  # cheap guard for the titles below
         out = _TITLE_DOT.sub(r"\1", out)  # "Dr. Lena Ortiz": the name must not start a new sentence
     if "12" in out:
         out = _TWELVE_NOON.sub("", out)  # "12 noon" is just "noon"
+    if "on-" in out:
+        out = _NON_PREFIX.sub("not ", out)  # "non-refundable" states a negation: "not refundable"
     # The contraction rules all need an apostrophe or "a.m." / "p.m." / "u.s.", except two spellings.
     if _NEEDS_CONTRACTIONS.search(out):
         for pattern, repl in _CONTRACTIONS:

@@ -10,7 +10,8 @@ The scanner turns text already folded by :func:`agentic_core.judges.text_fold.pr
 * fractions and ratios (``3/4``, ``3 out of 4``, ``1 in 4``) -> their value, keeping both parts;
 * units and currencies attached to their number and canonicalised (``metres`` -> ``m``, ``$`` -> ``usd``),
   with their families and exact base-unit conversions;
-* codes (``AB123``) and stemmed words.
+* codes (``AB123``) and stemmed words; a synonym shares its group's key, and a word that means "not
+  X" ("closed", "unavailable", "free") is keyed as X and marked inverse (:mod:`agentic_core.judges.lexicon`).
 
 The month and unit vocabularies live here because only the scanner's pattern reads them. Sentence
 context (stop words, negation, polarity) is filled in afterwards by
@@ -23,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from agentic_core.judges.text_fold import stem
+from agentic_core.judges.lexicon import word_keys
 from agentic_core.judges.values import DateValue, format_date, format_number
 
 __all__ = [
@@ -135,6 +136,9 @@ class Token:
         negated: Inside the scope of a negation cue.
         stop: A function word (no fact).
         neg_cue: A negation word.
+        inverse: A word that means "not <key>" ("closed" is keyed ``open``); :attr:`negated` then says
+            whether it is read as negated (it is, unless a negation cue governs it: "not closed").
+        alt_keys: Further words an inverse word negates ("failed": ``process``, ``complet``, ...).
     """
 
     kind: TokenKind
@@ -150,6 +154,13 @@ class Token:
     negated: bool = False
     stop: bool = False
     neg_cue: bool = False
+    inverse: bool = False
+    alt_keys: tuple[str, ...] = ()
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Its key and any further keys (an inverse word may negate several words)."""
+        return (self.key, *self.alt_keys) if self.alt_keys else (self.key,)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -315,7 +326,10 @@ def scan(text: str) -> list[Token]:
         if kind == "ws":
             continue
         if kind == "word" or kind == "word2":
-            tok = Token("word", stem(raw.lower()), raw, capitalised=raw[:1].isupper())
+            key, alt_keys, inverse = word_keys(raw.lower())
+            tok = Token(
+                "word", key, raw, capitalised=raw[:1].isupper(), inverse=inverse, alt_keys=alt_keys
+            )
         elif kind == "sep":
             tok = Token("sep", raw.strip().lower(), raw)
         elif kind == "N":

@@ -17,6 +17,12 @@ import numpy as np
 import pandas as pd
 
 from agentic_core import stats
+from agentic_core.agentic_metrics.report import (
+    add_agentic_fields,
+    agentic_summary_dict,
+    with_agentic_columns,
+    with_topic_columns,
+)
 from agentic_core.aggregate import Aggregate
 from agentic_core.errors import SettingsError
 from agentic_core.result import EvaluationResult
@@ -112,7 +118,7 @@ def interactions_table(
     frame["human_note"] = [overrides[row].note if row in overrides else "" for row in range(len(frame))]
     if with_reasoning:
         frame["tool_reasoning"] = [None if t is None else t.reasoning for t in tool_scores(result, agg)]
-    return frame
+    return with_topic_columns(frame, result)
 
 
 def conversations_table(agg: Aggregate) -> pd.DataFrame:
@@ -176,7 +182,7 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
                 }
             )
         )
-    return records
+    return add_agentic_fields(records, result)
 
 
 def run_metadata(result: EvaluationResult, agg: Aggregate) -> dict[str, Any]:
@@ -232,6 +238,8 @@ def summary(
         "unscored_bounds": None if agg.unscored is None else agg.unscored.model_dump(),
         "tool_correctness": agg.tool_summary.model_dump(),
     }
+    if result.agentic is not None:
+        out["agentic_metrics"] = agentic_summary_dict(result, agg.settings.ci_level)
     if include_conversations:
         out["conversations"] = conversation_records(result, agg)
     return json_ready(out)
@@ -300,7 +308,7 @@ def export_bytes(result: EvaluationResult, agg: Aggregate, name: str) -> bytes:
     if name == "interactions":
         return csv_bytes(interactions_table(result, agg))
     if name == "conversations":
-        return csv_bytes(conversations_table(agg))
+        return csv_bytes(with_agentic_columns(conversations_table(agg), result))
     if name == "tasks":
         return csv_bytes(tasks_table(agg))
     if name == "summary":

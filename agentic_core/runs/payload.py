@@ -70,6 +70,10 @@ class RunPayload(BaseModel):
         judge_run: The judge run's accounting without its verdicts (counts, cache, tokens, warnings).
         recommended_threshold: The judge's recommended answer threshold.
         overrides: Human overrides.
+        settings: The aggregation settings the run was reported with (``evaluate``'s options), if
+            any; ``None`` means the defaults with the judge's threshold.
+        agentic: Seed 004's agentic metrics as computed (``None`` when they were not); an optional
+            addition, so documents without it stay version 1.
     """
 
     format: str = PAYLOAD_FORMAT
@@ -80,6 +84,8 @@ class RunPayload(BaseModel):
     judge_run: dict[str, Any]
     recommended_threshold: float
     overrides: list[Override] = Field(default_factory=list)
+    settings: dict[str, Any] | None = None
+    agentic: dict[str, Any] | None = None
 
 
 def conversation_dicts(conversations: list[Conversation]) -> list[dict[str, Any]]:
@@ -96,7 +102,9 @@ def fingerprint(dicts: list[dict[str, Any]]) -> str:
     return digest.hexdigest()
 
 
-def to_payload(result: EvaluationResult, run_id: str, name: str, data_name: str) -> RunPayload:
+def to_payload(
+    result: EvaluationResult, run_id: str, name: str, data_name: str, settings: dict[str, Any] | None = None
+) -> RunPayload:
     """The run document of an evaluation result.
 
     Args:
@@ -104,6 +112,7 @@ def to_payload(result: EvaluationResult, run_id: str, name: str, data_name: str)
         run_id: The id to give the run.
         name: Its name.
         data_name: The name of the data it was made on.
+        settings: The aggregation settings it was reported with (JSON form), if any.
     """
     dicts = conversation_dicts(result.conversations)
     accounting = result.judge_run.model_dump(mode="json", exclude={"verdicts"})
@@ -123,6 +132,8 @@ def to_payload(result: EvaluationResult, run_id: str, name: str, data_name: str)
         judge_run=accounting,
         recommended_threshold=result.recommended_threshold,
         overrides=sorted(result.overrides.values(), key=lambda o: o.row),
+        settings=settings,
+        agentic=result.agentic.model_dump(mode="json") if result.agentic is not None else None,
     )
 
 
@@ -176,4 +187,10 @@ def from_payload(payload: RunPayload) -> EvaluationResult:
     run = JudgeRun.model_validate(accounting)
     result = assemble(list(report.conversations), run, payload.recommended_threshold, report)
     result.overrides = {o.row: o for o in payload.overrides if o.row < result.n_interactions}
+    if payload.agentic is not None:
+        from agentic_core.agentic_metrics.results import AgenticMetrics
+
+        agentic = AgenticMetrics.model_validate(payload.agentic)
+        if len(agentic.conversations) == result.n_conversations:
+            result.agentic = agentic
     return result

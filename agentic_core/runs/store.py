@@ -142,11 +142,24 @@ class RunStore:
 
     # -- writing ---------------------------------------------------------------------------------
 
-    def save(self, result: EvaluationResult, data_name: str, name: str | None = None) -> RunMeta:
-        """Store an evaluation; returns its description (with the new id)."""
+    def save(
+        self,
+        result: EvaluationResult,
+        data_name: str,
+        name: str | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> RunMeta:
+        """Store an evaluation; returns its description (with the new id).
+
+        Args:
+            result: The evaluation.
+            data_name: The name of its data.
+            name: The run's name (default: the data and the judge).
+            settings: The aggregation settings it was reported with (JSON form), if any.
+        """
         run_id = new_run_id()
         label = result.judge_identity.label()
-        payload = to_payload(result, run_id, name or f"{data_name} · {label}", data_name)
+        payload = to_payload(result, run_id, name or f"{data_name} · {label}", data_name, settings)
         self._insert(payload)
         return payload.meta
 

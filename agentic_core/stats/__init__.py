@@ -25,7 +25,9 @@ Modules: :mod:`~agentic_core.stats.estimators` (point estimates), :mod:`~agentic
 (one group, per-group tables), :mod:`~agentic_core.stats.curve` (the dataset curve),
 :mod:`~agentic_core.stats.posterior` (Bayesian draws), :mod:`~agentic_core.stats.bootstrap`,
 :mod:`~agentic_core.stats.cumulants`, :mod:`~agentic_core.stats.methods` (how an interval was made,
-in words), :mod:`~agentic_core.stats.interpretation` (seed 001's labels). Pure functions throughout.
+in words), :mod:`~agentic_core.stats.interpretation` (seed 001's labels), :mod:`~agentic_core.stats.compare`
+(two agents on paired tasks: deltas, intervals, P(B > A)), :mod:`~agentic_core.stats.joint` (several agents'
+joint draws) and :mod:`~agentic_core.stats.leaderboard` (ranks). Pure functions throughout.
 """
 
 from agentic_core.stats.curve import RELIABLE_GROUPS, CurvePoint, dataset_curve, included_groups

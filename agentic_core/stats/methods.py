@@ -17,6 +17,11 @@ IntervalMethod = Literal[
     "monte-carlo",
     "cornish-fisher",
     "t",
+    "paired-bca-bootstrap",
+    "paired-t",
+    "hierarchical-copula",
+    "beta-draws",
+    "mover",
 ]
 """How an interval was obtained (shown on screen so the user knows what the bars mean).
 
@@ -31,6 +36,23 @@ exact Beta draws for every group, or for the groups that keep the total from bei
 with the Cornish-Fisher skewness / kurtosis correction); used only with many groups and when the
 cumulants show that is accurate at the level asked.
 ``t``: Student-t interval for a mean of bounded scores (the tool dimensions).
+``paired-bca-bootstrap``: BCa bootstrap of the per-task differences (or of each agent's mean), the same
+resampled tasks for every side, with the small-sample expansion (frequentist comparisons).
+``paired-t``: Student-t interval of the mean per-task difference between two sides (frequentist comparisons).
+``hierarchical-copula``: each side's hierarchical Beta-Binomial posterior, drawn jointly through a Gaussian
+copula with the correlation of the paired per-task results (Bayesian comparisons).
+``beta-draws``: each side's exact Beta posterior on the one paired task, drawn independently.
+``mover``: the two sides' intervals combined by MOVER (Zou & Donner 2008), where every task has the same
+difference and resampling tasks has no spread.
+"""
+
+ProbabilityMethod = Literal["bootstrap-share", "posterior-share", "t-distribution", "mover-normal"]
+"""How a probability that one side is ahead (P(B > A), the probability of each rank) was obtained.
+
+``bootstrap-share``: the share of paired bootstrap replicates, ties counted half (a bootstrap probability).
+``posterior-share``: the share of joint posterior draws, ties counted half.
+``t-distribution``: the Student-t distribution of the mean per-task difference (a confidence probability).
+``mover-normal``: a normal matched to the MOVER interval.
 """
 
 METHOD_TEXT: dict[str, str] = {
@@ -43,6 +65,21 @@ METHOD_TEXT: dict[str, str] = {
     "cornish-fisher": "the exact cumulants of the posterior of the mean over these tasks with a Cornish-Fisher "
     "correction (many tasks)",
     "t": "Student-t interval of the mean",
+    "paired-bca-bootstrap": "a seeded BCa bootstrap over tasks, the same resampled tasks for every side so the "
+    "pairing is used, with Hesterberg's small-sample expansion",
+    "paired-t": "a Student-t interval of the mean per-task difference (the tasks paired)",
+    "hierarchical-copula": "each side's hierarchical Beta-Binomial posterior over tasks (BDA3 5.3), drawn jointly "
+    "through a Gaussian copula with the correlation of the paired per-task results",
+    "beta-draws": "each side's exact Beta posterior on the one paired task, drawn independently",
+    "mover": "the two sides' intervals combined by MOVER (Zou & Donner 2008): every task has the same "
+    "difference, so resampling tasks has no spread",
+    # How a probability of being ahead (P(B > A), a rank's probability) was obtained.
+    "bootstrap-share": "the share of paired bootstrap replicates in which it holds, ties counted half (a bootstrap "
+    "probability, not a posterior one)",
+    "posterior-share": "the share of joint posterior draws in which it holds, ties counted half",
+    "t-distribution": "the Student-t distribution of the mean per-task difference (a confidence probability, not a "
+    "posterior one)",
+    "mover-normal": "a normal distribution matched to the MOVER interval",
 }
 
 

@@ -24,7 +24,10 @@ PAGES = [  # (url path, heading); the Overview is the default page, served at "/
     ("history", "History"),
     ("uncertainty", "Uncertainty"),
     ("tools", "Tools"),
+    ("agentic", "Agentic metrics"),
     ("explorer", "Explorer"),
+    ("compare", "Compare"),
+    ("calibration", "Calibration"),
     ("export", "Export"),
 ]
 

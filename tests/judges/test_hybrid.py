@@ -63,8 +63,9 @@ def test_a_high_cosine_never_rescues_an_audit_failure(answer: str, truth: str, q
 
 
 def test_a_pass_on_the_embedding_alone_says_so() -> None:
-    # Where the offline judge cannot confirm a paraphrase by its words, the reasoning says so.
-    analysis = lexical_analysis("A late charge gets added to your bill.", "You will be charged a late fee.")
+    # Where the offline judge cannot confirm a paraphrase by its words, the reasoning says so. (Since
+    # lexical-v3 "charge" and "fee" are synonyms, so this paraphrase shares no word at all.)
+    analysis = lexical_analysis("An extra amount gets added to your bill.", "You will be charged a late fee.")
     assert analysis.similarity < 0.7 and not analysis.gates
     score, reasoning = combine_scores(analysis, 0.95)
     assert score >= 0.7
@@ -120,14 +121,16 @@ def test_identity_differs_with_and_without_embeddings() -> None:
 def test_identity_names_the_rules() -> None:
     # Changed rules must never reuse cached verdicts of the old ones.
     params = HybridJudge(use_embedding=False).identity.params
-    assert params["version"] == hybrid_module.HYBRID_VERSION == "hybrid-v2"
-    assert params["rules"] == RULES_VERSION == "lexical-v2"
+    assert params["version"] == hybrid_module.HYBRID_VERSION == "hybrid-v3"
+    assert params["rules"] == RULES_VERSION == "lexical-v3"
 
 
 def test_devset_accuracy_floor(judge: HybridJudge) -> None:
     # A floor that can fail: benchmarks/judge_accuracy.py gives AUC 0.950 / accuracy 0.931 on all 319
     # pairs with the lexical rules v2 (0.942 / 0.915 on the first 200 pairs with v1).
     records = [json.loads(line) for line in DEVSET.read_text().splitlines() if line.strip()]
+    # The holdout split is evaluated once by the benchmark, never used as a floor that steers the rules.
+    records = [r for r in records if r.get("split") != "holdout"]
     items = [JudgeItem(query=r["query"], answer=r["answer"], ground_truth=r["ground_truth"]) for r in records]
     scores = np.array([v.score for v in judge_sync(judge, items)], dtype=float)
     labels = np.array([r["label"] for r in records])

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from agentic_core.io.importers import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
 from agentic_core.io.samples import SAMPLES, load_sample
 from agentic_core.report.preview import conversations_preview
 
@@ -195,3 +197,51 @@ def test_conversations_preview_counts() -> None:
     assert row["scored"] == sum(i.score is not None for i in conv.conversation)
     assert row["task_key"] == conv.task_key()
     assert list(conversations_preview([]).columns) == list(frame.columns)
+
+
+IMPORT_SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
+
+
+def test_trace_files_are_detected_and_a_forced_format_rereads_them(app: AppTest) -> None:
+    at = _data_page(app)
+    chooser = at.selectbox(key="upload_format")
+    assert chooser.value == DEFAULT_FORMAT and list(chooser.options) == [FORMAT_LABELS[f] for f in FORMAT_CHOICES]
+    body = (IMPORT_SAMPLES / "openai_traces.jsonl").read_bytes()
+    at.file_uploader(key="upload").set_value([("traces.jsonl", body, "application/json")]).run()
+    assert not at.exception
+    assert "Loaded 12 conversations (18 interactions) from **traces.jsonl**" in _texts(at.success)
+    notes = _frame(at, "report_notes")
+    assert "read as OpenAI chat traces (detected from the content)" in notes.iloc[0]["rule"]
+    preview = _frame(at, "preview_table")
+    assert len(preview) == 12 and preview["tool_calls"].sum() > 0
+
+    # Another format chosen: the same file is read again, and refused with the format it is in.
+    at.selectbox(key="upload_format").set_value("ragas").run()
+    assert not at.exception
+    error = _texts(at.error)
+    assert "Nothing was loaded from traces.jsonl" in error and "'openai' format" in error
+    assert "The active data is still **traces.jsonl**" in _texts(at.caption)
+
+
+def test_a_forced_format_loads_a_tau_bench_results_file(app: AppTest) -> None:
+    at = _data_page(app)
+    at.selectbox(key="upload_format").set_value("tau-bench").run()
+    body = (IMPORT_SAMPLES / "tau_bench_airline.json").read_bytes()
+    at.file_uploader(key="upload").set_value([("gpt-4o-airline.json", body, "application/json")]).run()
+    assert not at.exception
+    assert "Loaded 200 conversations (200 interactions)" in _texts(at.success)
+    assert "(the format chosen)" in _frame(at, "report_notes").iloc[0]["rule"]
+    assert _frame(at, "preview_table")["task_key"].nunique() == 50
+
+
+def test_what_an_importer_could_not_map_is_in_the_report(app: AppTest) -> None:
+    at = _data_page(app)
+    trace = {"id": "t", "messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}],
+             "reference": ["Hello"], "colour": "red"}
+    broken = {"id": "u", "messages": "oops"}
+    at.file_uploader(key="upload").set_value([("t.jsonl", _jsonl(trace, broken), "application/json")]).run()
+    assert not at.exception
+    errors = _frame(at, "report_errors")
+    assert (errors.iloc[0]["record"], errors.iloc[0]["path"], errors.iloc[0]["line"]) == (1, "messages", 2)
+    warnings = _frame(at, "report_warnings")
+    assert list(warnings["path"]) == ["colour"] and "OpenAI chat trace" in warnings.iloc[0]["rule"]

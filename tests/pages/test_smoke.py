@@ -14,7 +14,10 @@ PAGES = {
     "pages/history.py": "History",
     "pages/uncertainty.py": "Uncertainty",
     "pages/tools.py": "Tools",
+    "pages/agentic_metrics.py": "Agentic metrics",
     "pages/explorer.py": "Explorer",
+    "pages/compare.py": "Compare",
+    "pages/calibration.py": "Calibration",
     "pages/export.py": "Export",
 }
 

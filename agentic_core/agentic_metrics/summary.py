@@ -1,0 +1,196 @@
+"""Aggregate the agentic metrics: per-conversation values and run-level figures with intervals.
+
+Every selector (tool call order, topic mode and variant, interval level) is applied here, from what
+:func:`~agentic_core.agentic_metrics.compute.compute_agentic_metrics` stored, without calling a judge.
+
+* Tool call accuracy and topic adherence: the mean of the per-conversation values (bounded in [0, 1])
+  with a Student-t interval clipped to [0, 1]; unscored conversations are left out and counted.
+  Topic adherence also reports the four counts summed over the run and the value of those pooled
+  counts (micro average).
+* Agent goal accuracy: the share of scored conversations whose goal was achieved, with a Wilson
+  interval; the graded score's mean with a Student-t interval.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+from agentic_core.agentic_metrics.results import AgenticMetrics, ConversationMetrics
+from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
+from agentic_core.agentic_metrics.topic_adherence import TopicCounts, TopicMode, TopicVariant, topic_adherence
+from agentic_core.stats.intervals import wilson_interval
+from agentic_core.stats.methods import IntervalMethod
+from agentic_core.tool_summary import DimensionStat, mean_with_t_interval
+
+
+class ProportionStat(BaseModel):
+    """A share of conversations with its interval.
+
+    Attributes:
+        rate: The share, or ``None`` with nothing scored.
+        ci: The Wilson interval, or ``None``.
+        n: Conversations scored.
+        successes: Of those, the ones counted.
+        interval_method: ``wilson`` when there is an interval.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    rate: float | None
+    ci: tuple[float, float] | None
+    n: int
+    successes: int
+    interval_method: IntervalMethod | None = None
+
+
+class AgenticSummary(BaseModel):
+    """The agentic metrics of a run under the chosen order, mode, variant and level.
+
+    Attributes:
+        order: Tool call order applied.
+        mode: Topic adherence mode applied.
+        variant: Topic adherence variant applied.
+        level: Interval level.
+        metrics: The metrics that were computed.
+        tool_call_accuracy: Mean over conversations with reference calls (``None`` if not computed).
+        topic_adherence: Mean over conversations with a value.
+        topic_counts: The four counts summed over the run.
+        topic_pooled: Topic adherence of the summed counts.
+        topic_approximate: Whether the topics were classified offline.
+        goal_accuracy: The share of scored conversations whose goal was achieved.
+        goal_graded: The graded goal score's mean.
+        unscored: Per metric, conversations left out and the most common reason.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    order: ToolCallOrder
+    mode: TopicMode
+    variant: TopicVariant
+    level: float
+    metrics: tuple[str, ...]
+    tool_call_accuracy: DimensionStat | None = None
+    topic_adherence: DimensionStat | None = None
+    topic_counts: TopicCounts | None = None
+    topic_pooled: float | None = None
+    topic_approximate: bool = False
+    goal_accuracy: ProportionStat | None = None
+    goal_graded: DimensionStat | None = None
+    unscored: dict[str, tuple[int, str]] = {}
+
+
+def agentic_table(
+    metrics: AgenticMetrics,
+    session_ids: list[str],
+    *,
+    order: ToolCallOrder = "strict",
+    mode: TopicMode = "f1",
+    variant: TopicVariant = "workbench",
+) -> pd.DataFrame:
+    """One row per conversation: each metric's value (NaN = unscored), the topic counts and the evidence.
+
+    Columns: ``conv``, ``session_id``, ``tool_call_accuracy``, ``tool_call_notes``, ``topic_adherence``,
+    ``topic_tp``, ``topic_fp``, ``topic_fn``, ``topic_tn``, ``topic_approximate``, ``goal_accuracy``
+    (1/0), ``goal_graded``, ``goal_with_reference``, ``goal_evidence``, ``unscored_reason``.
+    """
+    convs = metrics.conversations
+    if len(session_ids) != len(convs):
+        raise ValueError(f"{len(session_ids)} session ids for {len(convs)} conversations")
+    calls = [m.tool_call(order) for m in convs]
+    counts = [m.topic.counts if m.topic is not None else None for m in convs]
+    keys = [None if c is None else (c.tp, c.fp, c.fn, c.tn) for c in counts]
+    values: dict[tuple[int, int, int, int], float | None] = {}  # few distinct counts: each computed once
+    for key, c in zip(keys, counts, strict=True):
+        if key is not None and c is not None and key not in values:
+            values[key] = topic_adherence(c, mode, variant)
+    goals = [m.goal for m in convs]
+
+    def reasons(m: ConversationMetrics) -> str:
+        found = (m.topic.unscored_reason if m.topic is not None else None,
+                 m.goal.unscored_reason if m.goal is not None else None)
+        return "; ".join(r for r in found if r)
+
+    def count_column(name: str) -> pd.Series:
+        return pd.Series([None if c is None else getattr(c, name) for c in counts], dtype="Int64")
+
+    def number(x: float | None) -> float:
+        return np.nan if x is None else x
+
+    return pd.DataFrame({
+        "conv": np.arange(len(convs)),
+        "session_id": list(session_ids),
+        "tool_call_accuracy": [np.nan if c is None else c.value for c in calls],
+        "tool_call_notes": ["" if c is None else "; ".join(c.notes) for c in calls],
+        "topic_adherence": [np.nan if k is None else number(values[k]) for k in keys],
+        "topic_tp": count_column("tp"),
+        "topic_fp": count_column("fp"),
+        "topic_fn": count_column("fn"),
+        "topic_tn": count_column("tn"),
+        "topic_approximate": [bool(m.topic is not None and m.topic.approximate) for m in convs],
+        "goal_accuracy": [np.nan if g is None or g.achieved is None else float(g.achieved) for g in goals],
+        "goal_graded": [np.nan if g is None else number(g.score) for g in goals],
+        "goal_with_reference": [None if g is None else g.with_reference for g in goals],
+        "goal_evidence": ["" if g is None else g.evidence for g in goals],
+        "unscored_reason": [reasons(m) for m in convs],
+    })
+
+
+def _unscored(values: pd.Series, reasons: list[str | None]) -> tuple[int, str]:
+    missing = int(values.isna().sum())
+    common = pd.Series([r for r in reasons if r], dtype="object").value_counts()
+    return missing, (str(common.index[0]) if len(common) else "")
+
+
+def summarise_agentic(
+    metrics: AgenticMetrics,
+    session_ids: list[str],
+    *,
+    order: ToolCallOrder = "strict",
+    mode: TopicMode = "f1",
+    variant: TopicVariant = "workbench",
+    level: float = 0.95,
+) -> AgenticSummary:
+    """The run-level figures (see the module docstring); never calls a judge."""
+    table = agentic_table(metrics, session_ids, order=order, mode=mode, variant=variant)
+    out: dict[str, object] = {}
+    unscored: dict[str, tuple[int, str]] = {}
+    if "tool_call_accuracy" in metrics.metrics:
+        out["tool_call_accuracy"] = mean_with_t_interval(table["tool_call_accuracy"].to_numpy(float), level)
+        unscored["tool_call_accuracy"] = (int(table["tool_call_accuracy"].isna().sum()), "no reference tool calls")
+    if "topic_adherence" in metrics.metrics:
+        out["topic_adherence"] = mean_with_t_interval(table["topic_adherence"].to_numpy(float), level)
+        scored = table["topic_tp"].notna()
+        total = TopicCounts(**{k: int(table[f"topic_{k}"][scored].sum()) for k in ("tp", "fp", "fn", "tn")}) \
+            if scored.any() else None
+        out["topic_counts"] = total
+        out["topic_pooled"] = topic_adherence(total, mode, variant) if total is not None else None
+        out["topic_approximate"] = any(m.topic is not None and m.topic.approximate for m in metrics.conversations)
+        unscored["topic_adherence"] = _unscored(
+            table["topic_adherence"], [m.topic.unscored_reason if m.topic else None for m in metrics.conversations]
+        )
+    if "goal_accuracy" in metrics.metrics:
+        achieved = table["goal_accuracy"].dropna()
+        n, c = len(achieved), int(achieved.sum())
+        ci = wilson_interval(n, c, level) if n else None
+        out["goal_accuracy"] = ProportionStat(rate=c / n if n else None, ci=ci, n=n, successes=c,
+                                              interval_method="wilson" if n else None)
+        out["goal_graded"] = mean_with_t_interval(table["goal_graded"].to_numpy(float), level)
+        unscored["goal_accuracy"] = _unscored(
+            table["goal_accuracy"], [m.goal.unscored_reason if m.goal else None for m in metrics.conversations]
+        )
+    return AgenticSummary(order=order, mode=mode, variant=variant, level=level, metrics=metrics.metrics,
+                          unscored=unscored, **out)
+
+
+def conversations_below(table: pd.DataFrame, metric: str, below: float) -> np.ndarray:
+    """Per conversation of :func:`agentic_table`, whether ``metric`` is scored and below ``below`` (Explorer filter).
+
+    Args:
+        table: One row per conversation, in the run's order.
+        metric: A value column: ``tool_call_accuracy``, ``topic_adherence``, ``goal_accuracy`` or ``goal_graded``.
+        below: Keep values strictly below this.
+    """
+    values = table[metric].to_numpy(dtype=float)
+    return np.nan_to_num(values, nan=np.inf) < below

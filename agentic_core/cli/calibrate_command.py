@@ -1,0 +1,144 @@
+"""``python -m agentic_core calibrate FILE ... --judge ...``: the judge against human labels.
+
+Judges the interactions that carry ``human_label`` / ``human_score`` (or reads a stored run: give
+its id instead of files, and its Explorer overrides count as human verdicts too), then prints
+accuracy, Cohen's kappa and the confusion matrix at the threshold, ROC AUC, the threshold sweep, the
+suggested threshold (highest kappa) and the reliability bins; ``--json`` prints them as one document.
+Its options: :mod:`agentic_core.cli.calibrate_options`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+import pandas as pd
+
+from agentic_core.calibration import CELLS, Calibration, calibrate_run
+from agentic_core.cli.parser import EXIT_OK
+from agentic_core.result import EvaluationResult
+
+
+def _judged(args: argparse.Namespace, stderr: TextIO) -> EvaluationResult:
+    """The stored run named by the only argument, else the files judged now."""
+    from agentic_core.cli.evaluate_command import _judge_options, _progress
+    from agentic_core.evaluate import evaluate
+    from agentic_core.io.loader import load_paths
+    from agentic_core.judges.cache import JudgeCache
+    from agentic_core.judges.registry import build_judge
+    from agentic_core.runs import RunStore
+
+    if len(args.paths) == 1 and not Path(args.paths[0]).exists():
+        store = RunStore()
+        if args.paths[0] in {m.id for m in store.runs()}:
+            print(f"calibrating stored run {args.paths[0]} (its verdicts; --judge is not used)", file=stderr)
+            return store.open(args.paths[0])
+    loaded = load_paths(args.paths)
+    for issue in loaded.issues:
+        print(f"{issue.severity}: {issue.message()}", file=stderr)
+    loaded.raise_if_empty()
+    judge = build_judge(args.judge, **_judge_options(args))
+    cache = None
+    if args.cache != "off" and judge.cacheable:
+        cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
+    progress, close = _progress(not args.no_progress, stderr)
+    try:
+        result = evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress)
+    finally:
+        if close is not None:
+            close()
+    for warning in result.judge_run.warnings:
+        print(f"warning: {warning}", file=stderr)
+    return result
+
+
+def calibration_document(result: EvaluationResult, cal: Calibration, cases: pd.DataFrame) -> dict[str, Any]:
+    """The ``--json`` document: the calibration, the judge, and the cases where judge and people disagree."""
+    point = cal.at_threshold
+    disagree = cases[cases["cell"].isin(["fp", "fn"])]
+    return {
+        "judge": result.judge_identity.model_dump(mode="json"),
+        "judge_label": result.judge_identity.label(),
+        "accuracy": point.accuracy,
+        "kappa": point.kappa,
+        "confusion": point.confusion.model_dump(),
+        **cal.model_dump(mode="json"),
+        "disagreements": [
+            {
+                "row": int(r.row),
+                "session_id": r.session_id,
+                "qa_id": r.qa_id,
+                "cell": r.cell,
+                "judge_score": float(r.judge_score),
+                "human_correct": bool(r.human_correct),
+                "human_source": r.human_source,
+                "answer": r.answer,
+            }
+            for r in disagree.itertuples()
+        ],
+    }
+
+
+def print_calibration(doc: dict[str, Any], out: TextIO) -> None:
+    """The calibration as text: headline figures, the confusion matrix, the sweep and the bins."""
+    c = doc["confusion"]
+    print(f"judge: {doc['judge_label']}", file=out)
+    print(f"labelled: {doc['n_labelled']} interactions ({doc['n_human_correct']} marked correct by people)", file=out)
+    print(
+        f"at threshold {doc['threshold']:.2f}: accuracy {doc['accuracy']:.3f}, Cohen's kappa {doc['kappa']:.3f}",
+        file=out,
+    )
+    print("                   human correct  human incorrect", file=out)
+    print(f"  judge correct    {c['tp']:>13}  {c['fp']:>15}", file=out)
+    print(f"  judge incorrect  {c['fn']:>13}  {c['tn']:>15}", file=out)
+    print(f"ROC AUC: {'undefined (one class only)' if doc['auc'] is None else format(doc['auc'], '.3f')}", file=out)
+    best = next(p for p in doc["sweep"] if p["threshold"] == doc["suggested_threshold"])
+    print(
+        f"suggested threshold (highest kappa): {doc['suggested_threshold']:.2f} "
+        f"(kappa {best['kappa']:.3f}, accuracy {best['accuracy']:.3f}; use it with --threshold)",
+        file=out,
+    )
+    print("\nthreshold sweep:\n threshold  accuracy  kappa   TPR    FPR", file=out)
+    for p in doc["sweep"]:
+        tpr = "  -  " if p["true_positive_rate"] is None else f"{p['true_positive_rate']:.3f}"
+        fpr = "  -  " if p["false_positive_rate"] is None else f"{p['false_positive_rate']:.3f}"
+        print(f"   {p['threshold']:.3f}     {p['accuracy']:.3f}  {p['kappa']:>6.3f}  {tpr}  {fpr}", file=out)
+    print("\nreliability (judge score bin: interactions, mean score, share people marked correct):", file=out)
+    for b in doc["reliability"]:
+        if b["n"]:
+            print(
+                f"  [{b['low']:.1f}, {b['high']:.1f}): {b['n']:>4}  {b['mean_score']:.3f}  "
+                f"{b['human_correct_rate']:.3f}",
+                file=out,
+            )
+    if doc["disagreements"]:
+        print(f"\ndisagreements at {doc['threshold']:.2f}:", file=out)
+        for d in doc["disagreements"]:
+            print(f"  row {d['row']} {d['session_id']} ({CELLS[d['cell']]}, score {d['judge_score']:.2f})", file=out)
+    for note in doc["notes"]:
+        print(f"note: {note}", file=out)
+
+
+def run_calibrate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Run the ``calibrate`` command; returns the exit code.
+
+    Raises:
+        AgenticError: unreadable files, a judge that cannot be built, no labelled and scored
+            interaction, an invalid threshold (the caller prints it).
+    """
+    from agentic_core.settings import make_settings
+
+    if args.threshold is not None:
+        make_settings(threshold=args.threshold)  # the settings' own rule and message
+    result = _judged(args, stderr)
+    threshold = result.recommended_threshold if args.threshold is None else args.threshold
+    cal, cases = calibrate_run(result, threshold)
+    doc = calibration_document(result, cal, cases)
+    if args.json:
+        json.dump(doc, stdout, ensure_ascii=False)
+        stdout.write("\n")
+    else:
+        print_calibration(doc, stdout)
+    return EXIT_OK

@@ -1,0 +1,45 @@
+"""The options of ``python -m agentic_core calibrate`` (the command: :mod:`agentic_core.cli.calibrate_command`).
+
+Apart from the command so that the parser, which registers them, imports no command code.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
+from agentic_core.judges.runner import CACHE_MODES
+
+
+def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
+    """Register the ``calibrate`` command and its options on the command line's subparsers."""
+    from agentic_core.judges.providers import PROVIDERS
+
+    cal = sub.add_parser("calibrate", help="check a judge against human labels (human_label / human_score)")
+    cal.add_argument(
+        "paths",
+        nargs="+",
+        metavar="FILE",
+        help="JSON / JSONL files whose interactions carry human_label or human_score, or one stored run id",
+    )
+    cal.add_argument(
+        "--judge", default=DEFAULT_JUDGE, choices=list(JUDGES), help=f"the judge to check (default: {DEFAULT_JUDGE})"
+    )
+    cal.add_argument("--provider", help=f"LLM provider: {', '.join(PROVIDERS)}")
+    cal.add_argument("--model", help="LLM model name")
+    cal.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
+    cal.add_argument("--api-key-env", help="name of the environment variable holding the API key")
+    for option in LLM_OPTIONS.values():
+        cal.add_argument(
+            option.flag,
+            dest=option.name,
+            type=int if isinstance(option.default, int) else float,
+            default=option.default,
+            help=option.help,
+        )
+    cal.add_argument("--cache", choices=list(CACHE_MODES), default="use", help="judge cache mode (default: use)")
+    cal.add_argument("--cache-path", help="judge cache file (default: the user cache directory)")
+    cal.add_argument("--threshold", type=float, help="answer threshold of the confusion matrix (default: the judge's)")
+    cal.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    cal.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

@@ -1,0 +1,202 @@
+"""``python -m agentic_core runs list|show|rename|delete|export|import``: the run history.
+
+The same history as the dashboard's History page (:class:`~agentic_core.runs.RunStore`, at
+``$AGENTIC_RUNS_PATH`` or the user data folder; ``--runs-path`` points at another file). Every
+subcommand prints text, or with ``--json`` one JSON document; an unknown run id exits 2 with a
+message naming the id and how to list the ids.
+
+``evaluate`` stores its run here too (:func:`store_evaluation`) unless given ``--no-save``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from agentic_core.errors import AgenticError, DataError
+from agentic_core.result import EvaluationResult
+from agentic_core.runs import RunMeta, RunStore, age_text
+from agentic_core.settings import AggregateSettings
+
+EXIT_OK = 0  # agentic_core.cli.parser imports this module, so its constants are not imported here
+
+
+def add_runs_parser(sub: argparse._SubParsersAction) -> None:
+    """Register the ``runs`` command and its subcommands on the command line's subparsers."""
+    runs = sub.add_parser("runs", help="the run history: list, show, rename, delete, export, import")
+    actions = runs.add_subparsers(dest="runs_command", required=True, metavar="ACTION")
+
+    def action(name: str, help_text: str, json_output: bool = True) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = actions.add_parser(name, help=help_text)
+        parser.add_argument(
+            "--runs-path", help="the history file (default: $AGENTIC_RUNS_PATH, else the user data folder)"
+        )
+        if json_output:
+            parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+        return parser
+
+    action("list", "every stored run, newest first")
+    action("show", "one run: its description, settings and headline numbers").add_argument("run_id", metavar="RUN_ID")
+    rename = action("rename", "give a run another name", json_output=False)
+    rename.add_argument("run_id", metavar="RUN_ID")
+    rename.add_argument("name", metavar="NAME")
+    action("delete", "delete a run and its overrides", json_output=False).add_argument("run_id", metavar="RUN_ID")
+    export = action("export", "write a run to one file (what 'runs import' and the History page read)", False)
+    export.add_argument("run_id", metavar="RUN_ID")
+    export.add_argument("--out", help="the file to write (default: run-RUN_ID.json.gz here)")
+    action("import", "add a run file to the history").add_argument("file", metavar="FILE")
+
+
+def _store(args: argparse.Namespace) -> RunStore:
+    path = getattr(args, "runs_path", None)
+    return RunStore(Path(path).expanduser() if path else None)
+
+
+def _meta_dict(meta: RunMeta) -> dict[str, Any]:
+    return {**meta.model_dump(mode="json"), "judge_label": meta.judge.label()}
+
+
+def _print_table(metas: list[RunMeta], out: TextIO) -> None:
+    rows = [(m.id, m.name, m.data_name, m.judge.label(), age_text(m.created_at), str(m.n_conversations)) for m in metas]
+    header = ("id", "name", "data", "judge", "made", "conversations")
+    widths = [min(40, max(len(h), *(len(r[i]) for r in rows))) for i, h in enumerate(header)]
+
+    def line(cells: tuple[str, ...]) -> str:
+        text = [c if len(c) <= w else c[: w - 1] + "…" for c, w in zip(cells, widths, strict=True)]
+        return "  ".join(t.ljust(w) for t, w in zip(text, widths, strict=True)).rstrip()
+
+    print(line(header), file=out)
+    for row in rows:
+        print(line(row), file=out)
+
+
+def _stored_settings(document: dict[str, Any] | None, recommended: float) -> tuple[AggregateSettings, str]:
+    """The run's reported settings, else the defaults with the judge's threshold (and which it was)."""
+    from agentic_core.settings import make_settings
+
+    if document:
+        try:
+            return AggregateSettings.model_validate(document), "as evaluated"
+        except ValueError:
+            pass  # settings of another version: the defaults below, said so
+    return make_settings(threshold=recommended), "defaults (none stored with the run), the judge's threshold"
+
+
+def _show(store: RunStore, run_id: str, as_json: bool, out: TextIO) -> None:
+    from agentic_core.evaluate import aggregate
+    from agentic_core.report import summary
+
+    payload = store.payload(run_id)
+    result = store.open(run_id)
+    settings, origin = _stored_settings(payload.settings, result.recommended_threshold)
+    agg = aggregate(result, settings)
+    doc = summary(result, agg, include_conversations=False)
+    overrides = [o.model_dump(mode="json") for o in payload.overrides]
+    if as_json:
+        document = {"run": _meta_dict(payload.meta), "settings_origin": origin, "overrides": overrides, **doc}
+        json.dump(document, out, ensure_ascii=False)
+        out.write("\n")
+        return
+    meta = payload.meta
+    head = doc["headline"]
+    rate = doc["conversation_success_rate"]
+    print(f"run: {meta.id}  {meta.name}", file=out)
+    print(f"data: {meta.data_name} (fingerprint {meta.data_fingerprint[:12]})", file=out)
+    print(f"judge: {meta.judge.label()}   made {age_text(meta.created_at)} with version {meta.app_version}", file=out)
+    print(f"conversations: {meta.n_conversations}   interactions: {meta.n_interactions}", file=out)
+    print(f"settings ({origin}):", file=out)
+    for name, value in settings.model_dump(mode="json").items():
+        print(f"  {name}: {value}", file=out)
+    k = head["k"]
+
+    def with_interval(x: float | None, ci: list[float] | None) -> str:
+        text = "undefined" if x is None else f"{x:.3f}"
+        return text if ci is None else f"{text} [{ci[0]:.3f}, {ci[1]:.3f}]"
+
+    print(f"success rate (pass@1): {with_interval(rate['rate'], rate['ci'])}", file=out)
+    print(f"pass@{k} = {with_interval(head['pass_at_k'], head['pass_at_k_ci'])}", file=out)
+    print(f"pass^{k} = {with_interval(head['pass_pow_k'], head['pass_pow_k_ci'])}", file=out)
+    print(f"interpretation: {doc['interpretation'] or 'undefined'}", file=out)
+    print(f"human overrides: {len(overrides)}", file=out)
+    for o in payload.overrides:
+        note = f" — {o.note}" if o.note else ""
+        print(f"  row {o.row}: {'correct' if o.correct else 'incorrect'}{note}", file=out)
+
+
+def run_runs(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Run a ``runs`` subcommand; returns the exit code.
+
+    Raises:
+        AgenticError: an unknown run, an unreadable file or history (the caller prints it).
+    """
+    store = _store(args)
+    action = args.runs_command
+    as_json = bool(getattr(args, "json", False))
+    if action == "list":
+        metas = store.runs()
+        if as_json:
+            json.dump({"path": str(store.path), "runs": [_meta_dict(m) for m in metas]}, stdout, ensure_ascii=False)
+            stdout.write("\n")
+        elif not metas:
+            print(f"no stored run in {store.path}: 'evaluate' stores one, 'runs import FILE' adds one", file=stdout)
+        else:
+            print(f"history: {store.path}", file=stderr)
+            _print_table(metas, stdout)
+    elif action == "show":
+        _show(store, args.run_id, as_json, stdout)
+    elif action == "rename":
+        store.rename(args.run_id, args.name)
+        print(f"renamed {args.run_id} to {args.name.strip()!r}", file=stdout)
+    elif action == "delete":
+        meta = store.meta(args.run_id)
+        store.delete(args.run_id)
+        print(f"deleted {meta.id} ({meta.name!r}) and its overrides", file=stdout)
+    elif action == "export":
+        data = store.export(args.run_id)
+        target = Path(args.out or f"run-{args.run_id}.json.gz").expanduser()
+        try:
+            target.write_bytes(data)
+        except OSError as exc:
+            raise AgenticError(
+                "--out", "cannot be written", str(target), f"choose a writable file ({exc.strerror})"
+            ) from None
+        print(f"exported {args.run_id} to {target}", file=stdout)
+    elif action == "import":
+        path = Path(args.file).expanduser()
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise DataError(
+                str(path), "cannot be read", exc.strerror, "give the path of a file written by 'runs export'"
+            ) from None
+        meta = store.import_(data, str(path))
+        if as_json:
+            json.dump(_meta_dict(meta), stdout, ensure_ascii=False)
+            stdout.write("\n")
+        else:
+            print(f"imported {meta.name!r} as {meta.id}", file=stdout)
+    return EXIT_OK
+
+
+def store_evaluation(
+    result: EvaluationResult, paths: list[str], settings: AggregateSettings, stderr: TextIO
+) -> str | None:
+    """Store an ``evaluate`` run in the history; returns its id (``None``, said on stderr, when it cannot be).
+
+    Args:
+        result: The evaluation.
+        paths: The data files as given (their names name the run).
+        settings: The settings it was reported with (stored with it).
+        stderr: Where the run id (or why it was not stored) is said.
+    """
+    data_name = ", ".join(Path(p).name for p in paths)
+    try:
+        store = RunStore()
+        meta = store.save(result, data_name, settings=settings.model_dump(mode="json"))
+    except (AgenticError, OSError) as exc:
+        print(f"warning: the run was not stored in the history: {exc}", file=stderr)
+        return None
+    print(f"run stored: {meta.id} (python -m agentic_core runs show {meta.id}; --no-save skips this)", file=stderr)
+    return meta.id

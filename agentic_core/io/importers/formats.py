@@ -1,0 +1,47 @@
+"""The input formats a load can be told to read, named once: the CLI, the Data page and the loader derive them.
+
+``auto`` (the default) detects the format from the content of the first records
+(:mod:`agentic_core.io.importers.detect`); ``seed`` is the workbench's own format; the others are
+read by the importers of this package and mapped to it.
+"""
+
+from __future__ import annotations
+
+from agentic_core.errors import SettingsError
+
+FORMAT_LABELS: dict[str, str] = {
+    "auto": "Detect automatically",
+    "seed": "Seed format (conversations)",
+    "openai": "OpenAI chat traces",
+    "ragas": "Ragas multi-turn samples",
+    "tau-bench": "tau-bench results",
+    "inspect": "Inspect AI eval log",
+}
+"""Each format's name (as typed: ``--format tau-bench``) and its words on screen, in menu order."""
+
+FORMAT_CHOICES: tuple[str, ...] = tuple(FORMAT_LABELS)
+"""The accepted ``format`` values, ``auto`` first."""
+
+DEFAULT_FORMAT = FORMAT_CHOICES[0]
+
+
+def check_format(name: str) -> str:
+    """Return ``name`` if it is a known format.
+
+    Args:
+        name: A format name such as ``"auto"`` or ``"tau-bench"``.
+
+    Returns:
+        ``name`` itself.
+
+    Raises:
+        SettingsError: ``name`` is not one of :data:`FORMAT_CHOICES` (the message lists them).
+    """
+    if name not in FORMAT_LABELS:
+        raise SettingsError(
+            "format",
+            f"must be one of {', '.join(FORMAT_CHOICES)}",
+            name,
+            "leave it at auto (the format is detected from the content) or name one of these",
+        )
+    return name

@@ -1,0 +1,330 @@
+"""Seed 001's ``connector`` to a judge, without importing anything the request names.
+
+The reference Lambda imported whatever ``class_path`` a caller sent (``os.system`` included).
+Here ``class_path`` is looked up, as an exact string, in a table built from the provider
+registry (:data:`agentic_core.judges.providers.PROVIDERS`); the class itself is then imported
+by the registry from its own fixed module name. Anything else is a 422 naming ``class_path``
+and the allowed values, before any import.
+
+``params`` are filtered to what the judge passes to the chat model's constructor (model, key,
+temperature, base URL, timeout, retries, under the names the class itself knows too); every
+other parameter is reported as ignored and never passed: a parameter such as ``callbacks`` or
+``http_client`` must not reach a constructor from the network.
+
+Keys: taken from ``params.api_key`` (or the class's own name for it) for this request only.
+The server's environment keys are used only when the operator allowed it, and never for a
+request that names its own ``base_url`` (the key would go to a server the caller chose).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import SecretStr
+
+from agentic_core.errors import JudgeConfigError
+from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.service.config import ServiceConfig
+
+if TYPE_CHECKING:
+    from agentic_core.judges.base import Judge
+
+SEED_KEY_ENV = "LLM_API_KEY"
+"""Seed 001's fallback key variable (used only with ``allow_env_keys``)."""
+
+# The parameters the judge passes on, and each provider class's own names for them (pinned
+# versions in PROVIDERS; checked against the installed ChatOpenAI / ChatGroq constructors).
+_PARAMS = ("model", "api_key", "temperature", "base_url", "timeout", "max_retries")
+_ALIASES: dict[str, dict[str, str]] = {
+    "ChatOpenAI": {
+        "model_name": "model",
+        "openai_api_key": "api_key",
+        "openai_api_base": "base_url",
+        "request_timeout": "timeout",
+    },
+    "ChatGroq": {
+        "model_name": "model",
+        "groq_api_key": "api_key",
+        "groq_api_base": "base_url",
+        "request_timeout": "timeout",
+    },
+    "ChatAnthropic": {
+        "model_name": "model",
+        "anthropic_api_key": "api_key",
+        "anthropic_api_url": "base_url",
+        "default_request_timeout": "timeout",
+    },
+    "ChatGoogleGenerativeAI": {"google_api_key": "api_key"},
+    "ChatOllama": {},
+}
+_MAX_TEMPERATURE = 2.0
+_MAX_JUDGE_RETRIES = 10
+
+
+@dataclass(frozen=True)
+class ConnectorJudge:
+    """A judge built for one request, and what the caller should be told about it.
+
+    Attributes:
+        judge: The judge.
+        source: How it was chosen, in words (``"offline default judge (no connector)"``).
+        is_default: Whether it is the offline default judge.
+        class_path: The connector's class path, when there was one.
+        warnings: Parameters ignored and other notes (never a key).
+        secrets: The request's keys, for masking any text that leaves the service.
+    """
+
+    judge: Judge
+    source: str
+    is_default: bool
+    class_path: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    secrets: tuple[SecretStr, ...] = ()
+
+
+@functools.cache
+def allowed_class_paths() -> dict[str, str]:
+    """Every accepted ``class_path`` and the provider it selects (the seed's table and short paths)."""
+    from agentic_core.judges.providers import PROVIDERS
+
+    paths: dict[str, str] = {}
+    for spec in PROVIDERS.values():
+        for path in (f"{spec.module}.chat_models.{spec.class_name}", f"{spec.module}.{spec.class_name}"):
+            # openai and openai-compatible share ChatOpenAI: the first (openai) owns the path.
+            paths.setdefault(path, spec.name)
+    return paths
+
+
+def _provider_of(class_path: object) -> str:
+    """The provider a class path selects; a 422 for anything not in the table (nothing imported)."""
+    allowed = allowed_class_paths()
+    provider = allowed.get(class_path.strip()) if isinstance(class_path, str) else None
+    if provider is None:
+        raise JudgeConfigError(
+            "connector.class_path",
+            f"must be one of the supported chat model classes: {', '.join(allowed)}",
+            class_path if isinstance(class_path, str) else type(class_path).__name__,
+            "use one of the listed class paths (or omit the connector for the offline default judge)",
+        )
+    return provider
+
+
+def _param_number(place: str, value: Any, low: float, high: float, fix: str, *, integer: bool = False) -> float:
+    kind = int if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
+        what = "a whole number" if integer else "a number"
+        raise JudgeConfigError(place, f"must be {what} in [{low:g}, {high:g}]", value, fix)
+    return value
+
+
+def _param_text(place: str, value: Any, fix: str, *, secret: bool = False) -> str:
+    if not isinstance(value, str) or not value.strip():
+        # A key's value is never shown, not even a wrong one.
+        raise JudgeConfigError(place, "must be a non-empty string", None if secret else value, fix, show=not secret)
+    return value.strip()
+
+
+def _canonical_params(class_name: str, params: Any) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+    """The judge's parameters under their canonical names, where each came from, and the ignored names."""
+    if not isinstance(params, dict):
+        raise JudgeConfigError(
+            "connector.params", "must be an object", type(params).__name__, 'write "params": {"model": "..."}'
+        )
+    aliases = _ALIASES.get(class_name, {})
+    values: dict[str, Any] = {}
+    given_as: dict[str, str] = {}
+    ignored: list[str] = []
+    for key, value in params.items():
+        name = key if key in _PARAMS else aliases.get(key)
+        if name is None or (name == "api_key" and class_name == "ChatOllama"):
+            ignored.append(str(key))
+            continue
+        if name in values:
+            raise JudgeConfigError(
+                f"connector.params.{key}",
+                f"gives the {name} a second time (also given as {given_as[name]})",
+                fix=f"keep one of {given_as[name]} and {key}",
+                show=False,
+            )
+        values[name] = value
+        given_as[name] = str(key)
+    return values, given_as, ignored
+
+
+def _resolve_key(
+    provider: str, values: dict[str, Any], given_as: dict[str, str], base_url: str | None, config: ServiceConfig
+) -> tuple[str, str | None, str | None]:
+    """The provider to build, the key to send and the environment variable to read it from."""
+    from agentic_core.judges.providers import NO_KEY_PLACEHOLDER, PROVIDERS
+
+    if "api_key" in values:
+        key = _param_text(
+            f"connector.params.{given_as['api_key']}", values["api_key"], "give the provider's API key", secret=True
+        )
+        if provider == "openai" and base_url is not None:
+            provider = "openai-compatible"
+        return provider, key, None
+    spec = PROVIDERS[provider]
+    if spec.key_env is None:  # Ollama: no key at all
+        return provider, None, None
+    if base_url is not None:
+        # The caller chose the server: never send it a key of ours.
+        if provider == "openai":
+            return "openai-compatible", NO_KEY_PLACEHOLDER, None
+        raise JudgeConfigError(
+            "connector.params.api_key",
+            f"is required for {spec.class_name} with a base_url of the request's own",
+            fix='add "api_key" to connector.params (used for this request only: never logged, stored or echoed)',
+            show=False,
+        )
+    if config.allow_env_keys:
+        named = SEED_KEY_ENV if os.environ.get(SEED_KEY_ENV, "").strip() else None
+        return provider, None, named
+    raise JudgeConfigError(
+        "connector.params.api_key",
+        f"is required for {spec.class_name}: this server does not lend its own keys",
+        fix='add "api_key" to connector.params (used for this request only: never logged, stored or echoed)',
+        show=False,
+    )
+
+
+def connector_judge(
+    connector: dict[str, Any], config: ServiceConfig, use_structured_output: bool | None, concurrency: int | None
+) -> ConnectorJudge:
+    """Build the LLM judge a seed-001 ``connector`` asks for.
+
+    Args:
+        connector: ``{"class_path": ..., "params": {...}}`` (already checked to be an object
+            with those keys only).
+        config: The service settings (whether environment keys may be used).
+        use_structured_output: The request's ``config.use_structured_output`` (``None``: auto).
+        concurrency: The request's ``config.concurrency`` (``None``: the judge's default).
+
+    Raises:
+        JudgeConfigError: a class path off the list (before any import), a bad parameter value,
+            a missing key, or a provider package that is not installed; located at
+            ``connector...``, never with a key in the message.
+    """
+    from agentic_core.judges.providers import PROVIDERS, build_llm_judge
+
+    if "class_path" not in connector:
+        raise JudgeConfigError(
+            "connector.class_path",
+            "is required",
+            fix=f"give one of {', '.join(allowed_class_paths())}, or omit the connector for the offline judge",
+            show=False,
+        )
+    provider = _provider_of(connector["class_path"])
+    class_name = PROVIDERS[provider].class_name
+    values, given_as, ignored = _canonical_params(class_name, connector.get("params", {}))
+    if "model" not in values:
+        raise JudgeConfigError(
+            "connector.params.model", "is required", fix="name the provider's model, such as gpt-4o-mini", show=False
+        )
+    model = _param_text(f"connector.params.{given_as['model']}", values["model"], "name the model, such as gpt-4o-mini")
+    base_url = None
+    if "base_url" in values:
+        base_url = _param_text(
+            f"connector.params.{given_as['base_url']}", values["base_url"], "such as http://127.0.0.1:8000/v1"
+        )
+    provider, key, key_env = _resolve_key(provider, values, given_as, base_url, config)
+    options: dict[str, Any] = {}
+    if "temperature" in values:
+        options["temperature"] = _param_number(
+            f"connector.params.{given_as['temperature']}", values["temperature"], 0.0, _MAX_TEMPERATURE, "such as 0.0"
+        )
+    if "timeout" in values:
+        timeout = LLM_OPTIONS["timeout_s"]
+        options["timeout_s"] = float(
+            _param_number(
+                f"connector.params.{given_as['timeout']}",
+                values["timeout"],
+                timeout.minimum,
+                timeout.maximum,
+                "a number of seconds, such as 60",
+            )
+        )
+    if "max_retries" in values:
+        options["max_retries"] = int(
+            _param_number(
+                f"connector.params.{given_as['max_retries']}",
+                values["max_retries"],
+                0,
+                _MAX_JUDGE_RETRIES,
+                "such as 4",
+                integer=True,
+            )
+        )
+    if concurrency is not None:
+        limits = LLM_OPTIONS["concurrency"]
+        options["concurrency"] = int(
+            _param_number("config.concurrency", concurrency, limits.minimum, limits.maximum, "such as 8", integer=True)
+        )
+    judge = build_llm_judge(
+        provider,
+        model,
+        api_key=key,
+        api_key_env=key_env,
+        base_url=base_url,
+        use_structured_output="auto" if use_structured_output is None else use_structured_output,
+        **options,
+    )
+    warnings = []
+    if ignored:
+        warnings.append(
+            f"connector.params: {', '.join(sorted(ignored))} ignored (never passed to {class_name}); the endpoint "
+            f"passes only {', '.join(_PARAMS)}"
+            + (f" (also named {', '.join(_ALIASES[class_name])})" if _ALIASES.get(class_name) else "")
+        )
+    return ConnectorJudge(
+        judge=judge,
+        source=f"connector {connector['class_path'].strip()} ({provider} provider)",
+        is_default=False,
+        class_path=connector["class_path"].strip(),
+        warnings=warnings,
+        secrets=() if key is None else (SecretStr(key),),
+    )
+
+
+@functools.cache
+def offline_judge(name: str) -> Judge:
+    """An offline judge by registry name, built once per process and shared by requests.
+
+    Offline judges hold no secret and no per-request state; building the hybrid judge loads
+    the embedding model (about half a second), which a request should not pay each time.
+    """
+    from agentic_core.judges.registry import build_judge
+
+    return build_judge(name)
+
+
+def default_judge(name: str | None) -> ConnectorJudge:
+    """The judge for a request without a connector: ``config.judge`` or the default (hybrid).
+
+    Args:
+        name: ``config.judge`` (an offline judge's registry name), or ``None`` for the default.
+
+    Returns:
+        The shared offline judge and how it was chosen (``is_default`` when it is the default).
+
+    Raises:
+        JudgeConfigError: ``config.judge`` names no offline judge (the message lists them).
+    """
+    from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
+
+    offline = [n for n, info in JUDGES.items() if info.offline]
+    if name is None:
+        return ConnectorJudge(offline_judge(DEFAULT_JUDGE), "offline default judge (no connector)", True)
+    if name not in offline:
+        raise JudgeConfigError(
+            "config.judge",
+            f"must be one of the offline judges {', '.join(offline)} (an LLM judge comes from connector)",
+            name,
+            "pick one of the listed judges, or send a connector for an LLM judge",
+        )
+    return ConnectorJudge(
+        offline_judge(name), f"offline {name} judge (config.judge, no connector)", name == DEFAULT_JUDGE
+    )

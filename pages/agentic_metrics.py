@@ -1,0 +1,102 @@
+"""Agentic metrics (seed 004): tool call accuracy (Ragas), topic adherence, agent goal accuracy."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from agentic_core.agentic_metrics.compute import add_agentic_metrics, judge_for_run
+from agentic_core.agentic_metrics.results import AgenticView
+from agentic_core.agentic_metrics.summary import agentic_table, summarise_agentic
+from agentic_core.agentic_metrics.tool_call_accuracy import TOOL_CALL_ORDERS
+from agentic_core.agentic_metrics.topic_adherence import TOPIC_MODES, TOPIC_VARIANTS
+from agentic_core.errors import AgenticError
+from ui.agentic_charts import agentic_figure
+from ui.cards import card, kpi, kpi_row
+from ui.controls import settings_or_error, sidebar_controls
+from ui.state import ensure_run, set_run
+
+run = ensure_run()
+sidebar_controls(run)
+result = run.result
+
+st.title("Agentic metrics")
+st.caption(f"{run.data_name} — judged by {run.judge_label}")
+
+if result.agentic is None:
+    st.info(
+        "This run was evaluated without the agentic metrics. Compute them now: tool call accuracy (Ragas' "
+        "definition, no judge), topic adherence (offline: refusal phrases and query-to-topic similarity, "
+        "approximate) and agent goal accuracy with reference (the run's offline judge, or the default one). "
+        "The answers are not judged again. For the LLM paths use the CLI (`--judge llm --metrics all`), the API "
+        "or the endpoint.",
+        icon=":material/psychology:",
+    )
+    if st.button("Compute agentic metrics", key="agentic_compute", type="primary"):
+        try:
+            with st.spinner("Computing the agentic metrics..."):
+                # A copy: the first run's result is shared by every session, never changed in place.
+                computed = replace(result, agentic=None)
+                add_agentic_metrics(computed, judge_for_run(result.judge_identity.kind), metrics="all")
+                set_run(replace(run, result=computed))
+        except AgenticError as exc:
+            st.error(str(exc))
+            st.stop()
+        st.rerun()
+    st.stop()
+
+metrics = result.agentic
+settings = settings_or_error(run)
+level = settings.ci_level if settings is not None else 0.95
+cols = st.columns(3)
+order = cols[0].radio("Tool call order", TOOL_CALL_ORDERS, horizontal=True, key="agentic_order",
+                      index=TOOL_CALL_ORDERS.index(metrics.view.order),
+                      help="strict: calls must follow the reference's order (Ragas' default); flexible: any order.")
+mode = cols[1].radio("Topic adherence", TOPIC_MODES, horizontal=True, key="agentic_mode",
+                     index=TOPIC_MODES.index(metrics.view.mode))
+variant = cols[2].radio("Variant", TOPIC_VARIANTS, horizontal=True, key="agentic_variant",
+                        index=TOPIC_VARIANTS.index(metrics.view.variant),
+                        help="workbench counts a correct refusal of an off-topic query (TN) as adherence; ragas gives "
+                        "Ragas' numbers, where TN count for nothing.")
+metrics.view = AgenticView(order=order, mode=mode, variant=variant)  # exports follow the page
+summary = summarise_agentic(metrics, result.session_ids, order=order, mode=mode, variant=variant, level=level)
+
+row = kpi_row()
+if summary.tool_call_accuracy is not None:
+    s = summary.tool_call_accuracy
+    kpi(row, "Tool call accuracy", s.mean, s.ci,
+        help=f"Ragas' ToolCallAccuracy ({order}), mean over {s.n} conversations with reference calls; "
+        f"{level:.0%} t interval.")
+if summary.topic_adherence is not None:
+    s = summary.topic_adherence
+    approx = " Approximate: classified offline." if summary.topic_approximate else ""
+    kpi(row, f"Topic adherence ({mode})", s.mean, s.ci,
+        help=f"Mean over {s.n} conversations with reference topics ({variant}); {level:.0%} t interval.{approx}")
+    if summary.topic_counts is not None:
+        c = summary.topic_counts
+        card(row, "Topic counts", f"{c.tp} / {c.fp} / {c.fn} / {c.tn}",
+             help="TP answered on topic / FP answered off topic / FN refused on topic / TN refused off topic.")
+if summary.goal_accuracy is not None:
+    g = summary.goal_accuracy
+    kpi(row, "Goal accuracy", g.rate, g.ci,
+        help=f"Share of {g.n} scored conversations whose goal was achieved; {level:.0%} Wilson score interval.")
+if summary.topic_approximate:
+    st.caption(":orange[Topic adherence is approximate: queries were classified offline.]")
+for name, (missing, reason) in summary.unscored.items():
+    if missing:
+        st.caption(f"{name.replace('_', ' ')}: {missing:,} conversation(s) unscored ({reason}); left out, not 0.")
+
+st.plotly_chart(agentic_figure(summary), key="agentic_chart")
+
+st.subheader("Per conversation")
+table = agentic_table(metrics, result.session_ids, order=order, mode=mode, variant=variant)
+below = st.slider("Show conversations with a metric below", 0.0, 1.01, 1.01, 0.05, key="agentic_below",
+                  help="1.01 shows every conversation.")
+shown = table[
+    (table["tool_call_accuracy"] < below) | (table["topic_adherence"] < below) | (table["goal_accuracy"] < below)
+    | (below > 1.0)
+]
+st.dataframe(shown.drop(columns=["conv"]), key="agentic_table", hide_index=True)
+for warning in metrics.warnings:
+    st.caption(f"Note: {warning}")

@@ -1,0 +1,175 @@
+"""Calibration: can the judge be trusted? Its verdicts against people's, and the threshold that agrees best."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import streamlit as st
+
+from agentic_core.calibration import CELLS
+from agentic_core.errors import AgenticError
+from ui.calibration_charts import reliability_figure, roc_figure, sweep_figure
+from ui.calibration_view import calibration_source, matrix_cell, open_source_as_run, source_calibration
+from ui.cards import card, kpi_row
+from ui.controls import set_value, sidebar_controls, threshold_default, value
+from ui.state import ensure_run
+
+CELL_KEY = "calibration_cell"
+CELL_ORDER = ["fp", "fn", "tp", "tn"]  # disagreements first
+NOTICE_KEY = "_calibration_notice"
+
+
+def _on_matrix_select() -> None:
+    """A clicked cell of the confusion matrix selects that cell's cases below."""
+    state = st.session_state.get("calibration_matrix")
+    cells = list(state["selection"]["cells"]) if state else []
+    cell = matrix_cell(cells[0]) if cells else None
+    if cell is not None:
+        st.session_state[CELL_KEY] = cell
+
+
+run = ensure_run()
+sidebar_controls(run)
+source = calibration_source(run)
+threshold = float(value("threshold", threshold_default(run)))
+
+st.title("Calibration")
+if source.active:
+    st.caption(f"{source.name} — judged by {source.judge_label}, against the people's verdicts in the data.")
+else:
+    st.info(
+        f"The active run (**{run.data_name}**) has no human verdicts, so this page shows the built-in sample "
+        f"**{source.name}**, judged by {source.judge_label}. Give interactions `human_label` (0/1) or "
+        "`human_score` (0..1), or mark answers correct / incorrect in the **Explorer**, to calibrate your own run.",
+        icon=":material/fact_check:",
+    )
+    if st.button("Open this sample as the active run", key="calibration_open_sample", icon=":material/open_in_new:"):
+        open_source_as_run(source)
+        st.rerun()
+
+try:
+    cal, cases = source_calibration(source, threshold)
+except AgenticError as exc:
+    st.error(str(exc))
+    st.stop()
+
+notice = st.session_state.pop(NOTICE_KEY, None)
+if notice:
+    st.success(notice)
+
+point = cal.at_threshold
+best = next(p for p in cal.sweep if p.threshold == cal.suggested_threshold)
+row = kpi_row()
+card(row, "Labelled answers", f"{cal.n_labelled:,}", help=f"{cal.n_human_correct:,} marked correct by people")
+card(row, "Accuracy", f"{point.accuracy:.1%}", help=f"Judge and people agree, at threshold {threshold:.2f}")
+card(
+    row,
+    "Cohen's kappa",
+    f"{point.kappa:.3f}",
+    help="Agreement beyond chance: 1 perfect, 0 no better than chance. Unlike accuracy, it is not fooled by "
+    "data where most answers are right.",
+)
+card(
+    row,
+    "ROC AUC",
+    "n/a" if cal.auc is None else f"{cal.auc:.3f}",
+    help="The chance that a right answer scores higher than a wrong one (0.5 = chance).",
+)
+card(
+    row,
+    "Suggested threshold",
+    f"{cal.suggested_threshold:.2f}",
+    help="The threshold with the highest kappa",
+    delta=f"kappa {best.kappa:.3f}",
+)
+for note in cal.notes:
+    st.caption(f"Note: {note}.")
+
+suggested = round(cal.suggested_threshold, 2)
+already = math.isclose(suggested, threshold, abs_tol=1e-9)
+with st.container(border=True):
+    if already:
+        st.markdown(f"The answer threshold is already the suggested **{suggested:.2f}** (highest kappa).")
+    else:
+        st.markdown(
+            f"At the suggested threshold **{suggested:.2f}** judge and people agree with kappa **{best.kappa:.3f}** "
+            f"(accuracy {best.accuracy:.1%}), against {point.kappa:.3f} at the current {threshold:.2f}. Using it "
+            "sets the answer threshold of every page (the sidebar slider)."
+        )
+    if st.button(
+        f"Use it: set the threshold to {suggested:.2f}",
+        key="calibration_use_threshold",
+        type="primary",
+        disabled=already,
+        icon=":material/tune:",
+    ):
+        set_value("threshold", suggested)
+        st.session_state[NOTICE_KEY] = f"The answer threshold is now {suggested:.2f} on every page."
+        st.rerun()
+
+st.subheader(f"Confusion matrix at threshold {threshold:.2f}")
+c = point.confusion
+matrix = {
+    "judge": ["judge correct", "judge incorrect"],
+    "human correct": [c.tp, c.fn],
+    "human incorrect": [c.fp, c.tn],
+}
+st.dataframe(
+    matrix,
+    key="calibration_matrix",
+    on_select=_on_matrix_select,
+    selection_mode="single-cell",
+    hide_index=True,
+    column_config={"judge": st.column_config.TextColumn("")},
+)
+counts = {"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn}
+if st.session_state.get(CELL_KEY) not in CELL_ORDER:
+    st.session_state[CELL_KEY] = next((k for k in CELL_ORDER if counts[k]), "tp")
+cell = st.selectbox(
+    "Cases in the cell",
+    CELL_ORDER,
+    format_func=lambda k: f"{CELLS[k]} ({counts[k]})",
+    key=CELL_KEY,
+    help="Click a cell of the matrix, or pick one here. Disagreements first.",
+)
+shown = cases[cases["cell"] == cell]
+columns: dict[str, Any] = {
+    "row": st.column_config.NumberColumn("Row", help="The interaction's row in the run"),
+    "session_id": st.column_config.TextColumn("Session"),
+    "judge_score": st.column_config.NumberColumn("Judge score", format="%.2f"),
+    "human_source": st.column_config.TextColumn("Human verdict from"),
+    "query": st.column_config.TextColumn("Query"),
+    "answer": st.column_config.TextColumn("Answer"),
+    "ground_truth": st.column_config.TextColumn("Ground truth"),
+    "judge_reasoning": st.column_config.TextColumn("Judge reasoning"),
+}
+if shown.empty:
+    st.caption("No case in this cell.")
+else:
+    st.dataframe(shown, key="calibration_cases", hide_index=True, column_order=list(columns), column_config=columns)
+
+left, right = st.columns(2)
+with left:
+    st.subheader("Threshold sweep")
+    st.plotly_chart(sweep_figure(cal), key="calibration_sweep")
+with right:
+    st.subheader("ROC curve")
+    st.plotly_chart(roc_figure(cal), key="calibration_roc")
+st.subheader("Reliability diagram")
+st.caption(
+    "Per band of judge scores, the share of answers people marked correct. On the diagonal, a score of 0.8 "
+    "means right 80% of the time; above it the judge is too strict, below it too lenient."
+)
+st.plotly_chart(reliability_figure(cal), key="calibration_reliability")
+
+overrides = run.result.overrides
+st.subheader("Overrides")
+if overrides:
+    st.markdown(
+        f"{len(overrides)} answer(s) of the active run are marked correct / incorrect by hand; they count as "
+        "people's verdicts here and replace the judge's in every aggregate and export."
+    )
+else:
+    st.caption("No answer of the active run is marked by hand yet.")
+st.page_link("pages/explorer.py", label="Mark answers in the Explorer", icon=":material/search:")

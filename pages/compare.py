@@ -1,0 +1,285 @@
+"""Compare: B against A task by task (two stored runs, or two assistants of the current run), and a leaderboard.
+
+Thin: widgets -> :mod:`agentic_core.compare_runs` -> charts and tables. Both sides are aggregated with
+the sidebar's settings; the statistics are the same as ``python -m agentic_core compare``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from agentic_core.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
+from agentic_core.errors import AgenticError
+from agentic_core.runs import RunMeta
+from agentic_core.settings import AggregateSettings
+from agentic_core.stats.compare import MetricComparison
+from agentic_core.stats.methods import describe_method
+from ui.cards import card, kpi, kpi_row
+from ui.charts import delta_figure, pair_scatter_figure
+from ui.controls import results_page
+from ui.format import ci_text, pct, prob_text
+from ui.memo import session_memo
+from ui.runs import open_stored_run, run_store
+from ui.state import ActiveRun
+
+MEMO_KEY = "_compare_memo"
+RUNS_MEMO_KEY = "_compare_runs_memo"
+BOARD_MEMO_KEY = "_compare_board_memo"
+SOURCES = {"runs": "Two stored runs", "assistants": "Two assistants of the current run"}
+METRIC_LABELS = {"success_rate": "success rate", "pass_at_k": "pass@k", "pass_pow_k": "pass^k"}
+CHANGE_LABELS = {"fixed": "fixed in B", "broken": "broken in B"}
+
+
+def _label(row: MetricComparison) -> str:
+    name = METRIC_LABELS.get(row.metric, row.metric.replace("tool_", "tool: "))
+    return name.replace("k", str(row.k)) if row.k is not None and row.metric != "success_rate" else name
+
+
+def _delta_rows(rows: list[MetricComparison]) -> tuple[list[str], list[float], list[float], list[float]]:
+    """Labels, deltas, lower and upper bounds of rows that have an interval."""
+    ready = [(m, m.delta, m.delta_ci) for m in rows if m.delta is not None and m.delta_ci is not None]
+    return (
+        [_label(m) for m, _, _ in ready],
+        [d for _, d, _ in ready],
+        [ci[0] for _, _, ci in ready],
+        [ci[1] for _, _, ci in ready],
+    )
+
+
+def _stored_sides(settings: AggregateSettings, stored: list[RunMeta]) -> tuple[Side, Side] | None:
+    """The two stored runs the selectboxes name (reopened once per pair), or ``None`` with fewer than two."""
+    if len(stored) < 2:
+        st.info(
+            "Two stored runs are needed. Every run made on the **Run** page is stored (see **History**): judge the "
+            "data again after a change to your agent, then compare the two runs here.",
+            icon=":material/compare_arrows:",
+        )
+        return None
+    ids = [m.id for m in stored]
+    names = {m.id: f"{m.name} ({m.id})" for m in stored}
+    cols = st.columns(2)
+    id_a = str(cols[0].selectbox("A (baseline)", ids, index=1, format_func=lambda i: names[i], key="compare_run_a"))
+    id_b = str(cols[1].selectbox("B (candidate)", ids, index=0, format_func=lambda i: names[i], key="compare_run_b"))
+    store = run_store()
+    assert store is not None
+    a, b = session_memo(RUNS_MEMO_KEY, (id_a, id_b), lambda: (store.open(id_a), store.open(id_b)))
+    label_a, label_b = (names[id_a], names[id_b]) if id_a != id_b else (f"{names[id_a]} (A)", f"{names[id_b]} (B)")
+    return Side(a, settings, label_a, run_id=id_a), Side(b, settings, label_b, run_id=id_b)
+
+
+def _assistant_sides(run: ActiveRun, settings: AggregateSettings, assistants: list[str]) -> tuple[Side, Side] | None:
+    """The two assistants of the current run the selectboxes name, or ``None`` when it has only one."""
+    if len(assistants) < 2:
+        st.info(
+            f"The current run has one assistant ({assistants[0] if assistants else 'none'}). Load data with several "
+            "`assistant_id` values, or compare two stored runs.",
+            icon=":material/compare_arrows:",
+        )
+        return None
+    cols = st.columns(2)
+    x = cols[0].selectbox("A (baseline)", assistants, index=0, key="compare_assistant_a")
+    y = cols[1].selectbox("B (candidate)", assistants, index=1, key="compare_assistant_b")
+    return (
+        Side(run.result, settings, x if x != y else f"{x} (A)", assistant=x, run_id=run.stored_id),
+        Side(run.result, settings, y if x != y else f"{y} (B)", assistant=y, run_id=run.stored_id),
+    )
+
+
+def _open_in_explorer(side: Side, session: str, run: ActiveRun) -> None:
+    """Make the side's run active (when it is another stored run) and show the conversation in the Explorer."""
+    if side.run_id is not None and side.run_id != run.stored_id:
+        open_stored_run(side.run_id)
+    st.session_state["explorer_search"] = session
+    st.switch_page("pages/explorer.py")
+
+
+def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
+    p = cmp.paired
+    success = p.metrics[0]
+    row = kpi_row()
+    card(row, "Paired tasks", f"{p.n_tasks:,}", help="Tasks both sides attempted (task_id, else the questions).")
+    kpi(row, f"A: {cmp.a_label}", success.a, success.a_ci, help="Success rate of A on the paired tasks.")
+    kpi(row, f"B: {cmp.b_label}", success.b, success.b_ci, help="Success rate of B on the paired tasks.")
+    delta = "n/a" if success.delta is None else f"{success.delta * 100:+.1f} pts"
+    card(row, "Delta (B - A)", delta, help="Success rate of B minus A.", delta=ci_text(success.delta_ci) or None)
+    better = "n/a" if success.p_b_better is None else prob_text(success.p_b_better)
+    card(row, "P(B > A)", better, help=describe_method(success.p_method))
+
+    shown = [m for m in p.metrics if m.delta is not None and m.delta_ci is not None]
+    if shown:
+        st.plotly_chart(
+            delta_figure(
+                *_delta_rows(shown),
+                f"B - A with {p.level:.0%} intervals",
+                hover=[f"A {pct(m.a)}, B {pct(m.b)}, P(B > A) {prob_text(m.p_b_better or 0.5)}" for m in shown],
+            ),
+            key="compare_deltas",
+        )
+    st.caption(f"Intervals: {describe_method(success.interval_method)}. P(B > A): {describe_method(success.p_method)}.")
+    for note in cmp.notes:
+        st.caption(f"Note: {note}")
+
+    paired = [t for t in cmp.tasks if t.a_rate is not None and t.b_rate is not None]
+    if paired:
+        st.subheader("Task by task")
+        st.plotly_chart(
+            pair_scatter_figure(
+                [t.a_rate or 0.0 for t in paired],
+                [t.b_rate or 0.0 for t in paired],
+                [t.task for t in paired],
+                cmp.a_label,
+                cmp.b_label,
+            ),
+            key="compare_scatter",
+        )
+    flipped = cmp.flipped()
+    st.subheader(f"Flipped tasks ({len(flipped)})")
+    if flipped:
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "task": [t.task for t in flipped],
+                    "change": [CHANGE_LABELS[t.change] for t in flipped],
+                    "A correct": [f"{t.a_c}/{t.a_n}" for t in flipped],
+                    "B correct": [f"{t.b_c}/{t.b_n}" for t in flipped],
+                }
+            ),
+            hide_index=True,
+            key="compare_flipped_table",
+        )
+        cols = st.columns([3, 1, 2])
+        task = cols[0].selectbox("Task", [t.task for t in flipped], key="compare_flipped_task")
+        side_name = cols[1].radio("Side", ["B", "A"], key="compare_flipped_side", horizontal=True)
+        chosen = next(t for t in flipped if t.task == task)
+        side, sessions = (b, chosen.b_sessions) if side_name == "B" else (a, chosen.a_sessions)
+        if cols[2].button(
+            "Open in the Explorer",
+            key="compare_open_explorer",
+            icon=":material/search:",
+            help="Shows this task's conversation on the chosen side; a stored run becomes the active run.",
+        ):
+            try:
+                _open_in_explorer(side, sessions[0], run)
+            except AgenticError as exc:
+                st.error(str(exc))
+    else:
+        st.caption("No task changed from mostly wrong to mostly right, or back.")
+
+    st.subheader("Tool use")
+    tools = [m for m in cmp.tools if m.delta is not None and m.delta_ci is not None]
+    if tools:
+        st.plotly_chart(
+            delta_figure(
+                *_delta_rows(tools),
+                "Tool dimensions: B - A (per-task means)",
+                hover=[f"A {m.a:.2f}, B {m.b:.2f}, over {m.n_tasks} tasks" for m in tools],
+            ),
+            key="compare_tool_deltas",
+        )
+    else:
+        st.caption("No paired task has tool expectations on both sides.")
+    unpaired = cmp.unpaired()
+    if unpaired:
+        with st.expander(f"Tasks only one side attempted ({len(unpaired)}): not compared"):
+            st.dataframe(
+                pd.DataFrame(
+                    {
+                        "task": [t.task for t in unpaired],
+                        "only in": [cmp.a_label if t.change == "only_a" else cmp.b_label for t in unpaired],
+                    }
+                ),
+                hide_index=True,
+                key="compare_unpaired",
+            )
+
+
+def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[str]) -> None:
+    st.subheader("Leaderboard")
+    if len(assistants) < 3:
+        st.caption("With three or more assistants in the current run, they are ranked here.")
+        return
+    metric = st.radio(
+        "Rank by",
+        list(METRIC_LABELS),
+        format_func=METRIC_LABELS.get,
+        key="compare_leaderboard_metric",
+        horizontal=True,
+    )
+    try:
+        board = session_memo(
+            BOARD_MEMO_KEY,
+            (run.run_id, settings.model_dump_json(), metric),
+            lambda: leaderboard_of(run.result, settings, metric=metric),
+        )
+    except AgenticError as exc:
+        st.info(f"No leaderboard: {exc}", icon=":material/leaderboard:")
+        return
+    probs = {
+        f"P(rank {r + 1})": [row.rank_probabilities[r] if row.rank_probabilities else None for row in board.rows]
+        for r in range(len(board.rows))
+    }
+    table = pd.DataFrame(
+        {
+            "rank": [row.rank for row in board.rows],
+            "assistant": [row.agent for row in board.rows],
+            "value": [pct(row.value) for row in board.rows],
+            "interval": [ci_text(row.ci) for row in board.rows],
+            **probs,
+        }
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        key="compare_leaderboard",
+        column_config={
+            **{
+                name: st.column_config.ProgressColumn(name, min_value=0.0, max_value=1.0, format="percent")
+                for name in probs
+            },
+        },
+    )
+    what = METRIC_LABELS[metric] + ("" if board.k is None else f" at k = {board.k}")
+    st.caption(
+        f"Ranked by {what} over the {board.n_tasks} tasks every assistant attempted. The probability of each rank: "
+        f"{describe_method(board.p_method)}."
+    )
+
+
+run, settings, _ = results_page()
+st.title("Compare")
+st.caption(
+    "Did the change help? B against A on the tasks both attempted, with an interval for each difference and the "
+    "probability that B is better. Both sides use the sidebar's settings. The same numbers on the command line: "
+    "`python -m agentic_core compare A B --json`."
+)
+assistants = list(dict.fromkeys(run.result.assistant_ids()))  # in the order of the data
+store = run_store()
+stored = store.runs() if store is not None else []
+source = st.radio(
+    "What to compare",
+    list(SOURCES),
+    format_func=SOURCES.get,
+    index=1 if len(assistants) >= 2 else 0,
+    key="compare_source",
+    horizontal=True,
+)
+sides = _stored_sides(settings, stored) if source == "runs" else _assistant_sides(run, settings, assistants)
+if sides is not None:
+    side_a, side_b = sides
+    signature = (
+        source,
+        side_a.label,
+        side_b.label,
+        side_a.assistant,
+        side_b.assistant,
+        run.run_id,
+        settings.model_dump_json(),
+    )
+    try:
+        comparison = session_memo(MEMO_KEY, signature, lambda: compare_sides(side_a, side_b))
+    except AgenticError as exc:  # e.g. no task in common: a fact about the data, not a failure
+        st.warning(str(exc), icon=":material/compare_arrows:")
+    else:
+        _render(comparison, side_a, side_b, run)
+_leaderboard(run, settings, assistants)

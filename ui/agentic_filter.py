@@ -1,0 +1,39 @@
+"""The Explorer's filter by an agentic metric (shown only when the run has them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from agentic_core.agentic_metrics.summary import agentic_table, conversations_below
+from agentic_core.result import EvaluationResult
+
+FILTER_METRICS = {
+    "any metric": "",
+    "tool call accuracy": "tool_call_accuracy",
+    "topic adherence": "topic_adherence",
+    "goal accuracy (binary)": "goal_accuracy",
+    "goal accuracy (graded)": "goal_graded",
+}
+
+
+def agentic_filter(result: EvaluationResult) -> np.ndarray | None:
+    """Widgets to keep conversations with an agentic metric below a value; the mask, or ``None`` for no filter."""
+    metrics = result.agentic
+    if metrics is None:
+        return None
+    cols = st.columns([2, 3])
+    label = cols[0].selectbox("Agentic metric", list(FILTER_METRICS), key="explorer_agentic_metric",
+                              help="Seed 004's metrics of this run (see the Agentic metrics page).")
+    below = cols[1].slider("Below", 0.0, 1.01, 1.01, 0.05, key="explorer_agentic_below",
+                           help="Keep conversations whose metric is scored and below this; 1.01 keeps all.")
+    if below > 1.0:
+        return None
+    view = metrics.view
+    table = agentic_table(metrics, result.session_ids, order=view.order, mode=view.mode, variant=view.variant)
+    chosen = FILTER_METRICS[label]
+    names = [chosen] if chosen else ["tool_call_accuracy", "topic_adherence", "goal_accuracy", "goal_graded"]
+    mask = np.zeros(result.n_conversations, dtype=bool)
+    for name in names:
+        mask |= conversations_below(table, name, below)
+    return mask

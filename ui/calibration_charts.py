@@ -1,0 +1,147 @@
+"""Plotly figures of the Calibration page: ROC curve, threshold sweep, reliability diagram.
+
+Rendering only (every number comes from :mod:`agentic_core.calibration`), with the conventions of
+:mod:`ui.charts`: Streamlit's theme, the shared layout and the colours that read on both themes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+
+from agentic_core.calibration import Calibration
+from ui.charts import _LAYOUT, AT_COLOR, GUIDE_COLOR, POW_COLOR
+
+
+def _threshold_line(fig: go.Figure, x: float, text: str, dash: str) -> None:
+    fig.add_vline(
+        x=x,
+        line={"color": GUIDE_COLOR, "dash": dash, "width": 1.5},
+        annotation={"text": text, "showarrow": False, "yanchor": "bottom"},
+        annotation_position="top",
+    )
+
+
+def roc_figure(cal: Calibration) -> go.Figure:
+    """The ROC curve (false against true positive rate), the chance diagonal, and the current threshold."""
+    xs, ys = zip(*cal.roc, strict=True) if cal.roc else ((), ())
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=[0, 1],
+            y=[0, 1],
+            mode="lines",
+            line={"color": GUIDE_COLOR, "dash": "dot"},
+            name="chance",
+            hoverinfo="skip",
+        )
+    )
+    auc = "undefined" if cal.auc is None else f"{cal.auc:.3f}"
+    fig.add_trace(
+        go.Scatter(
+            x=list(xs),
+            y=list(ys),
+            mode="lines+markers",
+            line={"color": AT_COLOR, "width": 3, "shape": "hv"},
+            name=f"judge (AUC {auc})",
+            hovertemplate="false positive rate %{x:.2f}<br>true positive rate %{y:.2f}<extra></extra>",
+        )
+    )
+    point = cal.at_threshold
+    if point.false_positive_rate is not None and point.true_positive_rate is not None:
+        fig.add_trace(
+            go.Scatter(
+                x=[point.false_positive_rate],
+                y=[point.true_positive_rate],
+                mode="markers",
+                marker={"color": POW_COLOR, "size": 12, "symbol": "diamond"},
+                name=f"threshold {cal.threshold:.2f}",
+                hovertemplate="at the threshold: FPR %{x:.2f}, TPR %{y:.2f}<extra></extra>",
+            )
+        )
+    layout = {**_LAYOUT, "hovermode": "closest"}
+    fig.update_layout(
+        **layout,
+        height=360,
+        xaxis={"title": "false positive rate (wrong answers passed)", "range": [-0.02, 1.02], "tickformat": ".0%"},
+        yaxis={"title": "true positive rate (right answers passed)", "range": [-0.02, 1.02], "tickformat": ".0%"},
+    )
+    return fig
+
+
+def sweep_figure(cal: Calibration) -> go.Figure:
+    """Accuracy and Cohen's kappa at every threshold, with the current and the suggested threshold."""
+    fig = go.Figure()
+    ts = [p.threshold for p in cal.sweep]
+    for values, color, name in (
+        ([p.accuracy for p in cal.sweep], AT_COLOR, "accuracy"),
+        ([p.kappa for p in cal.sweep], POW_COLOR, "Cohen's kappa"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=ts,
+                y=values,
+                mode="lines+markers",
+                line={"color": color, "width": 3, "shape": "hv"},
+                name=name,
+                hovertemplate=f"{name} %{{y:.3f}}<extra></extra>",
+            )
+        )
+    _threshold_line(fig, cal.threshold, f"current {cal.threshold:.2f}", "dash")
+    if not math.isclose(cal.suggested_threshold, cal.threshold, abs_tol=1e-9):
+        _threshold_line(fig, cal.suggested_threshold, f"suggested {cal.suggested_threshold:.2f}", "dot")
+    low = min([0.0, *(p.kappa for p in cal.sweep)])
+    fig.update_layout(
+        **_LAYOUT,
+        height=360,
+        xaxis={"title": "answer threshold", "range": [-0.02, 1.02]},
+        yaxis={"title": "agreement with people", "range": [low - 0.05, 1.05]},
+    )
+    return fig
+
+
+def reliability_figure(cal: Calibration) -> go.Figure:
+    """Per judge-score bin, the share people marked correct against the mean score (diagonal = calibrated)."""
+    bins = [b for b in cal.reliability if b.n]
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=[0, 1],
+            y=[0, 1],
+            mode="lines",
+            line={"color": GUIDE_COLOR, "dash": "dot"},
+            name="perfectly calibrated",
+            hoverinfo="skip",
+        )
+    )
+    fig.add_trace(
+        go.Bar(
+            x=[(b.low + b.high) / 2 for b in bins],
+            y=[b.human_correct_rate for b in bins],
+            width=[(b.high - b.low) * 0.9 for b in bins],
+            marker={"color": AT_COLOR, "opacity": 0.55},
+            name="share people marked correct",
+            customdata=[[b.low, b.high, b.n, b.mean_score] for b in bins],
+            hovertemplate="scores %{customdata[0]:.1f}–%{customdata[1]:.1f}: %{customdata[2]} answers, "
+            "%{y:.0%} correct by people (mean score %{customdata[3]:.2f})<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=[b.mean_score for b in bins],
+            y=[b.human_correct_rate for b in bins],
+            mode="markers",
+            marker={"color": POW_COLOR, "size": [min(24, 6 + 2 * b.n**0.5) for b in bins]},
+            name="bin mean score",
+            hovertemplate="mean score %{x:.2f}: %{y:.0%} correct by people<extra></extra>",
+        )
+    )
+    layout = {**_LAYOUT, "hovermode": "closest"}
+    fig.update_layout(
+        **layout,
+        height=360,
+        xaxis={"title": "judge score", "range": [0, 1]},
+        yaxis={"title": "share people marked correct", "range": [0, 1.05], "tickformat": ".0%"},
+    )
+    return fig

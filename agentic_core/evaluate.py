@@ -103,6 +103,7 @@ def evaluate(
     cache_mode: CacheMode = "use",
     progress: ProgressFn | None = None,
     metrics: str | Sequence[str] | None = None,
+    goal_judge: str | None = None,
     **judge_options: Any,
 ) -> EvaluationResult:
     """Judge every interaction once and score tool use.
@@ -117,6 +118,8 @@ def evaluate(
         metrics: Seed 004's agentic metrics to compute too (``tool_call_accuracy``,
             ``topic_adherence``, ``goal_accuracy``, a comma-separated string or ``all``); stored on
             ``result.agentic`` (see :mod:`agentic_core.agentic_metrics.compute`).
+        goal_judge: The offline judge of goal accuracy with reference (``lexical``, the default, ``hybrid``
+            or ``embedding``); the LLM judge judges goals itself.
         **judge_options: Passed to the registry when ``judge`` is a name.
 
     Returns:
@@ -152,7 +155,7 @@ def evaluate(
         from agentic_core.agentic_metrics.compute import compute_agentic_metrics
 
         result.agentic = compute_agentic_metrics(
-            conversations, judge, metrics=metrics, cache=cache, cache_mode=cache_mode
+            conversations, judge, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge
         )
     result.elapsed_s = time.perf_counter() - start
     return result

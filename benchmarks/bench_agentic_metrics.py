@@ -6,8 +6,10 @@ per second for each offline path, computed from scratch (no verdict cache: ``cac
 * tool call accuracy (Ragas' definition, both orders);
 * topic adherence, offline: refusal phrases plus lexical stems, and plus MiniLM similarity (each distinct query
   and topic embedded once);
-* agent goal accuracy with reference, offline, by the lexical and the hybrid (default) judge, and the hybrid
-  again with its verdicts in the cache (a second run of the same data);
+* agent goal accuracy with reference, offline: a hybrid run (the default run judge) with the default goal
+  judge (lexical), a lexical run, the hybrid goal judge asked for (``goal_judge="hybrid"``, MiniLM-bound) and
+  the same again with its verdicts in the cache (a second run of the same data);
+* all three together, on a hybrid run with every default (MiniLM topics, lexical goal judge) and lexical only;
 * aggregating the stored metrics (what a selector on the page calls).
 
 The data are synthetic but realistic in shape: ``tasks`` distinct tasks of 3 turns each, attempted ``attempts``
@@ -90,27 +92,30 @@ def main() -> None:
         ("tool call accuracy (strict + flexible)", dict(metrics="tool_call_accuracy")),
         ("topic adherence, offline lexical", dict(metrics="topic_adherence", prefer_embeddings=False)),
         ("topic adherence, offline MiniLM", dict(metrics="topic_adherence", prefer_embeddings=True)),
-        ("goal accuracy with reference, lexical judge", dict(metrics="goal_accuracy", judge=lexical)),
-        ("goal accuracy with reference, hybrid judge (no cache)", dict(metrics="goal_accuracy", judge=hybrid)),
+        ("goal accuracy, hybrid run, default goal judge (lexical)", dict(metrics="goal_accuracy", judge=hybrid)),
+        ("goal accuracy, lexical run", dict(metrics="goal_accuracy", judge=lexical)),
+        ("goal accuracy, goal_judge=hybrid (no cache)",
+         dict(metrics="goal_accuracy", judge=hybrid, goal_judge="hybrid")),
+        ("all three, hybrid run, defaults (MiniLM topics)", dict(metrics="all", judge=hybrid)),
         ("all three, lexical judge, lexical topics", dict(metrics="all", judge=lexical, prefer_embeddings=False)),
     ]
     print(f"{n:,} conversations ({args.tasks:,} tasks x {args.attempts} attempts, 3 turns each), best of "
           f"{args.repeat}")
     compute_agentic_metrics(conversations(5, 1, "warm"), lexical, cache_mode="off")  # imports, model load
-    for label, options in scenarios:
+    for index, (label, options) in enumerate(scenarios):
         best = float("inf")
         for r in range(args.repeat):
-            data = conversations(args.tasks, args.attempts, f"{label[:3]}{r}x")
+            data = conversations(args.tasks, args.attempts, f"s{index}r{r}x")  # fresh texts per scenario and repeat
             start = time.perf_counter()
             compute_agentic_metrics(data, cache_mode="off", **options)  # type: ignore[arg-type]
             best = min(best, time.perf_counter() - start)
         _rate(label, n, best)
     data = conversations(args.tasks, args.attempts, "cached")
     with JudgeCache(":memory:") as cache:
-        compute_agentic_metrics(data, hybrid, metrics="goal_accuracy", cache=cache)
+        compute_agentic_metrics(data, hybrid, metrics="goal_accuracy", cache=cache, goal_judge="hybrid")
         start = time.perf_counter()
-        computed = compute_agentic_metrics(data, hybrid, metrics="goal_accuracy", cache=cache)
-        _rate("goal accuracy, hybrid judge, verdicts cached", n, time.perf_counter() - start)
+        computed = compute_agentic_metrics(data, hybrid, metrics="goal_accuracy", cache=cache, goal_judge="hybrid")
+        _rate("goal accuracy, goal_judge=hybrid, verdicts cached", n, time.perf_counter() - start)
     computed = compute_agentic_metrics(data, lexical, cache_mode="off", prefer_embeddings=False)
     ids = [c.session_id for c in data]
     start = time.perf_counter()

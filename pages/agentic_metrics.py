@@ -15,7 +15,10 @@ from agentic_core.errors import AgenticError
 from ui.agentic_charts import agentic_figure
 from ui.cards import card, kpi, kpi_row
 from ui.controls import settings_or_error, sidebar_controls
+from ui.runs import keep_agentic
 from ui.state import ensure_run, set_run
+
+KEEP_WARNING_KEY = "_agentic_keep_warning"
 
 run = ensure_run()
 sidebar_controls(run)
@@ -28,9 +31,11 @@ if result.agentic is None:
     st.info(
         "This run was evaluated without the agentic metrics. Compute them now: tool call accuracy (Ragas' "
         "definition, no judge), topic adherence (offline: refusal phrases and query-to-topic similarity, "
-        "approximate) and agent goal accuracy with reference (the run's offline judge, or the default one). "
-        "The answers are not judged again. For the LLM paths use the CLI (`--judge llm --metrics all`), the API "
-        "or the endpoint.",
+        "approximate) and agent goal accuracy with reference (the lexical judge). All offline: the answers are "
+        "not judged again and no LLM is called. LLM-judged topic adherence and goal accuracy (goals without a "
+        "reference too) are made on the **Run** page: pick the LLM judge and tick *Agentic metrics* before "
+        "running (or use the CLI's `--judge llm --metrics all`, the API or the endpoint). The metrics are kept "
+        "with the run in the history.",
         icon=":material/psychology:",
     )
     if st.button("Compute agentic metrics", key="agentic_compute", type="primary"):
@@ -38,14 +43,21 @@ if result.agentic is None:
             with st.spinner("Computing the agentic metrics..."):
                 # A copy: the first run's result is shared by every session, never changed in place.
                 computed = replace(result, agentic=None)
-                add_agentic_metrics(computed, judge_for_run(result.judge_identity.kind), metrics="all")
-                set_run(replace(run, result=computed))
+                add_agentic_metrics(computed, judge_for_run(), metrics="all")
+                updated = replace(run, result=computed)
+                problem = keep_agentic(updated)  # kept in the run history (stored now if it was not)
+                if problem:
+                    st.session_state[KEEP_WARNING_KEY] = problem
+                set_run(updated)
         except AgenticError as exc:
             st.error(str(exc))
             st.stop()
         st.rerun()
     st.stop()
 
+kept_problem = st.session_state.pop(KEEP_WARNING_KEY, None)
+if kept_problem:
+    st.warning(kept_problem)
 metrics = result.agentic
 settings = settings_or_error(run)
 level = settings.ci_level if settings is not None else 0.95
@@ -79,8 +91,10 @@ if summary.topic_adherence is not None:
              help="TP answered on topic / FP answered off topic / FN refused on topic / TN refused off topic.")
 if summary.goal_accuracy is not None:
     g = summary.goal_accuracy
+    goal_by = metrics.goal_judge or "the run's judge"
     kpi(row, "Goal accuracy", g.rate, g.ci,
-        help=f"Share of {g.n} scored conversations whose goal was achieved; {level:.0%} Wilson score interval.")
+        help=f"Share of {g.n} scored conversations whose goal was achieved; {level:.0%} Wilson score interval. "
+        f"Judged by {goal_by}.")
 if summary.topic_approximate:
     st.caption(":orange[Topic adherence is approximate: queries were classified offline.]")
 for name, (missing, reason) in summary.unscored.items():

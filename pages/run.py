@@ -12,6 +12,7 @@ from typing import Any
 
 import streamlit as st
 
+from agentic_core.agentic_metrics.results import METRIC_NAMES, MetricName
 from agentic_core.errors import AgenticError
 from agentic_core.evaluate import evaluate, judge_items
 from agentic_core.io.load_report import LoadReport
@@ -152,8 +153,35 @@ def _build(name: str, options: dict[str, Any], secret: str | None) -> Judge | No
     return None
 
 
+def _metric_calls(report: LoadReport, metrics: list[MetricName], llm: bool) -> str:
+    """What the asked agentic metrics add to the run, in words."""
+    convs = report.conversations
+    parts = []
+    if "tool_call_accuracy" in metrics:
+        parts.append("tool call accuracy needs no judge")
+    if "topic_adherence" in metrics:
+        queries = sum(len(c.conversation) for c in convs if c.reference_topics)
+        how = "the LLM judge classifies each" if llm else "classified offline (approximate)"
+        parts.append(f"topic adherence: {queries:,} queries of conversations with reference topics, {how}")
+    if "goal_accuracy" in metrics:
+        with_ref = sum(1 for c in convs if c.reference)
+        if llm:
+            parts.append(f"goal accuracy: one LLM call per conversation ({len(convs):,}; {with_ref:,} with a "
+                         "reference, the others' goal inferred from the user's turns)")
+        else:
+            parts.append(f"goal accuracy: {with_ref:,} conversations with a reference, scored offline by the "
+                         "lexical judge (without a reference: unscored, it needs the LLM judge)")
+    cached = " Judge calls are cached like answer verdicts." if llm else ""
+    return "; ".join(parts) + "." + cached
+
+
 def _run(
-    data_name: str, report: LoadReport, judge: Judge, cache_mode: CacheMode, secret: str | None
+    data_name: str,
+    report: LoadReport,
+    judge: Judge,
+    cache_mode: CacheMode,
+    secret: str | None,
+    metrics: list[MetricName],
 ) -> ActiveRun | None:
     total = len(_items(report))
     bar = st.progress(0.0, text=f"Judging: 0 / {total:,} interactions")
@@ -163,7 +191,8 @@ def _run(
 
     try:
         with JudgeCache() as cache:
-            result = evaluate(report, judge, cache=cache, cache_mode=cache_mode, progress=progress)
+            result = evaluate(report, judge, cache=cache, cache_mode=cache_mode, progress=progress,
+                              metrics=metrics or None)
     except AgenticError as exc:
         bar.empty()
         st.error(_scrub(str(exc), secret))
@@ -244,6 +273,16 @@ def _show_run(run: ActiveRun) -> None:
     )
     for warning in jr.warnings:
         st.warning(warning)
+    agentic = result.agentic
+    if agentic is not None:
+        st.markdown(
+            f"**Agentic metrics:** {', '.join(m.replace('_', ' ') for m in agentic.metrics)}, judged by "
+            f"{agentic.judge}{f' (goals: {agentic.goal_judge})' if agentic.goal_judge else ''}; "
+            f"{agentic.model_calls:,} judge calls, {agentic.cache_hits:,} from the cache."
+        )
+        for warning in agentic.warnings:
+            st.caption(f"Note: {warning}")
+        st.page_link("pages/agentic_metrics.py", label="See them on Agentic metrics", icon=":material/psychology:")
     frame = result.interactions
     failed = frame[frame["judge_status"] == "failed"]
     if not failed.empty:
@@ -315,6 +354,21 @@ cache_mode: CacheMode = st.radio(
     **_PERSIST,
 )
 
+# -- agentic metrics (seed 004) -----------------------------------------------------------------
+chosen_metrics: list[MetricName] = st.multiselect(
+    "Agentic metrics (computed as part of the run)",
+    list(METRIC_NAMES),
+    format_func=lambda m: m.replace("_", " "),
+    key="run_agentic_metrics",
+    help="Tool call accuracy (Ragas' definition), topic adherence and agent goal accuracy, computed with the "
+    "judge and key chosen above: with the LLM judge they are LLM-judged (goals without a reference too), with "
+    "an offline judge they are the offline approximations (the Agentic metrics page can also compute those "
+    "later).",
+    **_PERSIST,
+)
+if chosen_metrics:
+    st.caption(_metric_calls(data.report, chosen_metrics, judge is not None and judge.identity.kind == "llm"))
+
 # -- estimate ----------------------------------------------------------------------------------
 if judge is not None:
     try:
@@ -355,7 +409,7 @@ start = st.button(
     "Run evaluation", type="primary", key="run_start", disabled=judge is None, icon=":material/play_arrow:"
 )
 if start and judge is not None:
-    new = _run(data.name, data.report, judge, cache_mode, secret)
+    new = _run(data.name, data.report, judge, cache_mode, secret, chosen_metrics)
     if new is not None:
         jr = new.result.judge_run
         ok, cached, failed = (jr.counts.get(name, 0) for name in ("ok", "cached", "failed"))
@@ -364,8 +418,14 @@ if start and judge is not None:
             if jr.identity.kind == "dataset"
             else f"{jr.model_calls:,} judge calls scored {ok:,} interactions, {cached:,} came from the cache"
         )
+        agentic_done = (
+            f" Agentic metrics computed ({new.result.agentic.model_calls:,} judge calls)."
+            if new.result.agentic is not None
+            else ""
+        )
         st.session_state[DONE_KEY] = (
             f"Done: {n_conv:,} conversations judged by {new.judge_label}: {done_how}, {failed:,} failed (unscored)."
+            + agentic_done
         )
         st.rerun()  # redraw everything (the shared sidebar included) from the new run
 done = st.session_state.pop(DONE_KEY, None)

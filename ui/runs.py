@@ -52,6 +52,25 @@ def store_run(run: ActiveRun) -> str | None:
     return None
 
 
+def keep_agentic(run: ActiveRun) -> str | None:
+    """Record the run's agentic metrics (computed after the run) in the history.
+
+    A run not stored yet (the sample shown at first) is stored then, with them, as overrides do.
+    Returns a warning to show when they could not be recorded (they stay in this session).
+    """
+    if run.stored_id is None:
+        return store_run(run)
+    store = run_store()
+    if store is None:
+        return f"The agentic metrics are kept in this session only: {store_error()}"
+    try:
+        store.set_agentic(run.stored_id, run.result.agentic)
+    except (AgenticError, OSError) as exc:
+        log.error("recording agentic metrics failed: %s", exc)
+        return f"The agentic metrics are kept in this session only: the run history could not record them ({exc})."
+    return None
+
+
 def open_stored_run(run_id: str) -> ActiveRun:
     """Reopen a stored run and make it (and its data) active; no judge is called.
 

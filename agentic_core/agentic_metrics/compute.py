@@ -6,11 +6,13 @@
   approximate (:mod:`agentic_core.agentic_metrics.topic_offline`). A conversation without
   ``reference_topics`` is unscored; so is one where a query's classification failed.
 * Agent goal accuracy: with an LLM judge, with reference (the conversation against ``reference``) or
-  without (the goal inferred from the user's turns). Offline, only with reference: the run's offline
-  judge (the default one when the run's judge cannot grade texts) scores the outcome (the last non-blank
-  answer) against ``reference`` through the judge runner (cached, deduplicated); graded score = the
-  judge's score, achieved = the score reaches the judge's recommended threshold, evidence = its reasoning.
-  Without reference offline, or on a judge failure: unscored with the reason, never 0.
+  without (the goal inferred from the user's turns). Offline, only with reference: the goal judge
+  (``goal_judge``: ``lexical`` by default, whatever offline judge the run used, since it is as accurate as
+  hybrid on the judge devset and is not bound by MiniLM; ``hybrid`` or ``embedding`` when asked; a custom
+  grader passed as the run's judge is used as it is) scores the outcome (the last non-blank answer) against
+  ``reference`` through the judge runner (cached, deduplicated); graded score = the judge's score,
+  achieved = the score reaches the judge's recommended threshold, evidence = its reasoning. Without
+  reference offline, or on a judge failure: unscored with the reason, never 0.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import TYPE_CHECKING
 
 from agentic_core.agentic_metrics.parts import clip_for_judge, outcome_text, transcript_text, user_turns_text
 from agentic_core.agentic_metrics.results import (
+    DEFAULT_GOAL_JUDGE,
+    GOAL_JUDGES,
     METRIC_NAMES,
     AgenticMetrics,
     ConversationMetrics,
@@ -74,26 +78,52 @@ def _llm_base(judge: Judge | None) -> LLMJudge | None:
     return judge if isinstance(judge, LLMJudge) else None
 
 
-def _goal_judge(judge: Judge | None) -> Judge:
-    # The dataset judge reads each interaction's own score: it cannot grade an outcome.
-    if judge is not None and judge.identity.kind not in ("llm", "dataset"):
-        return judge
-    from agentic_core.judges.registry import DEFAULT_JUDGE, build_judge
+def check_goal_judge(name: str | None) -> str | None:
+    """``name`` when it is one of :data:`GOAL_JUDGES` (or ``None``: the default rule).
 
-    return build_judge(DEFAULT_JUDGE)
+    Raises:
+        SettingsError: another name.
+    """
+    if name is None or name in GOAL_JUDGES:
+        return name
+    raise SettingsError("goal_judge", f"must be one of {', '.join(GOAL_JUDGES)}", name,
+                        "use e.g. --goal-judge lexical")
 
 
-def judge_for_run(kind: str) -> Judge:
+def goal_judge_for(judge: Judge | None, choice: str | None = None) -> Judge:
+    """The offline judge of goal accuracy with reference.
+
+    ``choice`` (one of :data:`GOAL_JUDGES`) when given: the run's judge itself when it is of that kind,
+    else one built by name. Without a choice: a custom grader passed as the run's judge is used as it is;
+    the registry's offline judges (``hybrid``, ``embedding``, ``lexical``), the dataset judge (it reads
+    each interaction's own score, it cannot grade an outcome) and none give :data:`DEFAULT_GOAL_JUDGE`.
+
+    Raises:
+        SettingsError: an unknown choice.
+    """
+    from agentic_core.judges.registry import JUDGES, build_judge
+
+    wanted = check_goal_judge(choice)
+    kind = judge.identity.kind if judge is not None else None
+    if wanted is None:
+        if judge is not None and kind not in JUDGES:  # a custom grader, not one of the registry's judges
+            return judge
+        wanted = DEFAULT_GOAL_JUDGE
+    return judge if judge is not None and kind == wanted else build_judge(wanted)
+
+
+def judge_for_run(goal_judge: str | None = None) -> Judge:
     """The judge that computes a finished run's metrics offline (the dashboard's compute button).
 
-    The run's own judge when it is an offline grader known by name (``lexical``, ``hybrid``,
-    ``embedding``), else the default offline judge: an LLM judge's key is not kept with a run.
-    """
-    from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
+    Only goal accuracy uses it: ``goal_judge`` when given, else :data:`DEFAULT_GOAL_JUDGE`, whichever offline
+    judge the run used (an LLM judge's key is not kept with a run; the LLM paths are asked for on the Run page).
 
-    info = JUDGES.get(kind)
-    usable = info is not None and info.offline and kind != "dataset"
-    return build_judge(kind if usable else DEFAULT_JUDGE)
+    Raises:
+        SettingsError: an unknown goal judge.
+    """
+    from agentic_core.judges.registry import build_judge
+
+    return build_judge(check_goal_judge(goal_judge) or DEFAULT_GOAL_JUDGE)
 
 
 class _Runs:
@@ -227,6 +257,7 @@ def compute_agentic_metrics(
     cache: JudgeCache | None = None,
     cache_mode: CacheMode = "use",
     prefer_embeddings: bool = True,
+    goal_judge: str | None = None,
 ) -> AgenticMetrics:
     """Compute the asked agentic metrics of every conversation (see the module docstring).
 
@@ -237,15 +268,19 @@ def compute_agentic_metrics(
         cache: The verdict cache (the default location when ``None`` and the mode is not ``off``).
         cache_mode: ``use``, ``refresh`` or ``off``.
         prefer_embeddings: Offline topic similarity by MiniLM when installed (else lexical stems).
+        goal_judge: The offline judge of goal accuracy with reference (one of :data:`GOAL_JUDGES`; ``None``:
+            :data:`DEFAULT_GOAL_JUDGE` unless the run's judge is a custom grader, see :func:`goal_judge_for`).
+            The LLM path ignores it.
 
     Returns:
         The metrics, one entry per conversation.
 
     Raises:
-        SettingsError: an unknown metric name.
+        SettingsError: an unknown metric name or goal judge.
     """
     started = time.perf_counter()
     names = parse_metrics(metrics)
+    check_goal_judge(goal_judge)
     convs = list(conversations)
     runs = _Runs(cache, cache_mode)
     base = _llm_base(judge)
@@ -266,10 +301,14 @@ def compute_agentic_metrics(
                     "to the reference topics (an LLM judge classifies them properly)"
                 )
     goals: list[GoalResult | None] | None = None
+    goal_label = ""
     if "goal_accuracy" in names and base is not None:
         goals = _goals_llm(convs, base, runs)
+        goal_label = base.identity.label()
     elif "goal_accuracy" in names:
-        goals = _goals_offline(convs, _goal_judge(judge), runs)
+        offline = goal_judge_for(judge, goal_judge)
+        goals = _goals_offline(convs, offline, runs)
+        goal_label = offline.identity.label()
     per_conv = [
         ConversationMetrics(
             tool_call_strict=strict[i] if strict else None,
@@ -281,7 +320,7 @@ def compute_agentic_metrics(
     ]
     label = judge.identity.label() if base is not None and judge is not None else "offline"
     return AgenticMetrics(
-        metrics=names, conversations=per_conv, judge=label, model_calls=runs.model_calls,
+        metrics=names, conversations=per_conv, judge=label, goal_judge=goal_label, model_calls=runs.model_calls,
         cache_hits=runs.cache_hits, elapsed_s=time.perf_counter() - started,
         warnings=list(dict.fromkeys(runs.warnings)),
     )
@@ -294,11 +333,12 @@ def add_agentic_metrics(
     metrics: str | Iterable[str] | None = METRIC_NAMES,
     cache: JudgeCache | None = None,
     cache_mode: CacheMode = "use",
+    goal_judge: str | None = None,
 ) -> AgenticMetrics:
     """Compute the agentic metrics of an evaluated run and store them on it (``result.agentic``).
 
     For a run evaluated without them (the page's compute button): the answers are not judged again.
     """
     result.agentic = compute_agentic_metrics(result.conversations, judge, metrics=metrics, cache=cache,
-                                             cache_mode=cache_mode)
+                                             cache_mode=cache_mode, goal_judge=goal_judge)
     return result.agentic

@@ -101,6 +101,7 @@ def agentic_summary_dict(result: EvaluationResult, level: float) -> dict[str, An
     summary = summarise_agentic(metrics, result.session_ids, order=view.order, mode=view.mode,
                                 variant=view.variant, level=level)
     out = summary.model_dump(mode="json")
-    out.update(judge=metrics.judge, model_calls=metrics.model_calls, cache_hits=metrics.cache_hits,
+    out.update(judge=metrics.judge, goal_judge=metrics.goal_judge or None, model_calls=metrics.model_calls,
+               cache_hits=metrics.cache_hits,
                warnings=metrics.warnings)
     return out

@@ -157,7 +157,8 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
     progress, close = _progress(not args.no_progress, stderr)
     try:
-        result = evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress, metrics=metrics)
+        result = evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress, metrics=metrics,
+                          goal_judge=args.goal_judge)
     finally:
         if close is not None:
             close()

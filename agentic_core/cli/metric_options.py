@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from agentic_core.agentic_metrics.results import METRIC_NAMES, AgenticView
+from agentic_core.agentic_metrics.results import DEFAULT_GOAL_JUDGE, GOAL_JUDGES, METRIC_NAMES, AgenticView
 from agentic_core.agentic_metrics.tool_call_accuracy import TOOL_CALL_ORDERS
 from agentic_core.agentic_metrics.topic_adherence import TOPIC_MODES, TOPIC_VARIANTS
 
 
 def add_metric_options(ev: argparse.ArgumentParser) -> None:
-    """Add ``--metrics``, ``--tool-call-order``, ``--topic-mode`` and ``--topic-variant`` to ``evaluate``."""
+    """Add ``--metrics``, ``--tool-call-order``, ``--topic-mode``, ``--topic-variant`` and ``--goal-judge``."""
     m = ev.add_argument_group("agentic metrics (seed 004)")
     m.add_argument(
         "--metrics",
@@ -27,6 +27,10 @@ def add_metric_options(ev: argparse.ArgumentParser) -> None:
     m.add_argument("--topic-variant", choices=list(TOPIC_VARIANTS), default="workbench",
                    help="workbench counts correct refusals of off-topic queries; ragas gives Ragas' numbers "
                    "(default: workbench)")
+    m.add_argument("--goal-judge", choices=list(GOAL_JUDGES), default=None,
+                   help="goal accuracy with reference, offline: the judge that scores the outcome against the "
+                   f"reference (default: {DEFAULT_GOAL_JUDGE}, whichever offline --judge ran; hybrid and embedding "
+                   "are MiniLM-bound, about 300 conversations/s uncached); with --judge llm the LLM judges goals")
 
 
 def view_from_args(args: argparse.Namespace) -> AgenticView:
@@ -57,7 +61,9 @@ def print_agentic(doc: dict[str, Any], out: TextIO) -> None:
               f"{_stat_text(block['topic_adherence'])}; counts {block['topic_counts']}", file=out)
     if "goal_accuracy" in block["metrics"]:
         goal = block["goal_accuracy"]
-        print(f"  goal accuracy: {_stat_text(goal, 'rate')}; graded {_stat_text(block['goal_graded'])}", file=out)
+        by = f" (judge: {block['goal_judge']})" if block.get("goal_judge") else ""
+        print(f"  goal accuracy{by}: {_stat_text(goal, 'rate')}; graded {_stat_text(block['goal_graded'])}",
+              file=out)
     for name, (missing, reason) in unscored.items():
         if missing:
             print(f"  {name}: {missing} conversation(s) unscored ({reason})", file=out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 
+from agentic_core.agentic_metrics.results import DEFAULT_GOAL_JUDGE, GOAL_JUDGES
 from agentic_core.aggregate import Aggregate
 from agentic_core.judges.registry import JUDGES
 from agentic_core.result import EvaluationResult
@@ -53,5 +54,8 @@ def cli_command(result: EvaluationResult, agg: Aggregate, data: str = "DATA.json
         view = result.agentic.view
         parts += ["--metrics", ",".join(result.agentic.metrics), "--tool-call-order", view.order,
                   "--topic-mode", view.mode, "--topic-variant", view.variant]
+        goal_kind = result.agentic.goal_judge.split(" ")[0]
+        if goal_kind in GOAL_JUDGES and goal_kind != DEFAULT_GOAL_JUDGE:
+            parts += ["--goal-judge", goal_kind]
     parts += ["--out", out]
     return shlex.join(parts)

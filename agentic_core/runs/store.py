@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 import platformdirs
 
+from agentic_core.agentic_metrics.results import AgenticMetrics
 from agentic_core.errors import AgenticError, DataError
 from agentic_core.overrides import Override
 from agentic_core.result import EvaluationResult
@@ -218,6 +219,27 @@ class RunStore:
                 "INSERT OR REPLACE INTO overrides (run_id, row, correct, note, created_at) VALUES (?, ?, ?, ?, ?)",
                 (run_id, override.row, int(override.correct), override.note, override.created_at),
             )
+
+    def set_agentic(self, run_id: str, agentic: AgenticMetrics | None) -> None:
+        """Replace a stored run's agentic metrics (computed after the run, e.g. on the Agentic metrics page).
+
+        The payload's ``agentic`` part is optional, so the history's schema and the payload's version stay
+        as they are; ``None`` removes the metrics.
+
+        Raises:
+            RunStoreError: unknown or damaged run, or metrics for another number of conversations.
+        """
+        with self._connect() as conn:
+            (blob,) = self._row(conn, run_id, "payload")
+            payload = _unpack(blob, f"run {run_id}")
+            if agentic is not None and len(agentic.conversations) != len(payload.conversations):
+                raise RunStoreError(
+                    "agentic metrics", f"must have one entry per conversation of run {run_id} "
+                    f"({len(payload.conversations)})", len(agentic.conversations), "compute them on this run",
+                )
+            document = agentic.model_dump(mode="json") if agentic is not None else None
+            conn.execute("UPDATE runs SET payload = ? WHERE id = ?",
+                         (_pack(payload.model_copy(update={"agentic": document})), run_id))
 
     def clear_override(self, run_id: str, row: int) -> None:
         """Remove a person's verdict (the judge's counts again)."""

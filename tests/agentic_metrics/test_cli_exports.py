@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from agentic_core.cli import EXIT_USER_ERROR, main
 
@@ -32,7 +33,16 @@ def test_json_conversation_records_carry_the_three_metrics() -> None:
     block = doc["agentic_metrics"]
     assert block["metrics"] == ["tool_call_accuracy", "topic_adherence", "goal_accuracy"]
     assert block["goal_accuracy"]["interval_method"] == "wilson" and block["tool_call_accuracy"]["ci"]
+    assert block["goal_judge"].startswith("lexical")
     assert "approximate" in err
+
+
+def test_the_goal_judge_option_is_checked_and_reported() -> None:
+    code, out, err = _run("--metrics", "goal_accuracy", "--goal-judge", "lexical")
+    assert code == 0, err
+    assert "goal accuracy (judge: lexical" in out
+    with pytest.raises(SystemExit):  # argparse's own message: invalid choice
+        _run("--metrics", "goal_accuracy", "--goal-judge", "minilm")
 
 
 def test_without_metrics_nothing_is_added() -> None:
@@ -75,3 +85,6 @@ def test_the_reproducing_command_names_the_metrics_and_their_view() -> None:
     result.agentic.view = AgenticView(order="flexible")
     command = cli_command(result, aggregate(result, make_settings()))
     assert "--metrics tool_call_accuracy,goal_accuracy --tool-call-order flexible" in command
+    assert "--goal-judge" not in command  # lexical: the default
+    result.agentic = result.agentic.model_copy(update={"goal_judge": "hybrid (minilm)"})
+    assert "--goal-judge hybrid" in cli_command(result, aggregate(result, make_settings()))

@@ -70,6 +70,36 @@ def test_offline_goal_with_reference_uses_the_judge_and_its_threshold() -> None:
     assert bad is not None and bad.achieved is False and bad.score == 0.2
 
 
+@pytest.mark.parametrize("run_kind", ["hybrid", "embedding", "dataset", "llm"])
+def test_offline_goal_accuracy_uses_the_lexical_judge_by_default(run_kind: str) -> None:
+    run_judge = FakeJudge(0.0, kind=run_kind)  # stands for the run's judge: never asked about goals
+    got = compute_agentic_metrics([BOOKING], run_judge, metrics="goal_accuracy", cache_mode="off")
+    goal = got.conversations[0].goal
+    assert goal is not None and goal.achieved is True and goal.source.startswith("offline (lexical")
+    assert got.goal_judge.startswith("lexical") and not run_judge.judged
+
+
+def test_an_explicit_goal_judge_is_used_and_reported() -> None:
+    run_judge = FakeJudge(0.9, kind="hybrid", recommended_threshold=0.7)
+    got = compute_agentic_metrics([BOOKING], run_judge, metrics="goal_accuracy", cache_mode="off",
+                                  goal_judge="hybrid")
+    goal = got.conversations[0].goal
+    assert goal is not None and goal.score == 0.9 and len(run_judge.judged) == 1  # the run's own hybrid judge
+    assert got.goal_judge.startswith("hybrid")
+    for choice in ("lexical", None):  # a lexical run's own judge (its options kept)
+        lexical_run = FakeJudge(0.0, kind="lexical")
+        got = compute_agentic_metrics([BOOKING], lexical_run, metrics="goal_accuracy", cache_mode="off",
+                                      goal_judge=choice)
+        assert len(lexical_run.judged) == 1 and got.goal_judge.startswith("lexical")
+    with pytest.raises(SettingsError, match="goal_judge"):
+        compute_agentic_metrics([BOOKING], run_judge, metrics="goal_accuracy", cache_mode="off", goal_judge="bert")
+
+
+def test_without_goal_accuracy_no_goal_judge_is_reported() -> None:
+    got = compute_agentic_metrics([BOOKING], metrics="tool_call_accuracy", cache_mode="off")
+    assert got.goal_judge == ""
+
+
 def test_offline_goal_without_reference_is_unscored_with_the_reason() -> None:
     goal = compute_agentic_metrics([OFF_TOPIC], FakeJudge(1.0), metrics="goal_accuracy",
                                    cache_mode="off").conversations[0].goal

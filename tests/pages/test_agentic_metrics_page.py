@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.pages.conftest import OpenApp
 
 PAGE = "pages/agentic_metrics.py"
@@ -46,3 +48,37 @@ def test_the_explorer_filters_by_an_agentic_metric(open_app: OpenApp) -> None:
     at.slider(key="explorer_agentic_below").set_value(0.5).run()
     assert not at.exception
     assert any("Showing **1** of 5" in c.value for c in at.caption)
+
+
+def test_computed_metrics_are_kept_in_the_run_history(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, open_app: OpenApp
+) -> None:
+    from agentic_core.runs import RunStore
+    from ui import runs
+
+    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(tmp_path / "runs.sqlite3"))
+    runs._open_store.clear()
+    try:
+        # The first run (not stored yet) is stored when its metrics are computed, with them.
+        at = open_app(PAGE, RAGAS)
+        assert any("made on the **Run** page" in i.value for i in at.info)  # LLM-judged ones: not here
+        at.button(key="agentic_compute").click().run()
+        assert not at.exception and not at.warning
+        [meta] = RunStore().runs()
+        first = RunStore().open(meta.id).agentic
+        assert first is not None and first.goal_judge.startswith("lexical")
+
+        # A run made on the Run page is stored at once; computing later records them on that same run.
+        at.switch_page("pages/run.py").run()
+        at.radio(key="run_judge").set_value("lexical").run()
+        at.button(key="run_start").click().run()
+        assert not at.exception
+        at.switch_page(PAGE).run()
+        at.button(key="agentic_compute").click().run()
+        assert not at.exception and not at.warning
+        stored = RunStore().runs()
+        assert len(stored) == 2
+        newest = RunStore().open(stored[0].id).agentic
+        assert newest is not None and newest.metrics == ("tool_call_accuracy", "topic_adherence", "goal_accuracy")
+    finally:
+        runs._open_store.clear()

@@ -16,9 +16,10 @@ from agentic_core.evaluate import evaluate, judge_items
 from agentic_core.io.samples import SAMPLES, load_sample
 from agentic_core.judges import registry
 from agentic_core.judges.runner import estimate_calls
-from tests.fakes import FakeJudge, OpenAIStandIn
+from tests.fakes import FakeJudge, LatencyChatModel, OpenAIStandIn, judgement_json
 
 RUN = "pages/run.py"
+RAGAS = Path(__file__).resolve().parents[2] / "sample_data" / "ragas_multiturn.jsonl"
 
 
 def _texts(elements: Any) -> str:
@@ -228,3 +229,51 @@ def test_judge_items_are_what_evaluate_judges() -> None:
     assert len(items) == result.n_interactions
     assert set(items) == set(fake.judged)
     assert estimate_calls(fake, items, None, "off") == len(fake.judged)
+
+
+def _metric_reply(prompt: str) -> str:
+    """A fake LLM: answer verdicts, topic classifications and goal verdicts, by the prompt's data blocks."""
+    import json
+
+    if "<judge_data_conversation>" in prompt:
+        return json.dumps({"goal": "", "achieved": True, "score": 0.8, "evidence": [],
+                           "reasoning": "Done as the reference says."})
+    if "<judge_data_topics>" in prompt:
+        return json.dumps({"answered": True, "on_topic": True, "topic": "weather", "reasoning": "on topic"})
+    return judgement_json(0.9)
+
+
+def test_agentic_metrics_are_computed_with_the_runs_llm_judge(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, open_app: Callable[..., AppTest]
+) -> None:
+    from agentic_core.runs import RunStore
+    from tests.judges.conftest import fast_judge
+    from ui import runs
+
+    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(tmp_path / "runs.sqlite3"))
+    runs._open_store.clear()
+    model = LatencyChatModel(latency_s=0.0, reply=_metric_reply)
+    _register(monkeypatch, "fake_llm", lambda: fast_judge(model), "Fake LLM")
+    at = open_app(RUN, RAGAS)
+    at.radio(key="run_judge").set_value("fake_llm").run()
+    at.multiselect(key="run_agentic_metrics").set_value(["topic_adherence", "goal_accuracy"]).run()
+    assert not at.exception
+    assert "the LLM judge classifies each" in _texts(at.caption)
+    at.button(key="run_start").click().run()
+    assert not at.exception and not at.error
+    assert "Agentic metrics computed" in _texts(at.success)
+    assert "**Agentic metrics:** topic adherence, goal accuracy, judged by llm" in _texts(at.markdown)
+    prompts = "\n".join(model.prompts)
+    assert "<judge_data_topics>" in prompts and "<judge_data_conversation>" in prompts  # no network: the fake
+
+    at.switch_page("pages/agentic_metrics.py").run()
+    assert not at.exception
+    assert not [b for b in at.button if b.key == "agentic_compute"]  # already computed with the run
+    labels = [m.label for m in at.metric]
+    assert "Goal accuracy" in labels and "Topic adherence (f1)" in labels
+    assert "Judged by llm" in next(m.proto.help for m in at.metric if m.label == "Goal accuracy")
+    assert not any("approximate" in c.value for c in at.caption)
+    [meta] = RunStore().runs()  # kept with the run in the history
+    stored = RunStore().open(meta.id).agentic
+    assert stored is not None and stored.metrics == ("topic_adherence", "goal_accuracy")
+    runs._open_store.clear()

@@ -165,3 +165,35 @@ def test_age_text() -> None:
     assert age_text(0.0, now=600.0) == "10 min ago"
     assert age_text(0.0, now=7200.0) == "2 h ago"
     assert age_text(0.0, now=3 * 86400.0) == "3 days ago"
+
+
+def test_agentic_metrics_computed_later_are_kept(store: RunStore, travel: EvaluationResult) -> None:
+    import dataclasses
+
+    from agentic_core.agentic_metrics.compute import add_agentic_metrics
+
+    meta = store.save(travel, "Travel sample")
+    assert store.open(meta.id).agentic is None
+    later = dataclasses.replace(travel, agentic=None)
+    metrics = add_agentic_metrics(later, metrics="tool_call_accuracy", cache_mode="off")
+    store.set_override(meta.id, Override(row=0, correct=False))
+    store.set_agentic(meta.id, metrics)
+    reopened = store.open(meta.id)
+    assert reopened.agentic == metrics and set(reopened.overrides) == {0}  # overrides untouched
+    assert store.payload(meta.id).version == PAYLOAD_VERSION
+    with sqlite3.connect(store.path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert store.open(store.import_(store.export(meta.id)).id).agentic == metrics  # exported with the run
+    store.set_agentic(meta.id, None)
+    assert store.open(meta.id).agentic is None
+
+
+def test_agentic_metrics_must_fit_the_run(store: RunStore, travel: EvaluationResult) -> None:
+    from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+
+    meta = store.save(travel, "Travel sample")
+    other = compute_agentic_metrics(travel.conversations[:1], metrics="tool_call_accuracy", cache_mode="off")
+    with pytest.raises(RunStoreError, match="one entry per conversation"):
+        store.set_agentic(meta.id, other)
+    with pytest.raises(RunStoreError, match="not in the history"):
+        store.set_agentic("nope", None)

@@ -12,6 +12,7 @@ import streamlit as st
 from agentic_core.errors import AgenticError
 from ui.housekeeping import remember_script_module, start_housekeeping
 from ui.state import ensure_run, get_data, running_via_app
+from ui.theme import theme_toggle
 from ui.url_state import open_linked_run, sync_url
 
 st.set_page_config(page_title="Agent evaluation workbench", page_icon=":material/science:", layout="wide")
@@ -63,6 +64,9 @@ PAGES = {
     "Share": [
         st.Page("pages/export.py", title="Export", icon=":material/download:", url_path="export"),
     ],
+    "Help": [
+        st.Page("pages/glossary.py", title="Glossary", icon=":material/menu_book:", url_path="glossary"),
+    ],
 }
 
 page = st.navigation(PAGES)
@@ -84,6 +88,7 @@ with running_via_app():
         st.caption(f"**Run:** {run.data_name}  \n**Judge:** {run.judge_label}")
         if data is not None and data.name != run.data_name:
             st.caption(f":orange[Loaded but not run yet: {data.name}] (see Run)")
+    theme_toggle()  # charts light / dark (Streamlit cannot switch the page's own theme at run time)
 
     for message in sync_url(run):
         st.warning(message, icon=":material/link:")

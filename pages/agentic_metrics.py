@@ -15,8 +15,10 @@ from agentic_core.errors import AgenticError
 from ui.agentic_charts import agentic_figure
 from ui.cards import card, kpi, kpi_row
 from ui.controls import settings_or_error, sidebar_controls
+from ui.guide import how_to_read
 from ui.runs import keep_agentic
 from ui.state import ensure_run, set_run
+from ui.theme import show_chart
 
 KEEP_WARNING_KEY = "_agentic_keep_warning"
 
@@ -25,6 +27,7 @@ sidebar_controls(run)
 result = run.result
 
 st.title("Agentic metrics")
+how_to_read("agentic_metrics")
 st.caption(f"{run.data_name} — judged by {run.judge_label}")
 
 if result.agentic is None:
@@ -101,7 +104,7 @@ for name, (missing, reason) in summary.unscored.items():
     if missing:
         st.caption(f"{name.replace('_', ' ')}: {missing:,} conversation(s) unscored ({reason}); left out, not 0.")
 
-st.plotly_chart(agentic_figure(summary), key="agentic_chart")
+show_chart(agentic_figure(summary), key="agentic_chart")
 
 st.subheader("Per conversation")
 table = agentic_table(metrics, result.session_ids, order=order, mode=mode, variant=variant)

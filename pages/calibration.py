@@ -13,7 +13,9 @@ from ui.calibration_charts import reliability_figure, roc_figure, sweep_figure
 from ui.calibration_view import calibration_source, matrix_cell, open_source_as_run, source_calibration
 from ui.cards import card, kpi_row
 from ui.controls import set_value, sidebar_controls, threshold_default, value
+from ui.guide import how_to_read
 from ui.state import ensure_run
+from ui.theme import show_chart
 
 CELL_KEY = "calibration_cell"
 CELL_ORDER = ["fp", "fn", "tp", "tn"]  # disagreements first
@@ -35,6 +37,7 @@ source = calibration_source(run)
 threshold = float(value("threshold", threshold_default(run)))
 
 st.title("Calibration")
+how_to_read("calibration")
 if source.active:
     st.caption(f"{source.name} — judged by {source.judge_label}, against the people's verdicts in the data.")
 else:
@@ -152,16 +155,16 @@ else:
 left, right = st.columns(2)
 with left:
     st.subheader("Threshold sweep")
-    st.plotly_chart(sweep_figure(cal), key="calibration_sweep")
+    show_chart(sweep_figure(cal), key="calibration_sweep")
 with right:
     st.subheader("ROC curve")
-    st.plotly_chart(roc_figure(cal), key="calibration_roc")
+    show_chart(roc_figure(cal), key="calibration_roc")
 st.subheader("Reliability diagram")
 st.caption(
     "Per band of judge scores, the share of answers people marked correct. On the diagonal, a score of 0.8 "
     "means right 80% of the time; above it the judge is too strict, below it too lenient."
 )
-st.plotly_chart(reliability_figure(cal), key="calibration_reliability")
+show_chart(reliability_figure(cal), key="calibration_reliability")
 
 overrides = run.result.overrides
 st.subheader("Overrides")

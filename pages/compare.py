@@ -19,9 +19,11 @@ from ui.cards import card, kpi, kpi_row
 from ui.charts import delta_figure, pair_scatter_figure
 from ui.controls import results_page
 from ui.format import ci_text, pct, prob_text
+from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.runs import open_stored_run, run_store
 from ui.state import ActiveRun
+from ui.theme import show_chart
 
 MEMO_KEY = "_compare_memo"
 RUNS_MEMO_KEY = "_compare_runs_memo"
@@ -108,7 +110,7 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
 
     shown = [m for m in p.metrics if m.delta is not None and m.delta_ci is not None]
     if shown:
-        st.plotly_chart(
+        show_chart(
             delta_figure(
                 *_delta_rows(shown),
                 f"B - A with {p.level:.0%} intervals",
@@ -123,7 +125,7 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
     paired = [t for t in cmp.tasks if t.a_rate is not None and t.b_rate is not None]
     if paired:
         st.subheader("Task by task")
-        st.plotly_chart(
+        show_chart(
             pair_scatter_figure(
                 [t.a_rate or 0.0 for t in paired],
                 [t.b_rate or 0.0 for t in paired],
@@ -169,7 +171,7 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
     st.subheader("Tool use")
     tools = [m for m in cmp.tools if m.delta is not None and m.delta_ci is not None]
     if tools:
-        st.plotly_chart(
+        show_chart(
             delta_figure(
                 *_delta_rows(tools),
                 "Tool dimensions: B - A (per-task means)",
@@ -248,6 +250,7 @@ def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[s
 
 run, settings, _ = results_page()
 st.title("Compare")
+how_to_read("compare")
 st.caption(
     "Did the change help? B against A on the tasks both attempted, with an interval for each difference and the "
     "probability that B is better. Both sides use the sidebar's settings. The same numbers on the command line: "

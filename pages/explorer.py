@@ -16,16 +16,29 @@ import streamlit as st
 
 from agentic_core.errors import AgenticError
 from agentic_core.overrides import Override
+from agentic_core.report import explorer_filters
 from agentic_core.report.explorer import (
-    STATUS_ORDER,
     InteractionDetail,
     SearchIndex,
     conversation_detail,
     conversation_index,
     explorer_table,
 )
+from agentic_core.report.explorer_filters import (
+    CONVERSATION_PARAM,
+    STATUSES,
+    FilterIndex,
+    conversation_param,
+    diff_html,
+    filter_mask,
+    filters_to_query,
+    highlight,
+    word_diff,
+)
+from agentic_core.report.tool_tables import table_page
 from ui.agentic_filter import agentic_filter
 from ui.controls import results_page
+from ui.explorer_filters import apply_link, more_filters, write_page_params
 from ui.format import pct
 from ui.memo import session_memo
 from ui.overrides import clear, mark, overrides_table
@@ -38,7 +51,6 @@ SEARCH_MEMO_KEY = "_explorer_search_memo"
 ROWS_KEY = "_explorer_rows"  # conversation rows in the order the table shows them
 OVERRIDE_NOTICE = "_override_notice"
 _SEARCH_MEMO = 16
-STATUSES = list(STATUS_ORDER)
 STATUS_BADGES = {
     "incorrect": ":red-badge[incorrect]",
     "unscored": ":gray-badge[unscored]",
@@ -61,7 +73,13 @@ DIFF_COLORS = {
 def _run_tables(run: ActiveRun) -> dict[str, Any]:
     """Weight-independent helpers of the run (conversation identities, search text), built once."""
     return session_memo(
-        MEMO_KEY, run.run_id, lambda: {"index": conversation_index(run.result), "search": SearchIndex(run.result)}
+        MEMO_KEY,
+        run.run_id,  # includes the overrides' revision (the disagreement filter reads them)
+        lambda: {
+            "index": conversation_index(run.result),
+            "search": SearchIndex(run.result),
+            "filters": FilterIndex.build(run.result),
+        },
     )
 
 
@@ -92,12 +110,37 @@ def _styled_diff(diff: pd.DataFrame) -> Any:
     return shown.style.apply(colour, axis=1).format({"agreement": lambda x: "" if pd.isna(x) else f"{x:.0%}"})
 
 
-def _text_block(label: str, text: str) -> None:
+HIGHLIGHT_CSS = (
+    "<style>.xq mark{background:rgba(255,200,0,.45);color:inherit;padding:0 1px}"
+    ".xq{white-space:pre-wrap;font-size:.9rem}"
+    ".xq ins{background:rgba(46,160,67,.22);text-decoration:none}"
+    ".xq del{background:rgba(214,39,40,.22)}"
+    ".xq ins.salient,.xq del.salient{outline:1px solid currentColor}</style>"
+)
+
+
+def _text_block(label: str, text: str, term: str = "") -> None:
     st.markdown(f"**{label}**")
-    st.text(text if text else "(empty)")
+    if term and text and term.lower() in text.lower():
+        # The search's matches marked; escaped HTML, so the data's text never becomes markup or Markdown.
+        st.html(f'{HIGHLIGHT_CSS}<div class="xq" title="search matches">{highlight(text, term)}</div>')
+    else:
+        st.text(text if text else "(empty)")
 
 
-def _render_interaction(detail: InteractionDetail, k: int, override: Override | None) -> None:
+def _answer_diff(detail: InteractionDetail) -> None:
+    """The word-level diff of the answer against the ground truth (numbers, names, dates boxed)."""
+    if not detail.answer or not detail.ground_truth or detail.answer.strip() == detail.ground_truth.strip():
+        return
+    with st.expander("Answer vs ground truth, word by word", expanded=detail.status != "correct"):
+        st.caption(
+            "Green: only in the answer; red, struck: only in the ground truth; bold and boxed: a number, a name "
+            "or a date that differs. Case is ignored when matching words."
+        )
+        st.html(f'{HIGHLIGHT_CSS}<div class="xq">{diff_html(word_diff(detail.answer, detail.ground_truth))}</div>')
+
+
+def _render_interaction(detail: InteractionDetail, k: int, override: Override | None, term: str = "") -> None:
     with st.container(border=True):
         st.markdown(f"**Turn {detail.position + 1}** · `{detail.qa_id}` · {STATUS_BADGES[detail.status]}")
         if override is not None:
@@ -108,11 +151,12 @@ def _render_interaction(detail: InteractionDetail, k: int, override: Override | 
             st.markdown(f"**Verdict:** {detail.verdict}")
         cols = st.columns(3)
         with cols[0]:
-            _text_block("Query", detail.query)
+            _text_block("Query", detail.query, term)
         with cols[1]:
-            _text_block("Answer", detail.answer)
+            _text_block("Answer", detail.answer, term)
         with cols[2]:
-            _text_block("Ground truth", detail.ground_truth)
+            _text_block("Ground truth", detail.ground_truth, term)
+        _answer_diff(detail)
         if detail.judge_score is None:
             st.markdown(f"**Judge failure:** {detail.judge_error or 'no score was returned'}")
         elif detail.judge_reasoning:
@@ -189,6 +233,11 @@ def _overrides_list(run: ActiveRun) -> None:
 
 run, settings, agg = results_page()
 tables = _run_tables(run)
+choices = {
+    "task": sorted(set(tables["index"]["task_key"].astype(str))),
+    "assistant": sorted(set(tables["index"]["assistant_id"].astype(str))),
+    "tool": tables["filters"].tool_names,
+}
 notice = st.session_state.pop(OVERRIDE_NOTICE, None)
 if notice:
     (st.warning if notice[0] == "warning" else st.success)(notice[1])
@@ -200,6 +249,9 @@ st.caption(
     + (", tool use required" if settings.require_tool_correctness else "")
     + "."
 )
+link_messages, linked_row = apply_link(run, tables, choices)
+for message in link_messages:
+    st.warning(message, icon=":material/link:")
 cols = st.columns([2, 3])
 statuses = cols[0].multiselect(
     "Status",
@@ -214,14 +266,17 @@ term = cols[1].text_input(
     key="explorer_search",
     type="search",
     placeholder="session id, assistant id, or text in a query or answer",
-    help="Case-insensitive, literal text (not a pattern).",
+    help="Case-insensitive, literal text (not a pattern). Matches are highlighted in the conversation below.",
     persist_state="session",
 )
+filters = more_filters(choices, statuses, term or "")
 mask = _search(run, tables["search"], term or "")
 agentic_mask = agentic_filter(run.result)  # seed 004's metrics, when the run has them
 if agentic_mask is not None:
     mask = agentic_mask if mask is None else mask & agentic_mask
-table = explorer_table(agg, tables["index"], mask=mask, statuses=statuses)
+mask = filter_mask(run.result, agg, tables["filters"], filters, mask)
+write_page_params(filters_to_query(filters))
+table = explorer_table(agg, tables["index"], mask=mask)
 total = run.result.n_conversations
 by_status = agg.conversations["status"].value_counts()
 st.caption(
@@ -231,12 +286,31 @@ st.caption(
 )
 if table.empty:
     st.info(
-        "No conversation matches. Clear the search or select more statuses."
+        "No conversation matches. Clear the search or a filter, or select more statuses."
         if statuses
         else "Select at least one status to list conversations."
     )
     st.stop()
 
+all_rows = table["row"].tolist()
+if len(table) > explorer_filters.EXPLORER_PAGE_ROWS:  # a page at a time: the browser gets at most this many rows
+    size = explorer_filters.EXPLORER_PAGE_ROWS
+    n_pages = -(-len(table) // size)
+    if linked_row is not None and linked_row in all_rows:  # a deep link opens the page holding its conversation
+        st.session_state["explorer_page"] = all_rows.index(linked_row) // size + 1
+    elif st.session_state.get("explorer_page", 1) > n_pages:
+        st.session_state["explorer_page"] = n_pages
+    wanted = st.number_input(
+        f"Page (of {n_pages:,}, {size:,} conversations each)",
+        min_value=1,
+        max_value=n_pages,
+        value=1,
+        step=1,
+        key="explorer_page",
+        help="Every listed conversation is reachable, failing first, a page at a time.",
+    )
+    table, page, n_pages = table_page(table, int(wanted), size)
+    st.caption(f"Page {page:,} of {n_pages:,}.")
 rows = table["row"].tolist()
 st.session_state[ROWS_KEY] = rows
 st.dataframe(
@@ -263,6 +337,12 @@ st.dataframe(
 )
 st.caption("Click a row, or pick a conversation below, to see its interactions.")
 
+if linked_row is not None and linked_row not in all_rows:
+    st.warning(
+        f"The link's conversation `{st.query_params.get(CONVERSATION_PARAM)}` is hidden by the filters: "
+        "clear them (or select every status) to see it.",
+        icon=":material/link:",
+    )
 if st.session_state.get("conversation") not in rows:
     st.session_state["conversation"] = rows[0]
 labels = dict(
@@ -291,6 +371,9 @@ except Exception:  # never a traceback on screen
     st.error("This conversation could not be displayed. Pick another one, or reload the page; the log has details.")
     st.stop()
 
+write_page_params(
+    {**filters_to_query(filters), CONVERSATION_PARAM: conversation_param(tables["index"]["session_id"], int(row))}
+)
 conv = agg.conversations.iloc[int(row)]
 conversation = run.result.conversations[int(row)]
 st.subheader(f"{conversation.session_id} · {conversation.assistant_id}")
@@ -308,7 +391,7 @@ if any(about):
     st.caption(" · ".join(x for x in about if x))
 start = int(run.result.conversation_bounds()[0][int(row)])  # the conversation's first interaction row
 for k, detail in enumerate(details):
-    _render_interaction(detail, k, run.result.overrides.get(start + k))
+    _render_interaction(detail, k, run.result.overrides.get(start + k), (term or "").strip())
 
 st.subheader("Your verdict")
 st.caption(

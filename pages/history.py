@@ -7,11 +7,13 @@ import streamlit as st
 
 from agentic_core.errors import AgenticError
 from agentic_core.runs import age_text
+from ui.guide import how_to_read
 from ui.runs import open_stored_run, run_store, store_error
 from ui.state import ensure_run
 
 run = ensure_run()
 st.title("History")
+how_to_read("history")
 store = run_store()
 if store is None:
     st.error(f"The run history cannot be used: {store_error()}")

@@ -9,6 +9,8 @@ from ui.cards import KPI_WIDTH, card, kpi, kpi_row
 from ui.charts import curve_figure
 from ui.controls import results_page
 from ui.format import INTERPRETATION_BADGES, pct, settings_sentence
+from ui.guide import how_to_read
+from ui.theme import show_chart
 
 run, settings, agg = results_page()
 head = agg.headline
@@ -17,6 +19,7 @@ counts = agg.counts
 target_words = "the task population" if head.target == "population" and head.n_groups > 1 else "these tasks"
 
 st.title("Overview")
+how_to_read("overview")
 st.caption(f"{run.data_name} — judged by {run.judge_label}")
 
 row = kpi_row()
@@ -75,5 +78,5 @@ for note in head.notes:
     (st.warning if "unreliable" in note else st.info)(note[:1].upper() + note[1:].rstrip(".") + ".")
 
 st.subheader(f"pass@k and pass^k for k = 1..{k}")
-st.plotly_chart(curve_figure(agg.curve, settings.ci_level), key="overview_curve")
+show_chart(curve_figure(agg.curve, settings.ci_level), key="overview_curve")
 st.markdown(settings_sentence(agg))

@@ -9,9 +9,11 @@ import streamlit as st
 
 from agentic_core.errors import AgenticError
 from agentic_core.report.tool_tables import (
+    FAILING_PAGE_ROWS,
     failing_tool_calls,
     filter_failing_calls,
     interaction_tool_names,
+    table_page,
     tool_breakdown,
 )
 from agentic_core.tools import NOT_SCORED
@@ -19,15 +21,15 @@ from ui.cards import card, kpi, kpi_row
 from ui.charts import tool_dimension_figure
 from ui.controls import settings_or_error, sidebar_controls, tool_controls
 from ui.format import pct
+from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.state import ActiveRun, ensure_run, get_aggregate
+from ui.theme import show_chart
 from ui.url_state import write_url
 
 RUN_MEMO_KEY = "_tools_run_memo"
 FAILING_MEMO_KEY = "_tools_failing_memo"
 _FAILING_MEMO_SIZE = 8
-# Rows sent to the browser: enough to read, small enough that a slider move stays fast on 50k interactions.
-MAX_ROWS = 1000
 
 
 def per_run(run: ActiveRun) -> dict[str, Any]:
@@ -44,6 +46,7 @@ sidebar_controls(run)
 result = run.result
 
 st.title("Tools")
+how_to_read("tools")
 st.caption(f"{run.data_name} — judged by {run.judge_label}")
 
 n_tool = result.n_tool_interactions
@@ -83,7 +86,7 @@ def weighted_view() -> None:
     summary = agg.tool_summary
     if not settings.tool_weights.scores_tools:
         st.warning(NOT_SCORED, icon=":material/warning:")
-        st.plotly_chart(tool_dimension_figure(summary), key="tools_dimensions")
+        show_chart(tool_dimension_figure(summary), key="tools_dimensions")
         st.caption(
             f"Bars: mean score per dimension over the interactions where it applies; error bars: "
             f"{settings.ci_level:.0%} t intervals. Without weights there is no overall score."
@@ -121,7 +124,7 @@ def weighted_view() -> None:
         f"{scored - correct:,}",
         help="Scored interactions below the tool threshold (listed below, worst first).",
     )
-    st.plotly_chart(tool_dimension_figure(summary), key="tools_dimensions")
+    show_chart(tool_dimension_figure(summary), key="tools_dimensions")
     st.caption(
         f"Bars: mean score per dimension (and the weighted overall) over the interactions where it applies; "
         f"error bars: {settings.ci_level:.0%} t intervals. The four dimensions do not depend on the weights; "
@@ -157,10 +160,25 @@ def weighted_view() -> None:
         help="Case-insensitive substring search over session_id, qa_id, tools, missing / extra calls and reasoning.",
     )
     view = filter_failing_calls(failing, run_tables["names"], chosen, search)
-    shown = view.head(MAX_ROWS)
-    more = (
-        f" The table holds the worst {MAX_ROWS:,}; filter or search to see others." if len(view) > MAX_ROWS else ""
-    )
+    more = ""
+    if len(view) > FAILING_PAGE_ROWS:
+        pages = -(-len(view) // FAILING_PAGE_ROWS)
+        if st.session_state.get("tools_page", 1) > pages:  # a narrower filter has fewer pages
+            st.session_state["tools_page"] = pages
+        wanted = st.number_input(
+            f"Page (of {pages:,}, {FAILING_PAGE_ROWS:,} rows each)",
+            min_value=1,
+            max_value=pages,
+            value=1,
+            step=1,
+            key="tools_page",
+            help="Every failing interaction is listed, worst first, a page at a time.",
+        )
+        shown, page, pages = table_page(view, int(wanted), FAILING_PAGE_ROWS)
+        first = (page - 1) * FAILING_PAGE_ROWS + 1
+        more = f" Page {page:,} of {pages:,}: rows {first:,}–{first + len(shown) - 1:,}."
+    else:
+        shown = view
     st.caption(
         f"Showing {len(view):,} of {len(failing):,} failing interactions (overall tool score below the tool "
         f"threshold {settings.tool_threshold:g}), worst first.{more}"

@@ -14,8 +14,10 @@ from ui.cards import card, kpi, kpi_row
 from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure, shrinkage_figure
 from ui.controls import prior_controls, set_value, settings_or_error, sidebar_controls
 from ui.format import ci_text, pct, prob_text
+from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.state import ensure_run, get_aggregate
+from ui.theme import show_chart
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,7 @@ run = ensure_run()
 sidebar_controls(run)
 
 st.title("Uncertainty")
+how_to_read("uncertainty")
 st.caption(f"{run.data_name} — judged by {run.judge_label}")
 
 settings = settings_or_error(run)
@@ -169,7 +172,7 @@ for column, draws, ci, mean, title, color, key, line in (
      "unc_post_pow", float(pow_target)),
 ):
     figure = posterior_figure(draws, ci, mean, title, color, target=line)
-    column.plotly_chart(fit_x_range(figure, draws, () if line is None else (line,)), key=key)
+    show_chart(fit_x_range(figure, draws, () if line is None else (line,)), key=key, where=column)
 notes = [
     f"Intervals from {describe_method(point.interval_method)}; histograms show "
     f"{len(samples.p):,} draws (seed {settings.seed}), so their edges can differ slightly from the exact bounds."
@@ -236,7 +239,7 @@ hover = [
     f"{key}<br>{c} of {n} attempts correct"
     for key, n, c in zip(keys, shown["n"].tolist(), shown["c"].tolist(), strict=True)
 ]
-st.plotly_chart(
+show_chart(
     forest_figure(
         labels,
         shown[rank_by].to_numpy(),
@@ -264,7 +267,7 @@ if shrinkage:
         f"tasks as in the plot above ({len(shown):,} of {n_tasks:,})."
     )
     population_mean = post.point.success_rate if post.population else None
-    st.plotly_chart(
+    show_chart(
         shrinkage_figure(
             labels,
             shown["observed_success_rate"].to_numpy(),

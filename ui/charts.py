@@ -1,18 +1,22 @@
 """Plotly figures for the pages. Rendering only: every number comes from agentic_core.
 
-Figures are drawn with Streamlit's theme (no Plotly template of their own), so text and grid follow
-the light or dark theme. Every colour that carries meaning has a contrast of at least 3:1 against
-both the light (#ffffff) and the dark (#0e1117) background (WCAG's rule for graphics;
-``tests/ui/test_charts.py`` checks it), and annotation boxes are translucent grey, never white.
+Figures are built without a Plotly template, so by default (the sidebar's chart theme "auto") they are
+drawn with Streamlit's theme and follow the app's light or dark theme. When the reader picks "light" or
+"dark", :func:`apply_chart_theme` gives a figure that template (:data:`CHART_TEMPLATES`: Plotly's own, on
+Streamlit's background and text colours) and the page renders it without Streamlit's theme
+(``ui/theme.py``). Every colour that carries meaning has a contrast of at least 3:1 against both the
+light (#ffffff) and the dark (#0e1117) background (WCAG's rule for graphics; ``tests/ui/test_charts.py``
+checks it), and annotation boxes are translucent grey, never white.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from agentic_core.stats import CurvePoint
 from agentic_core.tool_summary import ToolSummary
@@ -35,6 +39,36 @@ TOOL_COLORS = {
     "utilization": "#b279a2",
     "overall": "#7f7f7f",
 }
+
+
+ChartTheme = Literal["auto", "light", "dark"]
+CHART_THEMES: tuple[ChartTheme, ...] = ("auto", "light", "dark")
+BACKGROUNDS = {"light": "#ffffff", "dark": "#0e1117"}
+"""Streamlit's light and dark backgrounds: an explicitly themed chart sits on the same colour."""
+TEXT_COLORS = {"light": "#31333f", "dark": "#fafafa"}
+"""Streamlit's text colours on those backgrounds (axis labels, ticks, titles, legends)."""
+
+
+def _template(theme: Literal["light", "dark"]) -> go.layout.Template:
+    base = go.layout.Template(pio.templates["plotly_white" if theme == "light" else "plotly_dark"])
+    base.layout.update(
+        paper_bgcolor=BACKGROUNDS[theme],
+        plot_bgcolor=BACKGROUNDS[theme],
+        font={"color": TEXT_COLORS[theme]},
+        hoverlabel={"font": {"color": TEXT_COLORS[theme]}, "bgcolor": BACKGROUNDS[theme]},
+    )
+    return base
+
+
+CHART_TEMPLATES: dict[str, go.layout.Template] = {"light": _template("light"), "dark": _template("dark")}
+"""The Plotly template of each explicit chart theme (Plotly's plotly_white / plotly_dark, Streamlit's colours)."""
+
+
+def apply_chart_theme(fig: go.Figure, theme: ChartTheme) -> go.Figure:
+    """Give ``fig`` the template of ``theme`` (in place; returned). ``auto`` leaves it to Streamlit's theme."""
+    if theme != "auto":
+        fig.update_layout(template=CHART_TEMPLATES[theme])
+    return fig
 
 
 def _rgba(hex_color: str, alpha: float) -> str:

@@ -17,6 +17,7 @@ import streamlit as st
 
 from agentic_core.aggregate import Aggregate
 from agentic_core.errors import AgenticError
+from agentic_core.glossary import setting_help
 from agentic_core.settings import (
     CI_LEVELS,
     DIMENSIONS,
@@ -65,8 +66,10 @@ def _label(key: str) -> str:
     return SETTINGS[KEYS[key]].label
 
 
-def _help(key: str) -> str:
-    return SETTINGS[KEYS[key]].help
+def _help(key: str, extra: str = "") -> str:
+    # The setting's one sentence (plus ``extra``), ending with a link to its glossary entry.
+    name = KEYS.get(key, key)
+    return setting_help(name, f"{SETTINGS[name].help}{extra}")
 
 
 def _store() -> dict[str, Any]:
@@ -110,7 +113,7 @@ def sidebar_controls(run: ActiveRun) -> None:
         0.0,
         1.0,
         step=0.01,
-        help=f"{_help('threshold')} The judge ({run.judge_label}) recommends {recommended:.2f}.",
+        help=_help("threshold", f" The judge ({run.judge_label}) recommends {recommended:.2f}."),
         **_bound("threshold", recommended),
     )
     sb.select_slider(
@@ -124,22 +127,24 @@ def sidebar_controls(run: ActiveRun) -> None:
         unit.label,
         list(unit.choices),
         format_func=lambda c: unit.choice_labels.get(c, c),
-        help=unit.help,
+        help=_help("unit"),
         **_bound("unit"),
     )
     for key in ("mode", "estimator"):
         spec = SETTINGS[KEYS[key]]
-        sb.selectbox(spec.label, list(spec.choices), help=spec.help, **_bound(key))
+        sb.selectbox(spec.label, list(spec.choices), help=_help(key), **_bound(key))
     target = SETTINGS["target"]
     sb.radio(
         target.label,
         list(target.choices),
         format_func=lambda c: target.choice_labels.get(c, c),
-        help=target.help,
+        help=_help("target"),
         horizontal=True,
         **_bound("target"),
     )
-    sb.select_slider(_label("ci"), list(CI_LEVELS), format_func=lambda x: f"{x:.0%}", **_bound("ci"))
+    sb.select_slider(
+        _label("ci"), list(CI_LEVELS), format_func=lambda x: f"{x:.0%}", help=_help("ci"), **_bound("ci")
+    )
     for key in ("unscored_incorrect", "require_tools"):
         sb.toggle(_label(key), help=_help(key), **_bound(key))
 
@@ -148,7 +153,7 @@ def tool_controls() -> None:
     """Render the tool weight sliders, tool threshold and extra-call option (Tools page)."""
     cols = st.columns(4)
     for col, (name, key) in zip(cols, WEIGHT_KEYS.items(), strict=True):
-        col.slider(f"Weight: {name}", 0.0, 1.0, step=0.05, **_bound(key))
+        col.slider(f"Weight: {name}", 0.0, 1.0, step=0.05, help=_help("tool_weights"), **_bound(key))
     cols = st.columns([2, 1])
     cols[0].slider(
         _label("tool_threshold"),
@@ -168,13 +173,14 @@ def prior_controls() -> None:
         "Prior on the success rate",
         PRIOR_CHOICES,
         format_func=PRIOR_LABELS.get,
+        help=_help("prior"),
         horizontal=True,
         **_bound(PRIOR_KEY),
     )
     custom = value(PRIOR_KEY) == "custom"
     for col, key in zip(cols[1:], ("prior_a", "prior_b"), strict=True):
         col.number_input(
-            key[-1], min_value=0.01, step=0.5, disabled=not custom, **_bound(key)
+            key[-1], min_value=0.01, step=0.5, disabled=not custom, help=_help(key), **_bound(key)
         )
 
 

@@ -22,6 +22,7 @@ import streamlit as st
 
 from agentic_core.errors import AgenticError, SettingsError
 from agentic_core.io.samples import SAMPLES
+from agentic_core.report.explorer_filters import PAGE_PARAMS
 from agentic_core.settings import CI_LEVELS, setting_from_text
 from ui.controls import (
     DEFAULTS,
@@ -102,8 +103,8 @@ def read_query(query: Mapping[str, str]) -> tuple[dict[str, Any], str | None, li
     values: dict[str, Any] = {}
     messages: list[str] = []
     for key, text in query.items():
-        if key in (DATA_PARAM, RUN_PARAM) or key in _STREAMLIT_PARAMS:
-            continue
+        if key in (DATA_PARAM, RUN_PARAM) or key in _STREAMLIT_PARAMS or key in PAGE_PARAMS:
+            continue  # the Explorer reads its own parameters
         if key not in URL_SETTINGS and key != PRIOR_KEY:
             known = ", ".join(sorted([*URL_SETTINGS, PRIOR_KEY, DATA_PARAM, RUN_PARAM]))
             messages.append(f"The link's `{key}={text}` was ignored: `{key}` is not a setting (they are: {known}).")
@@ -159,7 +160,10 @@ def open_linked_run() -> str | None:
     try:
         open_stored_run(run_id)
     except AgenticError as exc:
-        return f"The link's run `{run_id}` could not be reopened, so the built-in sample is shown: {exc}"
+        return (
+            f"The link's run `{run_id}` could not be reopened, so the built-in sample is shown: "
+            f"{str(exc).rstrip('.')}. Open another run from the **History** page, or import the run's file there."
+        )
     return None
 
 
@@ -190,7 +194,8 @@ def sync_url(run: ActiveRun) -> list[str]:
     query = {key: st.query_params[key] for key in st.query_params}
     last = st.session_state.get(LAST_KEY)
     messages: list[str] = []
-    if query and query != last:
+    settings_query = {key: value for key, value in query.items() if key not in PAGE_PARAMS}
+    if settings_query and settings_query != last:
         values, linked, messages = read_query(query)
         for key, value in values.items():
             set_value(key, value)
@@ -210,6 +215,7 @@ def write_url(run: ActiveRun, query: Mapping[str, str] | None = None) -> None:
     if query is None:
         query = {key: st.query_params[key] for key in st.query_params}
     params = url_params(st.session_state.get(STORE_KEY, {}), threshold_default(run), run.data_name, run.stored_id)
+    st.session_state[LAST_KEY] = dict(params)
+    params.update({key: value for key, value in query.items() if key in PAGE_PARAMS})  # the Explorer's own
     if params != query:
         st.query_params.from_dict(params)
-    st.session_state[LAST_KEY] = params

@@ -12,6 +12,7 @@ import pandas as pd
 
 from agentic_core.aggregate import Aggregate
 from agentic_core.errors import DataError
+from agentic_core.report.explorer_filters import severity_order
 from agentic_core.report.tool_tables import tool_diff
 from agentic_core.result import EvaluationResult
 from agentic_core.tools import ToolCorrectnessScore, combine
@@ -96,7 +97,7 @@ def explorer_table(
         statuses: Keep only these statuses (``None`` keeps all).
 
     Returns:
-        One row per kept conversation, ordered by status then ``row``.
+        One row per kept conversation, failing first (:data:`~agentic_core.report.explorer_filters.SEVERITY_KEY`).
     """
     conv = agg.conversations
     frame = pd.DataFrame(
@@ -120,9 +121,7 @@ def explorer_table(
         keep &= np.asarray(mask, dtype=bool)
     if statuses is not None:
         keep &= frame["status"].isin(list(statuses)).to_numpy()
-    frame = frame[keep]
-    rank = frame["status"].map(STATUS_ORDER).to_numpy(dtype=np.int64)
-    return frame.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)
+    return severity_order(frame[keep])
 
 
 

@@ -236,3 +236,21 @@ def tool_diff(interaction: Interaction, components: ToolComponents) -> pd.DataFr
             "mismatches",
         ],
     )
+
+
+FAILING_PAGE_ROWS = 1000
+"""Rows of the Tools page's failing-calls table sent per page (every row stays reachable page by page)."""
+
+
+def table_page(view: pd.DataFrame, page: int, size: int) -> tuple[pd.DataFrame, int, int]:
+    """Page ``page`` (1-based, clamped into range) of ``view`` in pages of ``size`` rows.
+
+    Every row stays reachable while the browser only ever receives ``size`` rows (a table of 100k
+    failing calls would otherwise be tens of megabytes per slider move).
+
+    Returns:
+        ``(rows of the page, the page shown, the number of pages)``; an empty view has one empty page.
+    """
+    pages = max(1, -(-len(view) // size))
+    page = min(max(1, int(page)), pages)
+    return view.iloc[(page - 1) * size : page * size], page, pages

@@ -29,6 +29,7 @@ PAGES = [  # (url path, heading); the Overview is the default page, served at "/
     ("compare", "Compare"),
     ("calibration", "Calibration"),
     ("export", "Export"),
+    ("glossary", "Glossary"),
 ]
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]

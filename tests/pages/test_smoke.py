@@ -19,6 +19,7 @@ PAGES = {
     "pages/compare.py": "Compare",
     "pages/calibration.py": "Calibration",
     "pages/export.py": "Export",
+    "pages/glossary.py": "Glossary",
 }
 
 

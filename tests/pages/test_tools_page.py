@@ -150,3 +150,23 @@ def test_dataset_without_tools_shows_empty_state(tapp: Callable[[str | Path | No
     assert any("No interaction in this dataset has tool expectations" in i.value for i in at.info)
     assert not at.metric
     assert not at.dataframe
+
+
+def test_the_failing_table_is_paged_not_capped(
+    tapp: Callable[[str | Path | None], AppTest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import agentic_core.report.tool_tables as tool_tables
+
+    monkeypatch.setattr(tool_tables, "FAILING_PAGE_ROWS", 5)
+    at = tapp("travel")
+    table = next(d.value for d in at.dataframe if "reasoning" in d.value.columns)
+    assert len(table) == 5
+    pages = at.number_input(key="tools_page")
+    seen = []
+    for page in range(1, int(pages.max) + 1):
+        at.number_input(key="tools_page").set_value(page).run()
+        assert not at.exception
+        seen.append(next(d.value for d in at.dataframe if "reasoning" in d.value.columns))
+    every = pd.concat(seen)
+    assert len(every) == len(every.drop_duplicates(subset=["session_id", "qa_id", "position"]))
+    assert f"of {len(every):,} failing interactions" in " ".join(c.value for c in at.caption)

@@ -97,3 +97,28 @@ def test_tool_bars_keep_labels_clear_of_error_bars() -> None:
     assert list(bar.marker.color) == [TOOL_COLORS[name] for name in bar.x]
     # No overall score (all weights 0): no overall bar rather than a bar at 0.
     assert "overall" not in list(tool_dimension_figure(summary(None)).data[0].x)
+
+
+def test_a_chart_built_under_dark_uses_the_dark_template_and_readable_labels() -> None:
+    from ui.charts import BACKGROUNDS, CHART_TEMPLATES, TEXT_COLORS, apply_chart_theme
+
+    for fig in figures():
+        apply_chart_theme(fig, "dark")
+        template = fig.layout.template
+        assert template == CHART_TEMPLATES["dark"]
+        assert template.layout.paper_bgcolor == BACKGROUNDS["dark"] == DARK
+        # Axis labels, ticks and titles: WCAG's 4.5:1 for text on the chart's own background.
+        assert contrast(template.layout.font.color, template.layout.paper_bgcolor) >= 4.5
+        assert template.layout.font.color == TEXT_COLORS["dark"]
+        # The dark template is Plotly's plotly_dark underneath (its dark grid, not the white one).
+        assert template.layout.xaxis.gridcolor == pio.templates["plotly_dark"].layout.xaxis.gridcolor
+
+
+def test_light_charts_get_the_light_template_and_auto_stays_with_streamlit() -> None:
+    from ui.charts import CHART_TEMPLATES, apply_chart_theme
+
+    light = apply_chart_theme(tool_dimension_figure(summary(0.7)), "light")
+    assert light.layout.template == CHART_TEMPLATES["light"]
+    assert contrast(light.layout.template.layout.font.color, LIGHT) >= 4.5
+    auto = apply_chart_theme(tool_dimension_figure(summary(0.7)), "auto")
+    assert auto.layout.template == tool_dimension_figure(summary(0.7)).layout.template  # untouched

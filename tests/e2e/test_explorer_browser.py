@@ -1,0 +1,54 @@
+"""Real browser: a deep link opens a stored run's conversation with its filters; highlights and the word diff show.
+
+Same harness as ``test_browser.py`` (Debian's Chromium, ``streamlit run app.py`` on 127.0.0.1); skipped
+where Chromium is absent.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import CHROMIUM, chromium, open_page, streamlit_server, wait_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+if not CHROMIUM.exists():
+    if os.environ.get("AGENTIC_REQUIRE_BROWSER") == "1":
+        raise RuntimeError("AGENTIC_REQUIRE_BROWSER=1 but /usr/bin/chromium is missing: apt-get install chromium")
+    pytest.skip(
+        "Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
+    )
+
+
+def test_deep_link_filter_highlight_and_diff(tmp_path: Path) -> None:
+    from agentic_core.evaluate import evaluate
+    from agentic_core.io.samples import SAMPLES, load_sample
+    from agentic_core.runs import RunStore
+
+    runs = tmp_path / "runs.sqlite3"
+    result = evaluate(load_sample("travel"), "dataset", cache_mode="off")
+    run_id = RunStore(runs).save(result, SAMPLES["travel"].title).id
+    env = {
+        "AGENTIC_CACHE_PATH": str(tmp_path / "cache.sqlite3"),
+        "AGENTIC_RUNS_PATH": str(runs),
+        "AGENTIC_DEFAULT_JUDGE": "dataset",
+    }
+    with streamlit_server(env, tmp_path / "streamlit.log") as url, chromium() as context:
+        page = context.new_page()
+        open_page(page, f"{url}/explorer?run={run_id}&conversation=trv-011&q=lisbon", "Explorer", 180_000)
+        assert page.locator("[data-testid='stException']").count() == 0
+        assert page.get_by_role("heading", name="trv-011").count() > 0
+        assert SAMPLES["travel"].title in page.locator("[data-testid='stSidebar']").inner_text()
+        assert page.locator("mark").count() > 0  # the search's matches, highlighted
+        page.get_by_text("Answer vs ground truth, word by word").first.wait_for()
+        assert page.locator("ins, del").count() > 0
+        assert "conversation=trv-011" in page.url and f"run={run_id}" in page.url and "q=lisbon" in page.url
+
+        # A link to a run that is not here says so.
+        open_page(page, f"{url}/explorer?run=20990101-000000-dead&conversation=x", "Explorer")
+        text = page.locator("[data-testid='stAlert']").all_inner_texts()
+        wait_idle(page)
+        assert any("20990101-000000-dead" in t for t in text), text

@@ -1,4 +1,4 @@
-"""History: every stored run; open, rename, download, delete, import."""
+"""History: every stored run; open, rename, download, delete, import; the trend of the selected run's dataset."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import streamlit as st
 
 from agentic_core.errors import AgenticError
 from agentic_core.runs import age_text
+from ui.controls import settings_or_error
 from ui.guide import how_to_read
+from ui.history_trend import trend_section
 from ui.runs import open_stored_run, run_store, store_error
 from ui.state import ensure_run
 
@@ -114,6 +116,8 @@ else:
                 run.stored_id = None  # still open in this session, no longer in the history
             st.session_state["_history_notice"] = f"Deleted {meta.name!r}."
             st.rerun()
+
+    trend_section(store, meta, settings_or_error(run))
 
 st.subheader("Import a run")
 upload = st.file_uploader(

@@ -1,16 +1,21 @@
-"""Overview: KPI cards with intervals, pass@K / pass^K curves, interpretation, what the numbers rest on."""
+"""Overview: KPI cards with intervals, pass@K / pass^K curves, interpretation, what the numbers rest on, and
+the numbers of each assistant when the run holds several."""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
+from agentic_core.assistant_breakdown import by_assistant
 from agentic_core.stats import explain_label
 from ui.cards import KPI_WIDTH, card, kpi, kpi_row
 from ui.charts import curve_figure
 from ui.controls import results_page
-from ui.format import INTERPRETATION_BADGES, pct, settings_sentence
+from ui.format import INTERPRETATION_BADGES, ci_text, pct, settings_sentence
 from ui.guide import how_to_read
+from ui.memo import session_memo
 from ui.theme import show_chart
+from ui.trend_charts import assistant_figure
 
 run, settings, agg = results_page()
 head = agg.headline
@@ -80,3 +85,32 @@ for note in head.notes:
 st.subheader(f"pass@k and pass^k for k = 1..{k}")
 show_chart(curve_figure(agg.curve, settings.ci_level), key="overview_curve")
 st.markdown(settings_sentence(agg))
+
+breakdown = session_memo("_overview_by_assistant", (run.run_id, settings.model_dump_json()), lambda: by_assistant(agg))
+if breakdown:
+    with st.container(key="overview_by_assistant"):
+        st.subheader("By assistant")
+        st.caption(
+            f"This run holds {len(breakdown)} assistants (`assistant_id`). Each one's conversations are aggregated "
+            f"alone, with the same settings, unit of trial and K = {k}; intervals at {settings.ci_level:.0%}. "
+            "To test whether one is better, use the **Compare** page's two-assistant mode or leaderboard."
+        )
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "assistant": [r.assistant for r in breakdown],
+                    "conversations": [r.conversations for r in breakdown],
+                    "fully correct": [f"{r.correct_conversations:,} of {r.scored_conversations:,}" for r in breakdown],
+                    "success rate": [pct(r.success_rate) for r in breakdown],
+                    "success interval": [ci_text(r.success_rate_ci) for r in breakdown],
+                    f"pass@{k}": [pct(r.pass_at_k) for r in breakdown],
+                    f"pass@{k} interval": [ci_text(r.pass_at_k_ci) for r in breakdown],
+                    f"pass^{k}": [pct(r.pass_pow_k) for r in breakdown],
+                    f"pass^{k} interval": [ci_text(r.pass_pow_k_ci) for r in breakdown],
+                    "notes": ["; ".join(r.notes) for r in breakdown],
+                }
+            ),
+            hide_index=True,
+            key="overview_assistant_table",
+        )
+        show_chart(assistant_figure(breakdown, settings.ci_level), key="overview_assistant_chart")

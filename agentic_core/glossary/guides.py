@@ -36,7 +36,9 @@ PAGE_GUIDES: dict[str, str] = {
         "- The curve shows k = 1..K: a wide gap between the two lines means the agent *can* do the tasks but "
         "not *every time*. Shaded bands are the [intervals](/glossary#interval-level).\n"
         "- The sidebar decides what counts as an [attempt](/glossary#unit-of-trial), the "
-        "[threshold](/glossary#threshold), the [mode](/glossary#mode) and the [target](/glossary#target)."
+        "[threshold](/glossary#threshold), the [mode](/glossary#mode) and the [target](/glossary#target).\n"
+        "- When the run holds several `assistant_id`s, *By assistant* gives each one's numbers with their "
+        "intervals (its conversations alone, the same settings and K); overlapping bars are not a difference."
     ),
     "uncertainty": (
         "- Each histogram is the distribution of plausible values of one number; the shaded part is its "
@@ -87,6 +89,9 @@ PAGE_GUIDES: dict[str, str] = {
         "verdicts. Opening one makes it the active run of every results page, without calling a judge again.\n"
         "- The numbers are recomputed from its verdicts with the sidebar's settings: the "
         "[threshold](/glossary#threshold), [unit of trial](/glossary#unit-of-trial), [mode](/glossary#mode).\n"
+        "- *Trend* shows the success rate, pass@K and pass^K of every stored run of the selected run's dataset "
+        "(the same data fingerprint) over time, each recomputed with the same settings, with its "
+        "[interval](/glossary#interval-level).\n"
         "- Two runs of the same tasks can be compared on the Compare page "
         "([P(B > A)](/glossary#p-b-greater-a))."
     ),

@@ -288,6 +288,22 @@ class RunStore:
         # The name may have changed since the document was packed.
         return payload.model_copy(update={"meta": RunMeta.model_validate_json(meta_json), "overrides": overrides})
 
+    def overrides_by_run(self, run_ids: list[str]) -> dict[str, list[Override]]:
+        """The current overrides of several runs in one query (runs without any left out)."""
+        out: dict[str, list[Override]] = {}
+        if not run_ids:
+            return out
+        marks = ", ".join("?" * len(run_ids))
+        with self._connect() as conn:
+            rows = conn.execute(
+                f"SELECT run_id, row, correct, note, created_at FROM overrides WHERE run_id IN ({marks}) "
+                "ORDER BY run_id, row",
+                run_ids,
+            ).fetchall()
+        for run_id, r, c, n, t in rows:
+            out.setdefault(run_id, []).append(Override(row=r, correct=bool(c), note=n, created_at=t))
+        return out
+
     def open(self, run_id: str) -> EvaluationResult:
         """Reopen a run: its result as it was evaluated, with its overrides; no judge is called.
 

@@ -227,7 +227,7 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     g_n, g_c, group_keys = _groups(result, unit, conv_scored, conv_correct, conv_n, n_correct)
     k, k_reason = resolve_k(g_n, settings)
 
-    curve = stats.dataset_curve(g_n, g_c, list(range(1, k + 1)), **_curve_options(settings))
+    curve = stats.dataset_curve(g_n, g_c, list(range(1, k + 1)), **curve_options(settings))
     if not scores_tools and tool_applicable.any():
         curve[-1] = curve[-1].model_copy(update={"notes": [*curve[-1].notes, NOT_SCORED]})
     headline = curve[-1]
@@ -336,7 +336,44 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     )
 
 
-def _curve_options(settings: AggregateSettings) -> dict[str, Any]:
+class HeadlineNumbers(BaseModel):
+    """The headline numbers at K with their intervals: what a trend point and a per-assistant row both show.
+
+    Attributes:
+        k: The K of pass@K / pass^K.
+        success_rate: pass@1 by the curve's method, or ``None``.
+        success_rate_ci: Its interval.
+        pass_at_k: pass@K, or ``None``.
+        pass_at_k_ci: Its interval.
+        pass_pow_k: pass^K, or ``None``.
+        pass_pow_k_ci: Its interval.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    k: int
+    success_rate: float | None
+    success_rate_ci: tuple[float, float] | None
+    pass_at_k: float | None
+    pass_at_k_ci: tuple[float, float] | None
+    pass_pow_k: float | None
+    pass_pow_k_ci: tuple[float, float] | None
+
+    @staticmethod
+    def fields_of(point: stats.CurvePoint, k: int) -> dict[str, Any]:
+        """The headline fields of a curve point at ``k``, by keyword (for a subclass's constructor)."""
+        return {
+            "k": k,
+            "success_rate": point.success_rate,
+            "success_rate_ci": point.success_rate_ci,
+            "pass_at_k": point.pass_at_k,
+            "pass_at_k_ci": point.pass_at_k_ci,
+            "pass_pow_k": point.pass_pow_k,
+            "pass_pow_k_ci": point.pass_pow_k_ci,
+        }
+
+
+def curve_options(settings: AggregateSettings) -> dict[str, Any]:
     """The settings the curve takes, by keyword."""
     return {
         "mode": settings.mode,
@@ -387,7 +424,7 @@ def _headline_points(
     """Point values at K when every conversation is scored (for the unscored bounds)."""
     everyone = np.ones(result.n_conversations, dtype=bool)
     g_n, g_c, _ = _groups(result, unit, everyone, conv_correct, conv_n.astype(np.int64), n_correct)
-    point = stats.dataset_curve(g_n, g_c, [k], **_curve_options(settings))[0]
+    point = stats.dataset_curve(g_n, g_c, [k], **curve_options(settings))[0]
     return PointValues(success_rate=point.success_rate, pass_at_k=point.pass_at_k, pass_pow_k=point.pass_pow_k)
 
 

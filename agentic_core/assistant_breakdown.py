@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict
 
 from agentic_core import stats
-from agentic_core.aggregate import Aggregate, _curve_options
+from agentic_core.aggregate import Aggregate, HeadlineNumbers, curve_options
 
 
-class AssistantRow(BaseModel):
+class AssistantRow(HeadlineNumbers):
     """One assistant's headline.
 
     Attributes:
@@ -34,20 +33,12 @@ class AssistantRow(BaseModel):
         notes: Things to know when reading its numbers (few groups, groups left out, ...).
     """
 
-    model_config = ConfigDict(frozen=True)
 
     assistant: str
     conversations: int
     scored_conversations: int
     correct_conversations: int
     groups: int
-    k: int
-    success_rate: float | None
-    success_rate_ci: tuple[float, float] | None
-    pass_at_k: float | None
-    pass_at_k_ci: tuple[float, float] | None
-    pass_pow_k: float | None
-    pass_pow_k_ci: tuple[float, float] | None
     notes: tuple[str, ...] = ()
 
 
@@ -83,7 +74,7 @@ def by_assistant(agg: Aggregate) -> list[AssistantRow]:
     for name in names:
         mine = conv[conv["assistant_id"].astype(str) == name]
         n, c = _assistant_groups(mine, agg)
-        point = stats.dataset_curve(n, c, [agg.k], **_curve_options(agg.settings))[0]
+        point = stats.dataset_curve(n, c, [agg.k], **curve_options(agg.settings))[0]
         notes = list(point.notes)
         if point.excluded_reason:
             notes.append(point.excluded_reason)
@@ -95,13 +86,7 @@ def by_assistant(agg: Aggregate) -> list[AssistantRow]:
                 scored_conversations=int(scored.sum()),
                 correct_conversations=int(mine["is_fully_correct"].sum()),
                 groups=len(n),
-                k=agg.k,
-                success_rate=point.success_rate,
-                success_rate_ci=point.success_rate_ci,
-                pass_at_k=point.pass_at_k,
-                pass_at_k_ci=point.pass_at_k_ci,
-                pass_pow_k=point.pass_pow_k,
-                pass_pow_k_ci=point.pass_pow_k_ci,
+                **HeadlineNumbers.fields_of(point, agg.k),
                 notes=tuple(dict.fromkeys(notes)),
             )
         )

@@ -17,9 +17,8 @@ from collections import OrderedDict
 from dataclasses import replace
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
-from agentic_core.aggregate import aggregate
+from agentic_core.aggregate import HeadlineNumbers, aggregate
 from agentic_core.judges.runner import JudgeRun
 from agentic_core.result import EvaluationResult
 from agentic_core.runs.payload import RunMeta
@@ -27,7 +26,7 @@ from agentic_core.runs.store import RunStore
 from agentic_core.settings import AggregateSettings
 
 
-class TrendPoint(BaseModel):
+class TrendPoint(HeadlineNumbers):
     """One stored run's headline under the given settings.
 
     Attributes:
@@ -45,20 +44,12 @@ class TrendPoint(BaseModel):
         pass_pow_k_ci: Its interval.
     """
 
-    model_config = ConfigDict(frozen=True)
 
     run_id: str
     name: str
     created_at: float
     judge: str
-    k: int
     conversations: int
-    success_rate: float | None
-    success_rate_ci: tuple[float, float] | None
-    pass_at_k: float | None
-    pass_at_k_ci: tuple[float, float] | None
-    pass_pow_k: float | None
-    pass_pow_k_ci: tuple[float, float] | None
 
 
 class ReopenedRuns:
@@ -181,14 +172,8 @@ def run_trend(
                 name=meta.name,
                 created_at=meta.created_at,
                 judge=meta.judge.label(),
-                k=agg.k,
                 conversations=meta.n_conversations,
-                success_rate=head.success_rate,
-                success_rate_ci=head.success_rate_ci,
-                pass_at_k=head.pass_at_k,
-                pass_at_k_ci=head.pass_at_k_ci,
-                pass_pow_k=head.pass_pow_k,
-                pass_pow_k_ci=head.pass_pow_k_ci,
+                **HeadlineNumbers.fields_of(head, agg.k),
             )
         )
         cache.keep_point(key, points[-1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from agentic_core.agentic_metrics.summary import AgenticSummary
-from ui.charts import _LAYOUT, GUIDE_COLOR, TOOL_COLORS
+from ui.charts import BASE_LAYOUT, GUIDE_COLOR, TOOL_COLORS
 
 METRIC_COLORS = {
     "tool call accuracy": TOOL_COLORS["selection"],
@@ -48,5 +48,7 @@ def agentic_figure(summary: AgenticSummary) -> go.Figure:
             hovertemplate="%{x}: %{y:.3f} over %{customdata} conversations<extra></extra>",
         )
     )
-    fig.update_layout(**{**_LAYOUT, "hovermode": "closest"}, height=320, yaxis={"range": [0, 1.05], "title": "value"})
+    fig.update_layout(
+        **{**BASE_LAYOUT, "hovermode": "closest"}, height=320, yaxis={"range": [0, 1.05], "title": "value"}
+    )
     return fig

@@ -11,7 +11,7 @@ import math
 import plotly.graph_objects as go
 
 from agentic_core.calibration import Calibration
-from ui.charts import _LAYOUT, AT_COLOR, GUIDE_COLOR, POW_COLOR
+from ui.charts import AT_COLOR, BASE_LAYOUT, GUIDE_COLOR, POW_COLOR
 
 
 def _threshold_line(fig: go.Figure, x: float, text: str, dash: str) -> None:
@@ -60,7 +60,7 @@ def roc_figure(cal: Calibration) -> go.Figure:
                 hovertemplate="at the threshold: FPR %{x:.2f}, TPR %{y:.2f}<extra></extra>",
             )
         )
-    layout = {**_LAYOUT, "hovermode": "closest"}
+    layout = {**BASE_LAYOUT, "hovermode": "closest"}
     fig.update_layout(
         **layout,
         height=360,
@@ -93,7 +93,7 @@ def sweep_figure(cal: Calibration) -> go.Figure:
         _threshold_line(fig, cal.suggested_threshold, f"suggested {cal.suggested_threshold:.2f}", "dot")
     low = min([0.0, *(p.kappa for p in cal.sweep)])
     fig.update_layout(
-        **_LAYOUT,
+        **BASE_LAYOUT,
         height=360,
         xaxis={"title": "answer threshold", "range": [-0.02, 1.02]},
         yaxis={"title": "agreement with people", "range": [low - 0.05, 1.05]},
@@ -137,7 +137,7 @@ def reliability_figure(cal: Calibration) -> go.Figure:
             hovertemplate="mean score %{x:.2f}: %{y:.0%} correct by people<extra></extra>",
         )
     )
-    layout = {**_LAYOUT, "hovermode": "closest"}
+    layout = {**BASE_LAYOUT, "hovermode": "closest"}
     fig.update_layout(
         **layout,
         height=360,

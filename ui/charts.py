@@ -23,7 +23,7 @@ from agentic_core.tool_summary import ToolSummary
 
 AT_COLOR = "#1f77b4"
 POW_COLOR = "#d62728"
-_LAYOUT: dict[str, Any] = {
+BASE_LAYOUT: dict[str, Any] = {
     "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
     "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
     "hovermode": "x unified",
@@ -71,7 +71,7 @@ def apply_chart_theme(fig: go.Figure, theme: ChartTheme) -> go.Figure:
     return fig
 
 
-def _rgba(hex_color: str, alpha: float) -> str:
+def rgba(hex_color: str, alpha: float) -> str:
     r, g, b = (int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r},{g},{b},{alpha})"
 
@@ -82,7 +82,7 @@ def _band(xs: list[int], lows: list[float], highs: list[float], color: str, name
         x=xs + xs[::-1],
         y=highs + lows[::-1],
         fill="toself",
-        fillcolor=_rgba(color, 0.18),
+        fillcolor=rgba(color, 0.18),
         line={"width": 0},
         mode="lines",
         hoverinfo="skip",
@@ -122,7 +122,7 @@ def curve_figure(curve: Sequence[CurvePoint], level: float) -> go.Figure:
             )
         )
     fig.update_layout(
-        **_LAYOUT,
+        **BASE_LAYOUT,
         height=380,
         xaxis={
             "title": "k (attempts)",
@@ -149,7 +149,7 @@ def posterior_figure(
             x=samples,
             histnorm="probability density",
             nbinsx=60,
-            marker={"color": _rgba(color, 0.55), "line": {"width": 0}},
+            marker={"color": rgba(color, 0.55), "line": {"width": 0}},
             name="posterior",
             hovertemplate="%{x:.1%}<extra></extra>",
         )
@@ -159,7 +159,7 @@ def posterior_figure(
         fig.add_vrect(
             x0=ci[0],
             x1=ci[1],
-            fillcolor=_rgba(color, 0.12),
+            fillcolor=rgba(color, 0.12),
             line_width=0,
             annotation_text=f"interval [{ci[0]:.1%}, {ci[1]:.1%}]",
             annotation_position="top left",
@@ -173,7 +173,7 @@ def posterior_figure(
     for annotation in fig.layout.annotations:
         annotation.update(bgcolor=LABEL_BOX)
     fig.update_layout(
-        **{**_LAYOUT, "hovermode": "closest"},
+        **{**BASE_LAYOUT, "hovermode": "closest"},
         title={"text": title, "font": {"size": 15}},
         height=300,
         showlegend=False,
@@ -210,7 +210,7 @@ def tool_dimension_figure(summary: ToolSummary) -> go.Figure:
         )
     )
     fig.update_layout(
-        **{**_LAYOUT, "hovermode": "closest"}, height=340, yaxis={"range": [0, 1.05], "title": "mean score"}
+        **{**BASE_LAYOUT, "hovermode": "closest"}, height=340, yaxis={"range": [0, 1.05], "title": "mean score"}
     )
     return fig
 
@@ -244,7 +244,7 @@ def forest_figure(
                 "symmetric": False,
                 "array": plus,
                 "arrayminus": minus,
-                "color": _rgba(color, 0.6),
+                "color": rgba(color, 0.6),
                 "thickness": 2,
                 "width": 0,
             },
@@ -257,7 +257,7 @@ def forest_figure(
     if separator_after is not None and 0 < separator_after < len(labels):
         fig.add_hline(y=separator_after - 0.5, line={"color": GUIDE_COLOR, "dash": "dash", "width": 1})
     fig.update_layout(
-        **{**_LAYOUT, "hovermode": "closest"},
+        **{**BASE_LAYOUT, "hovermode": "closest"},
         title={"text": title, "font": {"size": 15}},
         height=120 + 22 * len(labels),
         showlegend=False,
@@ -337,7 +337,7 @@ def shrinkage_figure(
             x=population, line={"dash": "dot", "color": GUIDE_COLOR}, annotation_text="population mean"
         )
     fig.update_layout(
-        **{**_LAYOUT, "hovermode": "closest"},
+        **{**BASE_LAYOUT, "hovermode": "closest"},
         height=max(260, 22 * len(labels) + 80),
         xaxis={"range": [-0.02, 1.02], "tickformat": ".0%"},
         yaxis={"type": "category"},
@@ -383,7 +383,7 @@ def delta_figure(
     fig.add_vline(x=0, line={"color": GUIDE_COLOR, "dash": "dash", "width": 1})
     reach = float(np.nanmax(np.abs(np.concatenate([lo, hi, [0.05]])))) * 1.1
     fig.update_layout(
-        **{**_LAYOUT, "hovermode": "closest"},
+        **{**BASE_LAYOUT, "hovermode": "closest"},
         title={"text": title, "font": {"size": 15}},
         height=120 + 26 * len(labels),
         showlegend=False,
@@ -421,7 +421,7 @@ def pair_scatter_figure(
     )
     fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=1, line={"color": GUIDE_COLOR, "dash": "dash", "width": 1})
     fig.update_layout(
-        **{**_LAYOUT, "hovermode": "closest"},
+        **{**BASE_LAYOUT, "hovermode": "closest"},
         height=420,
         showlegend=False,
         xaxis={"range": [-0.05, 1.05], "tickformat": ".0%", "title": f"{a_name} (A): success rate on the task"},

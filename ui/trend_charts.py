@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from agentic_core.assistant_breakdown import AssistantRow
 from agentic_core.trends import TrendPoint
-from ui.charts import _LAYOUT, AT_COLOR, GUIDE_COLOR, POW_COLOR, _rgba
+from ui.charts import AT_COLOR, BASE_LAYOUT, GUIDE_COLOR, POW_COLOR, rgba
 
 RATE_COLOR = "#2ca02c"
 """The success rate's colour (pass@K and pass^K keep the curve's)."""
@@ -46,13 +46,13 @@ def trend_figure(points: Sequence[TrendPoint], level: float) -> go.Figure:
                 name=label,
                 line={"color": color, "width": 3},
                 error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True,
-                         "color": _rgba(color, 0.6), "thickness": 1.5},
+                         "color": rgba(color, 0.6), "thickness": 1.5},
                 customdata=[[p.name, p.judge] for p in points],
                 hovertemplate=f"{label} = %{{y:.1%}} (%{{customdata[0]}}, %{{customdata[1]}})<extra></extra>",
             )
         )  # fmt: skip
     fig.update_layout(
-        **{**_LAYOUT, "hovermode": "closest"},
+        **{**BASE_LAYOUT, "hovermode": "closest"},
         height=380,
         xaxis={"title": "run made"},
         yaxis={"title": f"probability ({level:.0%} intervals)", "range": [0, 1.05], "tickformat": ".0%"},
@@ -79,7 +79,7 @@ def assistant_figure(rows: Sequence[AssistantRow], level: float) -> go.Figure:
             )
         )
     fig.update_layout(
-        **{**_LAYOUT, "hovermode": "closest"},
+        **{**BASE_LAYOUT, "hovermode": "closest"},
         barmode="group",
         height=360,
         yaxis={"title": f"probability ({level:.0%} intervals)", "range": [0, 1.05], "tickformat": ".0%"},

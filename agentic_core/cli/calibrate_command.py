@@ -23,11 +23,8 @@ from agentic_core.result import EvaluationResult
 
 def _judged(args: argparse.Namespace, stderr: TextIO) -> EvaluationResult:
     """The stored run named by the only argument, else the files judged now."""
-    from agentic_core.cli.evaluate_command import _judge_options, _progress
-    from agentic_core.evaluate import evaluate
+    from agentic_core.cli.evaluate_command import judge_loaded
     from agentic_core.io.loader import load_paths
-    from agentic_core.judges.cache import JudgeCache
-    from agentic_core.judges.registry import build_judge
     from agentic_core.runs import RunStore
 
     if len(args.paths) == 1 and not Path(args.paths[0]).exists():
@@ -39,16 +36,7 @@ def _judged(args: argparse.Namespace, stderr: TextIO) -> EvaluationResult:
     for issue in loaded.issues:
         print(f"{issue.severity}: {issue.message()}", file=stderr)
     loaded.raise_if_empty()
-    judge = build_judge(args.judge, **_judge_options(args))
-    cache = None
-    if args.cache != "off" and judge.cacheable:
-        cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
-    progress, close = _progress(not args.no_progress, stderr)
-    try:
-        result = evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress)
-    finally:
-        if close is not None:
-            close()
+    result = judge_loaded(loaded, args, stderr)
     for warning in result.judge_run.warnings:
         print(f"warning: {warning}", file=stderr)
     return result

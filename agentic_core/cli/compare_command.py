@@ -14,7 +14,7 @@ from typing import TextIO
 
 import numpy as np
 
-from agentic_core.cli.evaluate_command import _judge_options, _progress, settings_from_args
+from agentic_core.cli.evaluate_command import judge_loaded, settings_from_args
 from agentic_core.cli.gate_options import EXIT_GATE
 from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK
 from agentic_core.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
@@ -29,25 +29,13 @@ Opened = tuple[EvaluationResult, str, str | None]
 
 def _judge_file(path: str, args: argparse.Namespace, stderr: TextIO) -> EvaluationResult:
     """Load and judge one data file, as ``evaluate`` does."""
-    from agentic_core.evaluate import evaluate
     from agentic_core.io.loader import load_paths
-    from agentic_core.judges.cache import JudgeCache
-    from agentic_core.judges.registry import build_judge
 
     loaded = load_paths([path])
     for issue in loaded.issues:
         print(f"{issue.severity}: {issue.message()}", file=stderr)
     loaded.raise_if_empty()
-    judge = build_judge(args.judge, **_judge_options(args))
-    cache = None
-    if args.cache != "off" and judge.cacheable:
-        cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
-    progress, close = _progress(not args.no_progress, stderr)
-    try:
-        return evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress)
-    finally:
-        if close is not None:
-            close()
+    return judge_loaded(loaded, args, stderr)
 
 
 def _open(ref: str, args: argparse.Namespace, stderr: TextIO, opened: dict[str, Opened]) -> Opened:

@@ -6,7 +6,7 @@ import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from agentic_core.agentic_metrics.compute import parse_metrics
 from agentic_core.cli.gate_options import fail_under_exit
@@ -14,6 +14,10 @@ from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
+
+if TYPE_CHECKING:
+    from agentic_core.io.load_report import LoadReport
+    from agentic_core.result import EvaluationResult
 
 _SETTING_OPTIONS = (
     "tool_threshold",
@@ -134,13 +138,33 @@ def print_human(doc: dict[str, Any], out: TextIO) -> None:
         )
 
 
+def judge_loaded(loaded: LoadReport, args: argparse.Namespace, stderr: TextIO, **extra: Any) -> EvaluationResult:
+    """Judge loaded data with the judge, cache and progress bar the command-line options name.
+
+    Shared by ``evaluate``, ``compare`` and ``calibrate``; ``extra`` goes to :func:`evaluate` (``metrics``,
+    ``goal_judge``).
+    """
+    from agentic_core.evaluate import evaluate
+    from agentic_core.judges.cache import JudgeCache
+    from agentic_core.judges.registry import build_judge
+
+    judge = build_judge(args.judge, **_judge_options(args))
+    cache = None
+    if args.cache != "off" and judge.cacheable:
+        cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
+    progress, close = _progress(not args.no_progress, stderr)
+    try:
+        return evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress, **extra)
+    finally:
+        if close is not None:
+            close()
+
+
 def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Run the ``evaluate`` command; returns the exit code."""
     from agentic_core import report
-    from agentic_core.evaluate import aggregate, evaluate
+    from agentic_core.evaluate import aggregate
     from agentic_core.io.loader import load_paths
-    from agentic_core.judges.cache import JudgeCache
-    from agentic_core.judges.registry import build_judge
 
     # Validate the aggregation settings before any judging: a typo must not cost LLM calls.
     settings_from_args(args, 0.7)
@@ -151,17 +175,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     if loaded.skipped:
         print(f"{len(loaded.skipped)} invalid record(s) skipped; evaluating the valid ones.", file=stderr)
     loaded.raise_if_empty()
-    judge = build_judge(args.judge, **_judge_options(args))
-    cache = None
-    if args.cache != "off" and judge.cacheable:
-        cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
-    progress, close = _progress(not args.no_progress, stderr)
-    try:
-        result = evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress, metrics=metrics,
-                          goal_judge=args.goal_judge)
-    finally:
-        if close is not None:
-            close()
+    result = judge_loaded(loaded, args, stderr, metrics=metrics, goal_judge=args.goal_judge)
     for warning in result.judge_run.warnings + (result.agentic.warnings if result.agentic else []):
         print(f"warning: {warning}", file=stderr)
     if result.agentic is not None:

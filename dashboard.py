@@ -11,6 +11,7 @@ import streamlit as st
 
 from agentic_core.errors import AgenticError
 from ui.housekeeping import remember_script_module, start_housekeeping
+from ui.run_job import current_job, settle_job
 from ui.state import ensure_run, get_data, running_via_app
 from ui.theme import theme_toggle
 from ui.url_state import open_linked_run, sync_url
@@ -74,6 +75,7 @@ if page is ALIAS:
     page.run()
 
 with running_via_app():
+    settle_job()  # a run judged in the background finished: it becomes the active run on any page
     reopen_problem = open_linked_run()  # a reload or a shared link reopens its stored run
     if reopen_problem:
         st.warning(reopen_problem, icon=":material/history:")
@@ -88,6 +90,10 @@ with running_via_app():
         st.caption(f"**Run:** {run.data_name}  \n**Judge:** {run.judge_label}")
         if data is not None and data.name != run.data_name:
             st.caption(f":orange[Loaded but not run yet: {data.name}] (see Run)")
+        job = current_job()
+        if job is not None and job.running:
+            # No count here: the sidebar is not redrawn while the Run page's progress is.
+            st.caption(":blue[Judging in the background] (progress and Cancel on Run)")
     theme_toggle()  # charts light / dark (Streamlit cannot switch the page's own theme at run time)
 
     for message in sync_url(run):

@@ -19,6 +19,7 @@ from agentic_core.compare_runs import Side, compare_sides
 from agentic_core.errors import AgenticError, DataError, JudgeConfigError, SettingsError, UndefinedEstimateError
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_paths, load_records
+from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.registry import build_judge
 from agentic_core.report import summary, write_exports
 from agentic_core.result import EvaluationResult
@@ -36,6 +37,8 @@ __all__ = [
     "DataError",
     "EvaluationResult",
     "JudgeConfigError",
+    "RunCancelled",
+    "RunMonitor",
     "RunStore",
     "SettingsError",
     "Side",

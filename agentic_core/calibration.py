@@ -259,9 +259,7 @@ def run_verdicts(result: EvaluationResult) -> tuple[FloatArray, list[str]]:
         ``(verdicts, sources)``: 1.0 / 0.0 / NaN per interaction (as :func:`human_verdicts`), and
         ``"override"``, ``"human_label"``, ``"human_score"`` or ``""`` per interaction.
     """
-    flat = result.flat_interactions()
-    labels = [getattr(i, "human_label", None) for i in flat]
-    scores = [getattr(i, "human_score", None) for i in flat]
+    labels, scores = result.human_values()
     verdicts = human_verdicts(labels, scores)
     sources = [
         "human_label" if lab is not None else "human_score" if sco is not None else ""
@@ -276,10 +274,10 @@ def run_verdicts(result: EvaluationResult) -> tuple[FloatArray, list[str]]:
 
 def has_human_verdicts(result: EvaluationResult) -> bool:
     """Whether any interaction of the run has a human verdict (a label, a grade or an override)."""
-    return bool(result.overrides) or any(
-        getattr(i, "human_label", None) is not None or getattr(i, "human_score", None) is not None
-        for i in result.flat_interactions()
-    )
+    if result.overrides:
+        return True
+    labels, scores = result.human_values()
+    return any(v is not None for v in labels) or any(v is not None for v in scores)
 
 
 def calibrate_run(result: EvaluationResult, threshold: float) -> tuple[Calibration, pd.DataFrame]:

@@ -15,25 +15,29 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from agentic_core.aggregate import Aggregate, aggregate
+from agentic_core.columns import InteractionColumns, columns_of, count_cut
+from agentic_core.engines import check_engine
 from agentic_core.errors import DataError
 from agentic_core.gc_control import gc_paused
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths
 from agentic_core.judges.base import Judge, JudgeItem, ProgressFn
 from agentic_core.judges.cache import JudgeCache
+from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
 from agentic_core.result import EvaluationResult
 from agentic_core.schemas import Conversation
-from agentic_core.tools import components_matrix, score_tools
+from agentic_core.tools import components_matrix
 
 __all__ = ["Aggregate", "DataInput", "EvaluationResult", "aggregate", "assemble", "evaluate", "judge_items"]
 
 DataInput = LoadReport | Sequence[Conversation] | str | Path | Sequence[str | Path]
 
 
-def _as_conversations(data: DataInput) -> tuple[list[Conversation], LoadReport | None]:
+def _as_conversations(data: DataInput) -> tuple[Sequence[Conversation], LoadReport | None]:
     if isinstance(data, LoadReport):
         report = data
     elif isinstance(data, (str, Path)):
@@ -53,7 +57,7 @@ def _as_conversations(data: DataInput) -> tuple[list[Conversation], LoadReport |
             raise DataError("dataset", "must hold at least one conversation", [], "load a file with conversations")
         return convs, None
     report.raise_if_empty()
-    return list(report.conversations), report
+    return report.conversations, report
 
 
 MAX_JUDGED_CHARS = 20_000
@@ -78,21 +82,17 @@ def judge_items(conversations: Sequence[Conversation]) -> list[JudgeItem]:
     Texts longer than :data:`MAX_JUDGED_CHARS` are cut (see there). For estimates before a run:
     the same items as the run itself.
     """
-    return [
-        JudgeItem(_judged_text(i.query), _judged_text(i.assistant), _judged_text(i.ground_truth_assistant), i.score)
-        for c in conversations
-        for i in c.conversation
-    ]
+    columns = columns_of(conversations)
+    texts = [columns.text(name) for name in ("query", "answer", "ground_truth")]
+    if count_cut(columns, MAX_JUDGED_CHARS):
+        texts = [[_judged_text(t) for t in column] for column in texts]
+    with gc_paused():  # a million small objects: the collector would rescan the heap over and over
+        return list(map(JudgeItem, *texts, columns.scores()))
 
 
 def _cut_texts(conversations: Sequence[Conversation]) -> int:
     """How many interactions have a text longer than :data:`MAX_JUDGED_CHARS`."""
-    return sum(
-        1
-        for c in conversations
-        for i in c.conversation
-        if max(len(i.query), len(i.assistant), len(i.ground_truth_assistant)) > MAX_JUDGED_CHARS
-    )
+    return count_cut(columns_of(conversations), MAX_JUDGED_CHARS)
 
 
 def evaluate(
@@ -102,8 +102,11 @@ def evaluate(
     cache: JudgeCache | None = None,
     cache_mode: CacheMode = "use",
     progress: ProgressFn | None = None,
+    monitor: RunMonitor | None = None,
     metrics: str | Sequence[str] | None = None,
     goal_judge: str | None = None,
+    engine: str = "local",
+    ray_address: str | None = None,
     **judge_options: Any,
 ) -> EvaluationResult:
     """Judge every interaction once and score tool use.
@@ -115,22 +118,39 @@ def evaluate(
             not ``off``; only cacheable judges use it).
         cache_mode: ``use``, ``refresh`` or ``off``.
         progress: Called as ``progress(done, total)`` while judging.
+        monitor: Watches the run from another thread (progress, rate, ETA, partial verdicts) and
+            can cancel it (:class:`~agentic_core.judges.monitor.RunCancelled` is raised then;
+            what was judged stays in the cache).
         metrics: Seed 004's agentic metrics to compute too (``tool_call_accuracy``,
             ``topic_adherence``, ``goal_accuracy``, a comma-separated string or ``all``); stored on
             ``result.agentic`` (see :mod:`agentic_core.agentic_metrics.compute`).
         goal_judge: The offline judge of goal accuracy with reference (``lexical``, the default, ``hybrid``
             or ``embedding``); the LLM judge judges goals itself.
-        **judge_options: Passed to the registry when ``judge`` is a name.
+        engine: ``local`` (this process) or ``ray``: the judge's calls and tool scoring run on Ray
+            Data workers, the cache stays on this machine, the result is the same number for number
+            (see :mod:`agentic_core.engines.ray_engine`; needs ``pip install -r requirements-ray.txt``).
+        ray_address: With ``engine="ray"``: ``None`` starts or joins a local Ray, ``"auto"`` joins the
+            one ``ray start --head`` started here, ``"ray://host:10001"`` a cluster.
+        **judge_options: Passed to the registry when ``judge`` is a name (on Ray, each worker
+            rebuilds the judge from them).
 
     Returns:
         The evaluation result, ready for :func:`aggregate`.
 
     Raises:
         DataError: no valid conversation.
-        JudgeConfigError: the judge cannot be built.
+        JudgeConfigError: the judge cannot be built, or Ray is not installed (``engine="ray"``).
+        SettingsError: an unknown ``engine``.
     """
     from agentic_core.judges.registry import DEFAULT_JUDGE, build_judge
 
+    if check_engine(engine, ray_address) == "ray":
+        from agentic_core.engines.ray_engine import evaluate_on_ray
+
+        return evaluate_on_ray(
+            evaluate, data, judge, ray_address=ray_address, cache=cache, cache_mode=cache_mode, progress=progress,
+            monitor=monitor, metrics=metrics, goal_judge=goal_judge, judge_options=judge_options,
+        )
     start = time.perf_counter()
     conversations, report = _as_conversations(data)
     if judge is None or isinstance(judge, str):
@@ -142,7 +162,7 @@ def evaluate(
     # Offline judges are bounded CPU work: pause the collector during it too. LLM runs can
     # last minutes and create cyclic garbage (asyncio), so the collector stays on for them.
     with gc_paused(judge.identity.kind != "llm"):
-        run = run_judge_sync(judge, items, cache=cache, cache_mode=cache_mode, progress=progress)
+        run = run_judge_sync(judge, items, cache=cache, cache_mode=cache_mode, progress=progress, monitor=monitor)
     cut = _cut_texts(conversations)
     if cut:
         run.warnings.append(
@@ -151,6 +171,11 @@ def evaluate(
             "texts are kept in the results."
         )
     result = assemble(conversations, run, float(judge.recommended_threshold), report)
+    if metrics and monitor is not None and monitor.cancel_requested:
+        raise RunCancelled(
+            "run", "was cancelled before the agentic metrics", "judging finished",
+            "run again: the verdicts are in the cache, so only the metrics are computed",
+        )
     if metrics:
         from agentic_core.agentic_metrics.compute import compute_agentic_metrics
 
@@ -162,7 +187,7 @@ def evaluate(
 
 
 def assemble(
-    conversations: list[Conversation],
+    conversations: Sequence[Conversation],
     run: JudgeRun,
     recommended_threshold: float,
     report: LoadReport | None = None,
@@ -170,8 +195,10 @@ def assemble(
     """Build the evaluation result from conversations and their verdicts: tool scoring and the tables.
 
     What :func:`evaluate` does after judging; also how a stored run is reopened (its verdicts come
-    from the store, so no judge is called). Tool scoring is deterministic and takes about a second
-    per 100k interactions.
+    from the store, so no judge is called). The tables are built from the conversations' columns
+    (:mod:`agentic_core.columns`): a loaded report's were built (tool scoring included) while its
+    file streamed; a list's are built here (tool scoring takes about a second per 100k
+    interactions).
 
     Args:
         conversations: The evaluated conversations, in order.
@@ -186,41 +213,67 @@ def assemble(
         DataError: the verdicts do not match the interactions one to one.
     """
     start = time.perf_counter()
-    sizes = np.fromiter((len(c.conversation) for c in conversations), dtype=np.int64, count=len(conversations))
-    conv_index = np.repeat(np.arange(len(conversations), dtype=np.int64), sizes)
-    positions = np.concatenate([np.arange(s, dtype=np.int64) for s in sizes]) if len(sizes) else sizes
-    interactions = [i for c in conversations for i in c.conversation]
-    if len(run.verdicts) != len(interactions):
+    with gc_paused():
+        columns = columns_of(conversations)
+        return _assemble(conversations, columns, run, recommended_threshold, report, start)
+
+
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
+"""pandas' ``str`` dtype (Arrow-backed): what a list of Python strings becomes in a frame."""
+
+
+def _text_column(columns: InteractionColumns, name: str) -> pd.Series:
+    """One text column as pandas' Arrow-backed ``str``, sharing the columns' buffers."""
+    return pd.Series(pd.arrays.ArrowStringArray(columns.texts[name], dtype=_STR), copy=False)
+
+
+def _assemble(
+    conversations: Sequence[Conversation],
+    columns: InteractionColumns,
+    run: JudgeRun,
+    recommended_threshold: float,
+    report: LoadReport | None,
+    start: float,
+) -> EvaluationResult:
+    sizes = columns.sizes
+    n = int(sizes.sum())
+    conv_index = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    starts = np.cumsum(sizes) - sizes
+    positions = np.arange(n, dtype=np.int64) - np.repeat(starts, sizes)
+    if len(run.verdicts) != n:
         raise DataError(
             "verdicts",
-            f"must hold one verdict per interaction ({len(interactions)})",
+            f"must hold one verdict per interaction ({n})",
             len(run.verdicts),
             "judge the same conversations the verdicts belong to",
         )
 
-    with gc_paused():
-        components = [score_tools(i.agentic, i.ground_truth_agentic, i.assistant) for i in interactions]
+    components = columns.tool_components
     tool_arrays = components_matrix(components)
 
-    task_keys_per_conv = [c.task_key() for c in conversations]
+    task_keys_per_conv = columns.task_keys
     codes, uniques = pd.factorize(pd.Series(task_keys_per_conv, dtype="object"), sort=True)
-    session_ids = [c.session_id for c in conversations]
+    session_ids = list(columns.session_ids)
     verdicts = run.verdicts
 
-    def per_interaction(values: list[str]) -> np.ndarray | list[str]:
-        return np.asarray(values, dtype=object)[conv_index] if len(conv_index) else []
+    def per_interaction(values: list[str]) -> pd.Series | list[str]:
+        # Arrow's take: the per-conversation strings repeated per row without a Python object each.
+        if not len(conv_index):
+            return []
+        repeated = pa.chunked_array([pa.array(values, type=pa.large_string()).take(conv_index)])
+        return pd.Series(pd.arrays.ArrowStringArray(repeated, dtype=_STR), copy=False)
 
     frame = pd.DataFrame(
         {
             "conv": conv_index,
             "position": positions,
             "session_id": per_interaction(session_ids),
-            "assistant_id": per_interaction([c.assistant_id for c in conversations]),
+            "assistant_id": per_interaction(columns.assistant_ids),
             "task_key": per_interaction(task_keys_per_conv),
-            "qa_id": [i.qa_id for i in interactions],
-            "query": [i.query for i in interactions],
-            "answer": [i.assistant for i in interactions],
-            "ground_truth": [i.ground_truth_assistant for i in interactions],
+            "qa_id": _text_column(columns, "qa_id"),
+            "query": _text_column(columns, "query"),
+            "answer": _text_column(columns, "answer"),
+            "ground_truth": _text_column(columns, "ground_truth"),
             "score": np.array([np.nan if v.score is None else v.score for v in verdicts], dtype=float),
             "judge_status": [v.status for v in verdicts],
             "judge_reasoning": [v.reasoning for v in verdicts],
@@ -233,7 +286,7 @@ def assemble(
     return EvaluationResult(
         conversations=conversations,
         interactions=frame,
-        tool_components=components,
+        tool_components=list(components),
         judge_run=run,
         recommended_threshold=recommended_threshold,
         load_report=report,
@@ -243,4 +296,5 @@ def assemble(
         task_keys=[str(u) for u in uniques],
         session_ids=session_ids,
         tool_arrays=tool_arrays,
+        columns=columns,
     )

@@ -6,12 +6,14 @@ Kept apart from the code that makes it (``evaluate``) and the code that reads it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from agentic_core.agentic_metrics.results import AgenticMetrics
+from agentic_core.columns import InteractionColumns
 from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import JudgeIdentity
 from agentic_core.judges.runner import JudgeRun
@@ -25,7 +27,9 @@ class EvaluationResult:
     """Everything judged and scored once; input to any number of aggregations.
 
     Attributes:
-        conversations: The evaluated conversations, in input order.
+        conversations: The evaluated conversations, in input order (loaded data: a read-only
+            :class:`~agentic_core.io.conversation_store.ConversationStore` that validates a record
+            when it is read; prefer :attr:`interactions` and the arrays for whole-run work).
         interactions: One row per interaction: ``conv`` (conversation index), ``position``,
             ``session_id``, ``assistant_id``, ``task_key``, ``qa_id``, ``query``, ``answer``,
             ``ground_truth``, ``score`` (NaN = unscored), ``judge_status``, ``judge_reasoning``,
@@ -43,9 +47,12 @@ class EvaluationResult:
         overrides: Human overrides by interaction row (see :mod:`agentic_core.overrides`); every
             aggregate uses them in place of the judge's verdict.
         agentic: Seed 004's agentic metrics when they were computed (``evaluate(metrics=...)``), else ``None``.
+        columns: What evaluation read of the conversations, per interaction
+            (:class:`~agentic_core.columns.InteractionColumns`): whole-run tables read these
+            instead of validating every conversation again.
     """
 
-    conversations: list[Conversation]
+    conversations: Sequence[Conversation]
     interactions: pd.DataFrame
     tool_components: list[ToolComponents | None]
     judge_run: JudgeRun
@@ -60,6 +67,7 @@ class EvaluationResult:
     tool_arrays: dict[str, np.ndarray] = field(default_factory=dict)
     overrides: dict[int, Override] = field(default_factory=dict)
     agentic: AgenticMetrics | None = None
+    columns: InteractionColumns | None = None
 
     @property
     def judge_identity(self) -> JudgeIdentity:
@@ -84,7 +92,27 @@ class EvaluationResult:
 
     def assistant_ids(self) -> list[str]:
         """Per conversation, its assistant id."""
+        if self.columns is not None:
+            return list(self.columns.assistant_ids)
         return [c.assistant_id for c in self.conversations]
+
+    def human_values(self) -> tuple[list[int | None], list[float | None]]:
+        """Per interaction (row order), its ``human_label`` and ``human_score`` (``None`` when absent)."""
+        if self.columns is not None:
+            return self.columns.human_values()
+        flat = self.flat_interactions()
+        return [i.human_label for i in flat], [i.human_score for i in flat]
+
+    def tool_call_names(self) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+        """Per interaction (row order), the tool names of its expected calls and of its used calls, in order."""
+        if self.columns is not None:
+            return self.columns.expected_names, self.columns.used_names
+        flat = self.flat_interactions()
+        expected = [
+            tuple(t.tool_name for t in i.ground_truth_agentic.expected_tools) if i.ground_truth_agentic else ()
+            for i in flat
+        ]
+        return expected, [tuple(t.tool_name for t in i.agentic.tools_used) if i.agentic else () for i in flat]
 
     def task_key_per_conversation(self) -> np.ndarray:
         """Per conversation, its task key (object array)."""

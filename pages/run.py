@@ -14,28 +14,35 @@ import streamlit as st
 
 from agentic_core.agentic_metrics.results import METRIC_NAMES, MetricName
 from agentic_core.errors import AgenticError
-from agentic_core.evaluate import evaluate, judge_items
+from agentic_core.evaluate import judge_items
 from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import Judge, JudgeItem
-from agentic_core.judges.cache import JudgeCache, default_cache_path
+from agentic_core.judges.cache import default_cache_path
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.planning import RunPlan, plan_run
 from agentic_core.judges.providers import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode
 from agentic_core.secrets import mask_secrets
-from ui.controls import set_value, threshold_default
 from ui.memo import session_memo
-from ui.runs import store_run
-from ui.state import ActiveRun, ensure_run, get_data, is_evaluated, set_run
+from ui.run_job import (
+    DONE_KEY,
+    ERROR_KEY,
+    GENERATION_KEY,
+    STORE_WARNING_KEY,
+    current_job,
+    drop_partial,
+    job_panel,
+    keep_partial,
+    settle_job,
+    start_job,
+)
+from ui.state import ActiveRun, ensure_run, get_data, is_evaluated
 
 log = logging.getLogger(__name__)
 
 ITEMS_KEY = "_run_items"
 PLAN_KEY = "_run_plan"
-GENERATION_KEY = "_run_generation"
-DONE_KEY = "_run_done_message"
-STORE_WARNING_KEY = "_run_store_warning"
 _PERSIST: dict[str, Any] = {"persist_state": "session"}
 
 
@@ -175,49 +182,6 @@ def _metric_calls(report: LoadReport, metrics: list[MetricName], llm: bool) -> s
     return "; ".join(parts) + "." + cached
 
 
-def _run(
-    data_name: str,
-    report: LoadReport,
-    judge: Judge,
-    cache_mode: CacheMode,
-    secret: str | None,
-    metrics: list[MetricName],
-) -> ActiveRun | None:
-    total = len(_items(report))
-    bar = st.progress(0.0, text=f"Judging: 0 / {total:,} interactions")
-
-    def progress(done: int, of: int) -> None:
-        bar.progress(min(1.0, done / of) if of else 1.0, text=f"Judging: {done:,} / {of:,} interactions")
-
-    try:
-        with JudgeCache() as cache:
-            result = evaluate(report, judge, cache=cache, cache_mode=cache_mode, progress=progress,
-                              metrics=metrics or None)
-    except AgenticError as exc:
-        bar.empty()
-        st.error(_scrub(str(exc), secret))
-        return None
-    except Exception as exc:
-        bar.empty()
-        what = _scrub(f"{type(exc).__name__}: {exc}", secret)
-        log.error("run with judge %s failed: %s", judge.identity.label(), what)
-        st.error(
-            f"The run stopped ({what[:300]}). Verdicts judged before the failure are in the cache, so running "
-            "again continues from there; if it keeps failing, pick another judge."
-        )
-        return None
-    bar.progress(1.0, text=f"Judged {total:,} interactions in {result.judge_run.elapsed_s:.1f} s")
-    new = ActiveRun(data_name=data_name, result=result, judge_label=result.judge_identity.label())
-    problem = store_run(new)  # kept in the history: a reload or a later visit reopens it
-    if problem:
-        st.session_state[STORE_WARNING_KEY] = problem
-    set_run(new)
-    # The new judge's recommendation becomes the default answer threshold on every results page.
-    set_value("threshold", threshold_default(new))
-    st.session_state[GENERATION_KEY] = st.session_state.get(GENERATION_KEY, 0) + 1
-    return new
-
-
 def _show_run(run: ActiveRun) -> None:
     result = run.result
     jr = result.judge_run
@@ -301,6 +265,8 @@ def _show_run(run: ActiveRun) -> None:
     st.page_link("pages/overview.py", label="See the results on Overview", icon=":material/dashboard:")
 
 
+if settle_job():  # a background run ended (here or while another page was open)
+    st.rerun()
 run = ensure_run()
 data = get_data()
 st.title("Run")
@@ -405,29 +371,41 @@ if judge is not None:
         "becomes the default threshold on the results pages."
     )
 
+job = current_job()
 start = st.button(
-    "Run evaluation", type="primary", key="run_start", disabled=judge is None, icon=":material/play_arrow:"
+    "Run evaluation",
+    type="primary",
+    key="run_start",
+    disabled=judge is None or job is not None,
+    icon=":material/play_arrow:",
+    help="Judging runs in the background: progress, time left and partial results show below, and it can be "
+    "cancelled." if job is None else "A run is in progress or waiting for keep / drop below.",
 )
-if start and judge is not None:
-    new = _run(data.name, data.report, judge, cache_mode, secret, chosen_metrics)
-    if new is not None:
-        jr = new.result.judge_run
-        ok, cached, failed = (jr.counts.get(name, 0) for name in ("ok", "cached", "failed"))
-        done_how = (
-            f"{ok:,} scores read"
-            if jr.identity.kind == "dataset"
-            else f"{jr.model_calls:,} judge calls scored {ok:,} interactions, {cached:,} came from the cache"
+if start and judge is not None and job is None:
+    start_job(data.name, data.report, judge, cache_mode, list(chosen_metrics))
+    settle_job()  # finished within a moment (offline judges on small data): shown as done at once
+    st.rerun()  # redraw the whole page (the sidebar too) with the new run, or with the running one
+if job is not None and job.running:
+    job_panel()
+elif job is not None and job.state == "cancelled":
+    snap = job.monitor.snapshot()
+    with st.container(border=True, key="run_cancelled"):
+        st.warning(
+            f"**Run cancelled** after {snap.done:,} of {snap.total:,} interactions had a verdict "
+            f"({snap.judged:,} judged now, {snap.cached:,} from the cache, {snap.failed:,} failed) in "
+            f"{snap.elapsed_s:.1f} s. What was judged is in the cache: running again continues from there."
         )
-        agentic_done = (
-            f" Agentic metrics computed ({new.result.agentic.model_calls:,} judge calls)."
-            if new.result.agentic is not None
-            else ""
+        st.caption(
+            "Keep the partial run to explore it now (the interactions not judged are unscored, never 0, and the "
+            "run says it is partial), or drop it."
         )
-        st.session_state[DONE_KEY] = (
-            f"Done: {n_conv:,} conversations judged by {new.judge_label}: {done_how}, {failed:,} failed (unscored)."
-            + agentic_done
-        )
-        st.rerun()  # redraw everything (the shared sidebar included) from the new run
+        cols = st.columns(2)
+        cols[0].button("Keep the partial run", key="run_keep_partial", on_click=keep_partial,
+                       icon=":material/save:")
+        cols[1].button("Drop it", key="run_drop_partial", on_click=drop_partial, icon=":material/delete:")
+error = st.session_state.pop(ERROR_KEY, None)
+if error:
+    st.error(error)
 done = st.session_state.pop(DONE_KEY, None)
 if done:
     st.success(done)

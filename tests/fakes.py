@@ -20,7 +20,7 @@ import itertools
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -116,6 +116,25 @@ class FakeJudge:
             if progress is not None:
                 progress(i + 1, len(items))
         return out
+
+
+class SlowStreamJudge(FakeJudge):
+    """A :class:`FakeJudge` that streams one verdict every ``per_item_s`` seconds (a slow model).
+
+    For cancelling runs half-way: the runner takes verdicts one by one from ``ajudge_stream``.
+    """
+
+    def __init__(self, scores: ScoreSpec = 0.9, *, per_item_s: float = 0.02, **kwargs: Any) -> None:
+        super().__init__(scores, **kwargs)
+        self.per_item_s = per_item_s
+        self.streamed = 0
+
+    async def ajudge_stream(self, items: Sequence[JudgeItem]) -> AsyncIterator[tuple[int, Verdict]]:
+        for index, item in enumerate(items):
+            await asyncio.sleep(self.per_item_s)
+            self.streamed += 1
+            (verdict,) = await super().ajudge([item])
+            yield index, verdict
 
 
 class CountingJudge:

@@ -34,7 +34,9 @@ import types
 import weakref
 from typing import Any
 
+from agentic_core.evaluation_job import EvaluationJob
 from agentic_core.gc_control import release_memory
+from ui.run_job import JOB_KEY
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +117,14 @@ def _drop_state(session: Any) -> None:
         modules = state[MODULES_KEY] if state is not None else []
     except KeyError:
         modules = []
+    try:
+        job = state[JOB_KEY] if state is not None else None
+    except KeyError:
+        job = None
+    if isinstance(job, EvaluationJob):
+        # Nobody can see or keep that run any more: stop spending judge calls on it (what it
+        # judged stays in the cache, so running the data again continues from there).
+        job.cancel()
     for ref in modules:
         module = ref()
         if module is not None:  # no fragment of a closed session reruns: its globals can go

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agentic_core.agentic_metrics.compute import parse_metrics
+from agentic_core.cli.engine_options import engine_keywords
 from agentic_core.cli.gate_options import fail_under_exit
 from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT
@@ -152,12 +153,41 @@ def judge_loaded(loaded: LoadReport, args: argparse.Namespace, stderr: TextIO, *
     cache = None
     if args.cache != "off" and judge.cacheable:
         cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
+    keywords = engine_keywords(args)
+    if keywords["engine"] == "ray":  # Ray's workers rebuild the judge from its name and options
+        extra = {**_judge_options(args), **extra}
+    target = args.judge if keywords["engine"] == "ray" else judge
     progress, close = _progress(not args.no_progress, stderr)
     try:
-        return evaluate(loaded, judge, cache=cache, cache_mode=args.cache, progress=progress, **extra)
+        return evaluate(loaded, target, cache=cache, cache_mode=args.cache, progress=progress, **keywords, **extra)
     finally:
         if close is not None:
             close()
+
+
+def write_run_file(
+    result: EvaluationResult, paths: list[str], settings: AggregateSettings, out: str, run_id: str | None
+) -> Path:
+    """Write the run file (``run.agentic-run.json.gz``) into ``out``: the dashboard's History page imports it.
+
+    So a run evaluated elsewhere (a server, a Ray cluster) can be explored on a laptop, with its
+    verdicts and settings: no judge is called again.
+    """
+    from agentic_core.runs.payload import to_payload
+    from agentic_core.runs.store import RUN_FILE_SUFFIX, new_run_id, run_file_bytes
+
+    data_name = ", ".join(Path(p).name for p in paths)
+    payload = to_payload(
+        result,
+        run_id or new_run_id(),
+        f"{data_name} · {result.judge_identity.label()}",
+        data_name,
+        settings.model_dump(mode="json"),
+    )
+    target = Path(out) / f"run{RUN_FILE_SUFFIX}"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(run_file_bytes(payload))
+    return target
 
 
 def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -183,12 +213,14 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     settings = settings_from_args(args, result.recommended_threshold)
     agg = aggregate(result, settings)
     doc = report.summary(result, agg)
+    doc["engine"] = engine_keywords(args)["engine"]  # an added field: where the per-record work ran
     if not args.no_save:  # the run history (python -m agentic_core runs ...); its id is an added field
         from agentic_core.cli.runs_command import store_evaluation
 
         doc["run_id"] = store_evaluation(result, args.paths, settings, stderr)
     if args.out:
         paths = report.write_exports(result, agg, args.out)
+        paths["run"] = write_run_file(result, args.paths, settings, args.out, doc.get("run_id"))
         print(f"exports written: {', '.join(str(p) for p in paths.values())}", file=stderr)
     if args.json:
         json.dump(doc, stdout, ensure_ascii=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from agentic_core.cli.calibrate_options import add_calibrate_parser
+from agentic_core.cli.engine_options import add_engine_options
 from agentic_core.cli.gate_options import add_compare_parser, add_gate_options
 from agentic_core.cli.metric_options import add_metric_options
 from agentic_core.cli.runs_command import add_runs_parser
@@ -142,5 +143,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_calibrate_parser(sub)
     add_gate_options(ev)
     add_metric_options(ev)
+    add_engine_options(ev)
     add_compare_parser(sub, ev)
     return parser

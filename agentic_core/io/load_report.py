@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from agentic_core.errors import DataError
-from agentic_core.schemas import Conversation
+from agentic_core.io.conversation_store import ConversationStore
 from agentic_core.wording import plural
 
 if TYPE_CHECKING:  # pandas is imported lazily: loading must not pay for it
@@ -130,7 +130,9 @@ class LoadReport:
     """The outcome of loading one or more files.
 
     Attributes:
-        conversations: The valid conversations, in file order, exactly as validated.
+        conversations: The valid conversations, in file order, exactly as validated (a read-only
+            :class:`~agentic_core.io.conversation_store.ConversationStore`: records kept as JSON
+            and validated again when read, with the columns evaluation needs).
         issues: Every error, warning and note, grouped by file in load order and sorted by
             record within a file.
         files: The names of the files read, in order.
@@ -138,7 +140,7 @@ class LoadReport:
         skipped: The records that were not loaded, each with its first error.
     """
 
-    conversations: list[Conversation] = field(default_factory=list)
+    conversations: ConversationStore = field(default_factory=ConversationStore)
     issues: list[Issue] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     n_records: int = 0
@@ -167,7 +169,7 @@ class LoadReport:
     @property
     def n_interactions(self) -> int:
         """Number of interactions in the loaded conversations."""
-        return sum(len(c.conversation) for c in self.conversations)
+        return self.conversations.n_interactions
 
     def summary(self) -> str:
         """One line for the screen or the CLI.

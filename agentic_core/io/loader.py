@@ -13,6 +13,11 @@ the seed format by :mod:`agentic_core.io.importers` before validation; every iss
 place in the original record. ``format`` forces one format
 (:data:`~agentic_core.io.importers.FORMAT_CHOICES`).
 
+Streaming: JSON Lines are parsed chunk by chunk as validation reaches them, each chunk's raw
+records are dropped once validated, and the valid ones are kept as compressed JSON text plus the
+columns evaluation reads (:mod:`agentic_core.io.conversation_store`), so a large file is never
+held as Python objects all at once.
+
 Speed: validation runs over chunks of records with one pydantic ``TypeAdapter`` call each
 (per-record ``model_validate`` is several times slower); a chunk that fails is split into its
 failing records (explained one by one from the errors already at hand) and the rest
@@ -31,7 +36,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from agentic_core.errors import show_value
-from agentic_core.gc_control import gc_paused
+from agentic_core.gc_control import gc_paused, trim_memory
+from agentic_core.io.conversation_store import ConversationStore
 from agentic_core.io.explain import explain_validation_error
 from agentic_core.io.importers import DEFAULT_FORMAT, check_format, import_parsed
 from agentic_core.io.importers.common import relocate
@@ -70,6 +76,7 @@ agents' attempts (the seed-000 notebook data does this) and still catches a file
 # must stay exactly as written.
 _ADAPTER: TypeAdapter[list[Conversation]] = TypeAdapter(list[Conversation])
 _CHUNK = 1024
+_TRIM_FROM = 10_000  # records: a load this large frees hundreds of MB along the way
 
 LineOf = Callable[[int], "int | None"]
 _First = tuple[str, int, LineOf, str]
@@ -127,17 +134,23 @@ class _Loader:
         except OSError as err:
             self._file_error(name, f"cannot be read: {err.strerror or err}", "check the path and the disk")
             return
-        parsed = parse(name, data)
+        parsed = parse(name, data, lazy=True)
         del data  # the parsed records are all that is needed now (memory: ~ the file's size)
         self._add_parsed(name, parsed, owned=True)
 
     def add_bytes(self, name: str, data: bytes) -> None:
-        self._add_parsed(name, parse(name, data), owned=True)
+        self._add_parsed(name, parse(name, data, lazy=True), owned=True)
 
     def add_records(self, name: str, records: Any) -> None:
         # A copy of the list: records that fail a check are replaced in it, never in the caller's.
-        doc = list(records) if isinstance(records, list) else records
+        doc = list(records) if isinstance(records, (list, ConversationStore)) else records
         self._add_parsed(name, from_document(name, doc), owned=False)
+
+    def finish(self) -> LoadReport:
+        """The report, once every file is loaded (memory freed meanwhile handed back when it was a lot)."""
+        if self.report.n_records >= _TRIM_FROM:
+            trim_memory()
+        return self.report
 
     def _file_error(self, name: str, rule: str, fix: str) -> None:
         self.report.files.append(name)
@@ -154,27 +167,7 @@ class _Loader:
         report.n_records += len(records)
         issues: list[Issue] = []
         skipped: list[SkippedRecord] = []
-        line_of = parsed.line_of
-
-        for index, issue in parsed.record_errors.items():
-            issues.append(issue)
-            skipped.append(SkippedRecord(name, index, issue.line, None, issue.message(with_place=False)))
-
-        check_records(name, parsed, owned, issues, skipped)
-        todo = [i for i, r in enumerate(records) if r is not UNPARSABLE] if parsed.record_errors else None
-        total = len(todo) if todo is not None else len(records)
-        for start in range(0, total, _CHUNK):
-            ids = (
-                todo[start : start + _CHUNK] if todo is not None else range(start, min(start + _CHUNK, total))
-            )
-            chunk = [records[i] for i in ids]
-            for index, conv in self._validate_chunk(name, list(ids), chunk, line_of, issues, skipped):
-                self._accept(name, index, conv, line_of, issues, skipped)
-            if owned:
-                # Drop the raw dicts as soon as their models exist: peak memory is then about
-                # one copy of the data, not two.
-                for i in ids:
-                    records[i] = None
+        self._stream(name, parsed, owned, issues, skipped)
         parsed.release()
 
         issues.extend(parsed.record_issues)
@@ -185,6 +178,38 @@ class _Loader:
         report.issues.extend(parsed.issues)
         report.issues.extend(issues)
         report.skipped.extend(skipped)
+
+    def _stream(
+        self, name: str, parsed: Parsed, owned: bool, issues: list[Issue], skipped: list[SkippedRecord]
+    ) -> None:
+        """Chunk by chunk, in file order: parse (JSON Lines are read lazily), report lines that are not
+        JSON, check, validate, keep. Issues are sorted by record afterwards, so the report is the same
+        as if each step had run over the whole file at once."""
+        records, lines, line_of = parsed.records, parsed.lines, parsed.line_of
+        # Records kept as JSON text: the line itself (JSON Lines, parsed by orjson), else the
+        # record re-serialised when orjson parsed the bytes this load owns (an exact round trip).
+        exact = owned and not parsed.stdlib
+        for start in range(0, len(records), _CHUNK):
+            stop = min(start + _CHUNK, len(records))
+            parsed.parse_until(stop)
+            for index in range(start, stop):
+                issue = parsed.record_errors.get(index)
+                if issue is not None:
+                    issues.append(issue)
+                    skipped.append(SkippedRecord(name, index, issue.line, None, issue.message(with_place=False)))
+            check_records(name, parsed, owned, issues, skipped, start, stop)
+            ids = [i for i in range(start, stop) if records[i] is not UNPARSABLE]
+            chunk = [records[i] for i in ids]
+            for index, conv in self._validate_chunk(name, ids, chunk, line_of, issues, skipped):
+                raw: Any = lines[index] if lines is not None else records[index] if exact else None
+                self._accept(name, index, conv, line_of, issues, skipped, raw)
+            if owned:
+                # Drop the raw dicts (and JSON lines) as soon as their models exist: peak memory is
+                # then about one copy of the data, not two.
+                for i in ids:
+                    records[i] = None
+                if lines is not None:
+                    lines[start:stop] = [None] * (stop - start)
 
     def _validate_chunk(
         self,
@@ -257,6 +282,7 @@ class _Loader:
         line_of: LineOf,
         issues: list[Issue],
         skipped: list[SkippedRecord],
+        raw: Any = None,
     ) -> None:
         session_id = conv.session_id
         extras = list(iter_model_extras(conv))
@@ -289,7 +315,7 @@ class _Loader:
             )
             return
         self._seen[unique] = (name, index, line_of, conv.assistant_id)
-        self.report.conversations.append(conv)
+        self.report.conversations.append(conv, raw)
 
     def _duplicate(self, name: str, index: int, conv: Conversation, first: _First, line_of: LineOf) -> Issue:
         first_file, first_index, first_line_of, previous = first
@@ -345,7 +371,7 @@ def load_paths(
     with gc_paused(promote=True):
         for path in paths:
             loader.add_path(path)
-    return loader.report
+    return loader.finish()
 
 
 def load_bytes(
@@ -396,7 +422,7 @@ def load_many(
         for name, data in named:
             # Tolerate text and bytearray / memoryview from upload widgets.
             loader.add_bytes(name, data.encode() if isinstance(data, str) else bytes(data))
-    return loader.report
+    return loader.finish()
 
 
 def load_records(

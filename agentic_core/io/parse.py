@@ -168,12 +168,14 @@ def _looks_like_jsonl(data: bytes) -> bool:
     return False
 
 
-def parse(file: str, data: bytes) -> Parsed:
+def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
     """Detect the format of one file's bytes and parse it into records.
 
     Args:
         file: The file name (for messages).
         data: The raw bytes; UTF-8, with or without a byte-order mark.
+        lazy: JSON Lines records are parsed only when asked for (:meth:`Parsed.parse_until`),
+            so a large file is never held as Python objects all at once (the loader streams).
 
     Returns:
         The records and the file-level issues. Never raises for bad input.
@@ -192,7 +194,7 @@ def parse(file: str, data: bytes) -> Parsed:
     except orjson.JSONDecodeError:
         pass
     if _looks_like_jsonl(data):
-        return _parse_jsonl(file, data)
+        return _parse_jsonl(file, data, lazy)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -218,7 +220,7 @@ def parse(file: str, data: bytes) -> Parsed:
             first = text[: err.pos].strip()
             if "\n" in first:
                 return _parse_stream(file, text)
-            return _parse_jsonl(file, data)
+            return _parse_jsonl(file, data, lazy)
         return Parsed("invalid", issues=[_syntax_issue(file, err)])
     except RecursionError:
         issue = Issue(
@@ -265,52 +267,78 @@ def from_document(file: str, doc: Any, data: bytes = b"") -> Parsed:
     return Parsed("invalid", issues=[issue])
 
 
-def _parse_jsonl(file: str, data: bytes) -> Parsed:
+def _parse_jsonl(file: str, data: bytes, lazy: bool = False) -> Parsed:
     """One JSON value per line; blank lines are skipped; a bad line is a bad record, not a bad file."""
     parsed = Parsed("jsonl")
-    lines: list[int] = []
-    records = parsed.records
+    numbers: list[int] = []
+    lines: list[bytes | None] = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
-        if not raw.strip():
-            continue
-        index = len(records)
-        lines.append(number)
-        # The raw line is parsed (JSON allows the surrounding spaces and a trailing \r), so
-        # error columns count from the start of the line as an editor shows it.
-        value, err, stdlib = _loads(raw)
-        parsed.stdlib = parsed.stdlib or stdlib
-        if err is None:
-            records.append(value)
-            continue
-        records.append(UNPARSABLE)
-        if isinstance(err, json.JSONDecodeError):
-            issue = Issue(
-                "error",
-                file,
-                index,
-                "",
-                f"is not valid JSON: {err.msg}",
-                None,
-                _syntax_fix(err.msg),
-                line=number,
-                column=err.colno,
-            )
-        elif isinstance(err, UnicodeDecodeError):
-            issue = _encoding_issue(file, raw, err, index, number)
-        else:
-            issue = Issue(
-                "error",
-                file,
-                index,
-                "",
-                "is nested too deeply to be read",
-                None,
-                "flatten the record",
-                number,
-            )
-        parsed.record_errors[index] = issue
-    parsed.line_of = lines.__getitem__
+        if raw.strip():
+            numbers.append(number)
+            lines.append(raw)
+    parsed.records = [None] * len(lines)
+    parsed.lines = lines
+    parsed.line_of = numbers.__getitem__
+    done = 0
+
+    def more(stop: int) -> None:
+        nonlocal done
+        stop = min(stop, len(numbers))
+        records, pending = parsed.records, parsed.lines
+        for index in range(done, stop):
+            raw = pending[index] if pending is not None else None
+            if raw is None:  # released: loading is over
+                continue
+            # The raw line is parsed (JSON allows the surrounding spaces and a trailing \r), so
+            # error columns count from the start of the line as an editor shows it.
+            value, err, stdlib = _loads(raw)
+            if stdlib and pending is not None:
+                parsed.stdlib = True
+                pending[index] = None  # not exact as JSON text (NaN, big integers): not kept
+            if err is None:
+                records[index] = value
+                continue
+            records[index] = UNPARSABLE
+            if pending is not None:
+                pending[index] = None
+            parsed.record_errors[index] = _line_error(file, raw, err, index, numbers[index])
+        done = max(done, stop)
+        if done >= len(numbers):
+            parsed.more = None
+
+    parsed.more = more
+    if not lazy:
+        more(len(numbers))
+        parsed.lines = None
     return parsed
+
+
+def _line_error(file: str, raw: bytes, err: Exception, index: int, number: int) -> Issue:
+    """The issue of one JSON line that could not be parsed."""
+    if isinstance(err, json.JSONDecodeError):
+        return Issue(
+            "error",
+            file,
+            index,
+            "",
+            f"is not valid JSON: {err.msg}",
+            None,
+            _syntax_fix(err.msg),
+            line=number,
+            column=err.colno,
+        )
+    if isinstance(err, UnicodeDecodeError):
+        return _encoding_issue(file, raw, err, index, number)
+    return Issue(
+        "error",
+        file,
+        index,
+        "",
+        "is nested too deeply to be read",
+        None,
+        "flatten the record",
+        number,
+    )
 
 
 _DECODER = json.JSONDecoder()

@@ -54,6 +54,11 @@ class Parsed:
             the place in the file as written. ``None`` for seed files.
         raw: The bytes of a file holding one object (kept so that an importer splitting it into
             records can look up their lines); empty otherwise.
+        lines: JSON Lines read lazily (``parse(..., lazy=True)``): each record's line, for the
+            records ``records`` does not hold yet (``None`` there until :meth:`parse_until`);
+            a line stays once parsed by orjson (the loader keeps it as the record's text), else
+            it is dropped.
+        more: Parses the pending JSON lines up to a record index (set by the JSON Lines parser).
     """
 
     kind: Kind
@@ -65,10 +70,29 @@ class Parsed:
     record_issues: list[Issue] = field(default_factory=list)
     origins: dict[int, list[tuple[str, str]]] | None = None
     raw: bytes = b""
+    lines: list[bytes | None] | None = None
+    more: Callable[[int], None] | None = None
+
+    def parse_until(self, stop: int) -> None:
+        """Make sure records ``[0, stop)`` are parsed (a no-op unless read lazily)."""
+        if self.more is not None:
+            self.more(stop)
+
+    def parse_first(self, count: int) -> None:
+        """Parse records until ``count`` of them are valid JSON (what format detection reads), or all are."""
+        if self.more is None:
+            return
+        stop = 0
+        while stop < len(self.records):
+            stop = min(len(self.records), max(stop * 2, 64))
+            self.more(stop)
+            if sum(1 for r in self.records[:stop] if r is not UNPARSABLE) >= count:
+                return
 
     def release(self) -> None:
         """Drop what is only kept for line lookups (the file's bytes) once loading is done."""
         self.raw = b""
+        self.lines = None
         if isinstance(self.line_of, LazyLines):
             self.line_of.release()
 

@@ -151,16 +151,24 @@ def has_surrogates(raw: Any) -> bool:
 
 
 def check_records(
-    name: str, parsed: Parsed, owned: bool, issues: list[Issue], skipped: list[SkippedRecord]
+    name: str,
+    parsed: Parsed,
+    owned: bool,
+    issues: list[Issue],
+    skipped: list[SkippedRecord],
+    start: int = 0,
+    stop: int | None = None,
 ) -> None:
     """Skip records with tool values too deep to compare; repair text no encoding can store.
 
     A skipped record becomes :data:`UNPARSABLE` (with its error in ``record_errors``), so the
     loader's validation passes over it like a record whose line was not valid JSON. Records the
     caller owns (``owned`` false: given in memory) are copied before a repair, never changed.
+    Only records ``[start, stop)`` are checked (the loader streams a file chunk by chunk).
     """
-    records = parsed.records
-    for index, raw in enumerate(records):
+    records, lines = parsed.records, parsed.lines
+    for index in range(start, len(records) if stop is None else stop):
+        raw = records[index]
         if raw is UNPARSABLE or not isinstance(raw, dict):
             continue
         session = raw.get("session_id")
@@ -187,7 +195,10 @@ def check_records(
                     session_id,
                 )
             )
-        deep = too_deep(raw)
+        line = lines[index] if lines is not None else None
+        # A line with no more than MAX_TOOL_NESTING brackets cannot nest deeper (a C-speed count
+        # spares the walk on almost every record of a JSON Lines file).
+        deep = None if line is not None and line.count(b"{") + line.count(b"[") <= MAX_TOOL_NESTING else too_deep(raw)
         if deep is not None:
             issue = Issue(
                 "error",

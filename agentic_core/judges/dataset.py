@@ -15,17 +15,31 @@ class DatasetJudge:
     cacheable = False
 
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
-        """Return each item's own score; items without a ``score`` field are failed (unscored)."""
-        verdicts = [
-            Verdict(score=item.score, reasoning=f"score {item.score:g} taken from the dataset")
-            if item.score is not None
-            else Verdict(
-                status="failed",
-                error="no 'score' field on this interaction: the dataset judge needs one "
-                '(add "score": <0..1> or choose another judge)',
-            )
-            for item in items
-        ]
+        """Return each item's own score; items without a ``score`` field are failed (unscored).
+
+        Equal scores share one verdict object (verdicts are never changed in place): a million
+        interactions hold a few thousand distinct scores, not a million models.
+        """
+        by_score: dict[object, Verdict] = {}
+        verdicts = []
+        for item in items:
+            score = item.score
+            # 0.0 and -0.0 are equal keys but read differently ("score -0 taken from ...").
+            key: object = (score, str(score)) if score == 0 else score
+            verdict = by_score.get(key)
+            if verdict is None:
+                verdict = by_score[key] = _verdict(score)
+            verdicts.append(verdict)
         if progress is not None:
             progress(len(items), len(items))
         return verdicts
+
+
+def _verdict(score: float | None) -> Verdict:
+    if score is None:
+        return Verdict(
+            status="failed",
+            error="no 'score' field on this interaction: the dataset judge needs one "
+            '(add "score": <0..1> or choose another judge)',
+        )
+    return Verdict(score=score, reasoning=f"score {score:g} taken from the dataset")

@@ -19,7 +19,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncGenerator, Hashable, Sequence
+from collections.abc import AsyncGenerator, Callable, Hashable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 from agentic_core.errors import CacheError, SettingsError
 from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict
 from agentic_core.judges.cache import JudgeCache, cache_key
+from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.packs import packed_keys, packed_verdicts
 
 CacheMode = Literal["use", "refresh", "off"]
@@ -106,21 +107,28 @@ def _dedupe_key(judge: Judge, item: JudgeItem) -> Hashable:
     return item
 
 
-def _distinct_items(judge: Judge, items: Sequence[JudgeItem]) -> tuple[list[JudgeItem], list[list[int]]]:
-    """The distinct items, and for each the positions in ``items`` where it occurs."""
+def _distinct_items(
+    judge: Judge, items: Sequence[JudgeItem]
+) -> tuple[list[JudgeItem], list[int], dict[int, list[int]]]:
+    """The distinct items, each one's first position in ``items``, and the later positions of repeated ones.
+
+    Repeats are kept apart (a dict holding only the repeated items) because most items occur once:
+    a list of positions per item cost about 100 MB per million interactions.
+    """
     where: dict[Hashable, int] = {}
     unique: list[JudgeItem] = []
-    positions: list[list[int]] = []
+    first: list[int] = []
+    copies: dict[int, list[int]] = {}
     for pos, item in enumerate(items):
         key = _dedupe_key(judge, item)
         u = where.get(key)
         if u is None:
             where[key] = len(unique)
             unique.append(item)
-            positions.append([pos])
+            first.append(pos)
         else:
-            positions[u].append(pos)
-    return unique, positions
+            copies.setdefault(u, []).append(pos)
+    return unique, first, copies
 
 
 def estimate_calls(
@@ -135,7 +143,7 @@ def estimate_calls(
     as empty (the estimate is then an upper bound).
     """
     _check_cache_mode(cache_mode)
-    unique, _ = _distinct_items(judge, items)
+    unique, _, _ = _distinct_items(judge, items)
     if cache is None or cache_mode != "use" or not judge.cacheable:
         return len(unique)
     fingerprint = judge.identity.fingerprint()
@@ -180,6 +188,7 @@ async def run_judge(
     cache: JudgeCache | None = None,
     cache_mode: CacheMode = "use",
     progress: ProgressFn | None = None,
+    on_verdict: Callable[[int, Verdict], None] | None = None,
 ) -> JudgeRun:
     """Judge ``items`` once each, using and filling the cache.
 
@@ -190,7 +199,11 @@ async def run_judge(
         cache_mode: ``use`` (read and write), ``refresh`` (judge everything again, overwrite),
             ``off`` (neither read nor write; the database is not even opened).
         progress: Called as ``progress(done, total)`` over ``len(items)`` as items complete
-            (cache hits and duplicates count as done when their verdict is known).
+            (cache hits and duplicates count as done when their verdict is known); called once
+            with the cache's share before judging starts.
+        on_verdict: Called as ``on_verdict(position, verdict)`` for every item as soon as its
+            verdict is known (a :class:`~agentic_core.judges.monitor.RunMonitor` shows partial
+            results with it).
 
     Returns:
         The verdicts and the run's accounting.
@@ -205,17 +218,22 @@ async def run_judge(
     total = len(items)
     use_cache = cache is not None and judge.cacheable and cache_mode != "off"
     warnings: list[str] = []
-    unique, positions = _distinct_items(judge, items)
+    unique, first_at, copies_at = _distinct_items(judge, items)
     verdicts: list[Verdict | None] = [None] * total
     done = 0
 
     def place(u: int, verdict: Verdict) -> None:
         nonlocal done
-        first, *copies = positions[u]
+        first = first_at[u]
         verdicts[first] = verdict
+        copies = copies_at.get(u, ()) if copies_at else ()
         for pos in copies:
             verdicts[pos] = verdict.model_copy()
-        done += len(positions[u])
+        done += 1 + len(copies)
+        if on_verdict is not None:
+            on_verdict(first, verdict)
+            for pos in copies:
+                on_verdict(pos, verdict)
 
     fingerprint = judge.identity.fingerprint()
     keys: list[str] = [cache_key(fingerprint, item) for item in unique] if use_cache else []
@@ -236,8 +254,8 @@ async def run_judge(
     for u in range(len(unique)):
         if hits and keys[u] in hits:
             place(u, hits[keys[u]])
-    if progress is not None and done:
-        progress(done, total)
+    if progress is not None:
+        progress(done, total)  # the moment judging starts: a measured rate counts from here
 
     retries_before, reasks_before = _stat(judge, "retries"), _stat(judge, "reasks")
     writable = use_cache
@@ -333,6 +351,7 @@ def run_judge_sync(
     cache: JudgeCache | None = None,
     cache_mode: CacheMode = "use",
     progress: ProgressFn | None = None,
+    monitor: RunMonitor | None = None,
 ) -> JudgeRun:
     """:func:`run_judge` from synchronous code (CLI, Streamlit, notebooks, tests).
 
@@ -344,6 +363,10 @@ def run_judge_sync(
     If this thread is interrupted (Ctrl-C, or ``progress`` raising, as Streamlit does when a
     script reruns), the run is cancelled and, before the exception propagates, allowed up to
     30 s to stop and write what it judged to the cache.
+
+    With a ``monitor``, every verdict and progress update is also reported to it, and
+    :meth:`RunMonitor.cancel` (from any thread) stops the run the same way, raising
+    :class:`~agentic_core.judges.monitor.RunCancelled`.
     """
     loop = _judge_loop()
     with contextlib.suppress(RuntimeError):
@@ -352,6 +375,12 @@ def run_judge_sync(
     updates: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
     finished = threading.Event()
 
+    def report(done: int, total: int) -> None:
+        if monitor is not None:
+            monitor.progress(done, total)
+        if progress is not None:
+            updates.put((done, total))
+
     async def job() -> JudgeRun:
         try:
             return await run_judge(
@@ -359,7 +388,8 @@ def run_judge_sync(
                 items,
                 cache=cache,
                 cache_mode=cache_mode,
-                progress=(lambda done, total: updates.put((done, total))) if progress is not None else None,
+                progress=report if progress is not None or monitor is not None else None,
+                on_verdict=monitor.record if monitor is not None else None,
             )
         finally:
             finished.set()
@@ -368,12 +398,24 @@ def run_judge_sync(
     try:
         while not finished.wait(0.05):
             _relay(updates, progress)
+            if monitor is not None and monitor.cancel_requested:
+                raise _cancelled(monitor, judge)
         _relay(updates, progress)
         return future.result()
     except BaseException:
         future.cancel()
         finished.wait(_STOP_GRACE_S)
         raise
+
+
+def _cancelled(monitor: RunMonitor, judge: Judge) -> RunCancelled:
+    snap = monitor.snapshot()
+    return RunCancelled(
+        "run",
+        f"was cancelled after {snap.done:,} of {snap.total:,} interactions had a verdict",
+        judge.identity.label(),
+        "run again: what was judged is in the cache, so the next run continues from there",
+    )
 
 
 def _relay(updates: queue.SimpleQueue[tuple[int, int]], progress: ProgressFn | None) -> None:

@@ -38,7 +38,7 @@ def conversation_index(result: EvaluationResult) -> pd.DataFrame:
         {
             "row": np.arange(n, dtype=np.int64),
             "session_id": pd.Series(result.session_ids, dtype=object),
-            "assistant_id": pd.Series([c.assistant_id for c in result.conversations], dtype=object),
+            "assistant_id": pd.Series(result.assistant_ids(), dtype=object),
             "task_key": pd.Series(
                 np.asarray(result.task_keys, dtype=object)[result.task_codes] if n else [], dtype=object
             ),
@@ -60,7 +60,7 @@ class SearchIndex:
         self.conv_index = result.conv_index
         self.interaction_text = (inter["query"].astype(str) + "\n" + inter["answer"].astype(str)).str.lower()
         ids = pd.Series(result.session_ids, dtype=object).astype(str)
-        assistants = pd.Series([c.assistant_id for c in result.conversations], dtype=object).astype(str)
+        assistants = pd.Series(result.assistant_ids(), dtype=object).astype(str)
         self.id_text = (ids + "\n" + assistants).str.lower()
 
     def search(self, term: str) -> np.ndarray:

@@ -97,15 +97,15 @@ class FilterIndex:
     def build(cls, result: EvaluationResult) -> FilterIndex:
         n = result.n_conversations
         tools: dict[str, list[int]] = {}
-        for row, conversation in enumerate(result.conversations):
-            names: set[str] = set()
-            for turn in conversation.conversation:
-                for calls in (
-                    _calls(turn, "agentic", "tools_used"),
-                    _calls(turn, "ground_truth_agentic", "expected_tools"),
-                ):
-                    names.update(str(getattr(c, "tool_name", "")) for c in calls)
-            for name in names - {""}:
+        per_conversation: dict[int, set[str]] = {}
+        expected_names, used_names = result.tool_call_names()
+        for row, expected, used in zip(result.conv_index.tolist(), expected_names, used_names, strict=True):
+            if expected or used:
+                names = per_conversation.setdefault(row, set())
+                names.update(expected)
+                names.update(used)
+        for row in sorted(per_conversation):
+            for name in per_conversation[row] - {""}:
                 tools.setdefault(name, []).append(row)
         inter = result.interactions
         unscored = inter["score"].isna().to_numpy()
@@ -130,11 +130,6 @@ class FilterIndex:
         mask = np.zeros(self.n_conversations, dtype=bool)
         mask[self.conv_index[np.asarray(hits, dtype=bool)]] = True
         return mask
-
-
-def _calls(turn: Any, part: str, name: str) -> list[Any]:
-    block = getattr(turn, part, None)
-    return list(getattr(block, name, None) or []) if block is not None else []
 
 
 def tool_dimension_values(result: EvaluationResult, agg: Aggregate, dimension: str) -> np.ndarray:

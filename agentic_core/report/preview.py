@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
+from agentic_core.columns import columns_of, has_columns
 from agentic_core.schemas import Conversation
+
+_PREVIEW_COLUMNS = [
+    "session_id", "assistant_id", "task_key", "interactions", "tool_calls", "expected_tool_calls", "scored"
+]
 
 
 def conversations_preview(conversations: Sequence[Conversation]) -> pd.DataFrame:
@@ -18,6 +24,29 @@ def conversations_preview(conversations: Sequence[Conversation]) -> pd.DataFrame
     the agent made), ``expected_tool_calls`` (calls the ground truth expects) and ``scored``
     (interactions carrying their own ``score``, which the ``dataset`` judge needs).
     """
+    if has_columns(conversations):  # a loaded file: read its columns, validate nothing again
+        cols = columns_of(conversations)
+        starts = np.cumsum(cols.sizes) - cols.sizes
+
+        def per_conversation(values: np.ndarray) -> list[int]:
+            return np.add.reduceat(values, starts).tolist() if len(starts) else []
+
+        used_calls = np.fromiter(map(len, cols.used_names), dtype=np.int64, count=cols.n_interactions)
+        expected_calls = np.fromiter(map(len, cols.expected_names), dtype=np.int64, count=cols.n_interactions)
+        with_score = (~np.isnan(cols.score)).astype(np.int64)
+        rows = list(
+            zip(
+                cols.session_ids,
+                cols.assistant_ids,
+                cols.task_keys,
+                cols.sizes.tolist(),
+                per_conversation(used_calls),
+                per_conversation(expected_calls),
+                per_conversation(with_score),
+                strict=True,
+            )
+        )
+        return pd.DataFrame.from_records(rows, columns=_PREVIEW_COLUMNS)
     rows = []
     for c in conversations:
         used = expected = scored = 0
@@ -26,8 +55,7 @@ def conversations_preview(conversations: Sequence[Conversation]) -> pd.DataFrame
             expected += len(i.ground_truth_agentic.expected_tools) if i.ground_truth_agentic else 0
             scored += i.score is not None
         rows.append((c.session_id, c.assistant_id, c.task_key(), len(c.conversation), used, expected, scored))
-    columns = ["session_id", "assistant_id", "task_key", "interactions", "tool_calls", "expected_tool_calls", "scored"]
-    return pd.DataFrame.from_records(rows, columns=columns)
+    return pd.DataFrame.from_records(rows, columns=_PREVIEW_COLUMNS)
 
 
 VIEW_MAX_CHARS = 4_000

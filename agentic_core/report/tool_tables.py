@@ -41,19 +41,17 @@ def tool_breakdown(result: EvaluationResult) -> pd.DataFrame:
             },
         )
 
-    interactions = result.flat_interactions()
-    for interaction, comp in zip(interactions, result.tool_components, strict=True):
+    expected_names, used_names = result.tool_call_names()
+    for expected, used, comp in zip(expected_names, used_names, result.tool_components, strict=True):
         if comp is None:
             continue
-        expected = interaction.ground_truth_agentic.expected_tools if interaction.ground_truth_agentic else []
-        used = interaction.agentic.tools_used if interaction.agentic else []
-        for expected_call in expected:
-            row(expected_call.tool_name)["expected_calls"] += 1
-        for used_call in used:
-            row(used_call.tool_name)["used_calls"] += 1
+        for name in expected:
+            row(name)["expected_calls"] += 1
+        for name in used:
+            row(name)["used_calls"] += 1
         for m in comp.matches:
             if m.expected_index is not None and m.used_index is not None:
-                r = row(expected[m.expected_index].tool_name)
+                r = row(expected[m.expected_index])
                 r["matched"] += 1
                 r["agreement_sum"] += m.agreement
                 if m.agreement < 1.0:
@@ -113,12 +111,15 @@ def interaction_tool_names(result: EvaluationResult) -> pd.Series:
     Weight-independent: compute once per run, then filter tables such as :func:`failing_tool_calls`
     (whose ``row`` column indexes this series) by tool name.
     """
+    expected_names, used_names = result.tool_call_names()
+    shared: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
     names: list[tuple[str, ...]] = []
-    for conversation in result.conversations:
-        for interaction in conversation.conversation:
-            expected = interaction.ground_truth_agentic.expected_tools if interaction.ground_truth_agentic else []
-            used = interaction.agentic.tools_used if interaction.agentic else []
-            names.append(tuple(sorted({c.tool_name for c in expected} | {c.tool_name for c in used})))
+    for expected, used in zip(expected_names, used_names, strict=True):
+        key = (expected, used)
+        found = shared.get(key)
+        if found is None:
+            found = shared[key] = tuple(sorted(set(expected) | set(used)))
+        names.append(found)
     return pd.Series(names, dtype=object, name="tool_names")
 
 

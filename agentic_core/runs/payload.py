@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -88,7 +89,7 @@ class RunPayload(BaseModel):
     agentic: dict[str, Any] | None = None
 
 
-def conversation_dicts(conversations: list[Conversation]) -> list[dict[str, Any]]:
+def conversation_dicts(conversations: Sequence[Conversation]) -> list[dict[str, Any]]:
     """The conversations as plain seed-format dicts (only the fields that were given)."""
     return [c.model_dump(mode="json", exclude_unset=True) for c in conversations]
 
@@ -185,7 +186,7 @@ def from_payload(payload: RunPayload) -> EvaluationResult:
         )
     accounting = {**payload.judge_run, "verdicts": payload.verdicts, "identity": payload.meta.judge}
     run = JudgeRun.model_validate(accounting)
-    result = assemble(list(report.conversations), run, payload.recommended_threshold, report)
+    result = assemble(report.conversations, run, payload.recommended_threshold, report)
     result.overrides = {o.row: o for o in payload.overrides if o.row < result.n_interactions}
     if payload.agentic is not None:
         from agentic_core.agentic_metrics.results import AgenticMetrics

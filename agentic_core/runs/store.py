@@ -317,9 +317,7 @@ class RunStore:
 
     def export(self, run_id: str) -> bytes:
         """One run as a single file's content (gzip-compressed JSON): what ``runs import`` reads."""
-        import gzip
-
-        return gzip.compress(orjson.dumps(self.payload(run_id).model_dump(mode="json")), 6, mtime=0)
+        return run_file_bytes(self.payload(run_id))
 
     def import_(self, data: bytes, place: str = "run file") -> RunMeta:
         """Add an exported run to the history (a new id if its id is taken).
@@ -351,6 +349,17 @@ class RunStore:
         """The newest run, if any."""
         runs = self.runs()
         return runs[0] if runs else None
+
+
+RUN_FILE_SUFFIX = ".agentic-run.json.gz"
+"""How a run file is named (``runs export``, ``evaluate --out``); the History page imports it."""
+
+
+def run_file_bytes(payload: RunPayload) -> bytes:
+    """A run document as a run file's content (gzip-compressed JSON, reproducible bytes)."""
+    import gzip
+
+    return gzip.compress(orjson.dumps(payload.model_dump(mode="json")), 6, mtime=0)
 
 
 def age_text(created_at: float, now: float | None = None) -> str:

@@ -8,7 +8,7 @@ bit-identical overall scores (same operations in the same order).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -144,18 +144,20 @@ def components_matrix(components: Sequence[ToolComponents | None]) -> dict[str, 
     """
     n = len(components)
     nan = math.nan
-
-    def column(values: Iterator[float]) -> npt.NDArray[np.float64]:
-        return np.fromiter(values, dtype=np.float64, count=n)
-
-    arrays: dict[str, npt.NDArray[Any]] = {
-        name: column(getattr(c, name) if c is not None else nan for c in components) for name in _ARRAY_FIELDS
-    }
-    for name in _OPTIONAL_FIELDS:
-        arrays[name] = column(
-            value if c is not None and (value := getattr(c, name)) is not None else nan for c in components
-        )
-    arrays["applicable"] = np.fromiter((c is not None for c in components), dtype=bool, count=n)
+    names = (*_ARRAY_FIELDS, *_OPTIONAL_FIELDS)
+    # One row of values per distinct object: fully correct interactions share one components
+    # object (see agentic_core.tools.dimensions), so a million rows hold a few thousand objects.
+    seen: dict[int, tuple[float, ...]] = {id(None): (nan,) * (len(names) + 1)}
+    rows: list[tuple[float, ...]] = []
+    for c in components:
+        row = seen.get(id(c))
+        if row is None:
+            values = [getattr(c, name) for name in names]
+            row = seen[id(c)] = (*(nan if v is None else v for v in values), 1.0)
+        rows.append(row)
+    table = np.array(rows, dtype=np.float64).reshape(n, len(names) + 1)
+    arrays: dict[str, npt.NDArray[Any]] = {name: np.ascontiguousarray(table[:, k]) for k, name in enumerate(names)}
+    arrays["applicable"] = table[:, -1] == 1.0
     return arrays
 
 

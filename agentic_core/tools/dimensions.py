@@ -73,8 +73,12 @@ def _score_perfect(used: list[ToolCall], expected: GroundTruthAgentic, flag: boo
     exp = expected.expected_tools
     if flag is not True or not exp or len(used) != len(exp):
         return None
-    e_order = evaluation_order([t.step for t in exp])
-    u_order = evaluation_order([t.step for t in used])
+    n = len(exp)
+    if n == 1:  # the evaluation order of one call (the common case)
+        e_order = u_order = [0]
+    else:
+        e_order = evaluation_order([t.step for t in exp])
+        u_order = evaluation_order([t.step for t in used])
     for e_i, u_i in zip(e_order, u_order, strict=True):
         e, u = exp[e_i], used[u_i]
         if e.optional or e.parameter_rules or e.tool_name != u.tool_name:
@@ -83,15 +87,36 @@ def _score_perfect(used: list[ToolCall], expected: GroundTruthAgentic, flag: boo
         if e_params.keys() != u_params.keys():
             return None
         for name, value in e_params.items():
-            if not values_agree(value, u_params[name]):
+            other = u_params[name]
+            kind = type(value)
+            if kind is type(other) and kind in _LEAVES:
+                # Two leaves of one built-in type agree exactly when they are equal (NaN never is).
+                if value != other:
+                    return None
+            elif not values_agree(value, other):
                 return None
-    n = len(exp)
+    key = (n, expected.tool_sequence_matters, *e_order, -1, *u_order)
+    perfect = _PERFECT.get(key)
+    if perfect is None:
+        perfect = _PERFECT[key] = _perfect_components(n, expected.tool_sequence_matters, e_order, u_order)
+    return perfect
+
+
+_LEAVES = frozenset({str, int, float, bool})
+_PERFECT: dict[tuple[Any, ...], ToolComponents] = {}
+"""Fully correct interactions' components by shape (count, order checked, orders): one shared
+(frozen, never mutated) object each, instead of a million equal ones."""
+
+
+def _perfect_components(n: int, sequence_checked: bool, e_order: list[int], u_order: list[int]) -> ToolComponents:
+    if len(_PERFECT) > 4096:  # shapes are few; bound the memo all the same
+        _PERFECT.clear()
     return ToolComponents(
         selection=1.0,
         selection_ignore_extra=1.0,
         parameters=1.0,
         sequence=1.0,
-        sequence_checked=expected.tool_sequence_matters,
+        sequence_checked=sequence_checked,
         utilization=1.0,
         utilization_inferred=False,
         n_required=n,

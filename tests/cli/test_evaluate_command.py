@@ -79,10 +79,33 @@ def test_out_writes_exports(tmp_path: Path) -> None:
     code, _, err = run("evaluate", str(SEEDS), "--judge", "dataset", "--out", str(tmp_path), "--no-progress")
     assert code == 0, err
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["conversations.csv", "interactions.csv", "settings.json", "summary.json", "tasks.csv"]
+    assert names == [
+        "conversations.csv", "interactions.csv", "run.agentic-run.json.gz", "settings.json", "summary.json", "tasks.csv"
+    ]
     interactions = pd.read_csv(tmp_path / "interactions.csv")
     assert len(interactions) == 12
     assert json.loads((tmp_path / "settings.json").read_text())["judge"]["kind"] == "dataset"
+
+
+def test_out_writes_a_run_file_the_dashboard_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run evaluated elsewhere: its run file, imported into another history, gives the same numbers."""
+    from agentic_core import aggregate, make_settings
+    from agentic_core.runs import RunStore
+
+    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(tmp_path / "there.sqlite3"))
+    code, out, err = run(
+        "evaluate", str(SUPPORT), "--judge", "dataset", "--out", str(tmp_path / "out"), "--no-progress", "--json"
+    )
+    assert code == 0, err
+    there = json.loads(out)
+    laptop = RunStore(tmp_path / "laptop.sqlite3")
+    meta = laptop.import_((tmp_path / "out" / "run.agentic-run.json.gz").read_bytes(), "run file")
+    assert meta.id == there["run_id"] and meta.n_interactions == 344
+    reopened = laptop.open(meta.id)
+    agg = aggregate(reopened, make_settings())
+    assert agg.headline is not None and agg.headline.k == there["headline"]["k"]
+    assert agg.headline.pass_pow_k == pytest.approx(there["headline"]["pass_pow_k"])
+    assert agg.counts.correct_conversations == there["counts"]["correct_conversations"]
 
 
 @pytest.mark.parametrize(

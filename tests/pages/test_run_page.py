@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from agentic_core.evaluate import evaluate, judge_items
 from agentic_core.io.samples import SAMPLES, load_sample
 from agentic_core.judges import registry
 from agentic_core.judges.runner import estimate_calls
-from tests.fakes import FakeJudge, LatencyChatModel, OpenAIStandIn, judgement_json
+from tests.fakes import FakeJudge, LatencyChatModel, OpenAIStandIn, SlowStreamJudge, judgement_json
 
 RUN = "pages/run.py"
 RAGAS = Path(__file__).resolve().parents[2] / "sample_data" / "ragas_multiturn.jsonl"
@@ -277,3 +278,68 @@ def test_agentic_metrics_are_computed_with_the_runs_llm_judge(
     stored = RunStore().open(meta.id).agentic
     assert stored is not None and stored.metrics == ("topic_adherence", "goal_accuracy")
     runs._open_store.clear()
+
+
+def _wait_for(at: AppTest, done: Callable[[AppTest], bool], timeout: float = 20.0) -> AppTest:
+    """Rerun the page (as the progress fragment does every half second) until ``done``."""
+    end = time.monotonic() + timeout
+    while not done(at):
+        assert time.monotonic() < end, "timed out waiting for the page"
+        time.sleep(0.1)
+        at.run()
+        assert not at.exception
+    return at
+
+
+def _progress(at: AppTest) -> str:
+    """The progress bars' texts."""
+    return "\n".join(str(bar.proto.text) for bar in at.get("progress"))
+
+
+def _slow_run(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> AppTest:
+    _register(monkeypatch, "slow", lambda: SlowStreamJudge(0.9, per_item_s=0.25), title="Slow")
+    at = _load_sample(app, "support")
+    return _run(at, "slow", cache_mode="off")
+
+
+def test_a_slow_run_shows_progress_eta_and_partial_results(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
+    at = _slow_run(monkeypatch, app)
+    total = load_sample("support").n_interactions
+    # The run goes on in the background: the page shows its progress, not a finished run.
+    assert at.button(key="run_start").disabled
+    assert not at.button(key="run_cancel").disabled
+    _wait_for(at, lambda a: "per second" in _progress(a))
+    text = _progress(at)
+    assert f"/ {total:,} interactions" in text and ("left" in text or "measuring" in text)
+    metrics = _metrics(at)
+    assert int(metrics["Judged now"].replace(",", "")) >= 1
+    assert metrics["Answers passing so far"] == "100%"  # every verdict so far is 0.9 >= 0.5
+    assert "Latest verdicts" in _texts(at.caption)
+    at.button(key="run_cancel").click().run()  # stop it (the test must not wait for the whole run)
+
+
+def test_cancel_then_keep_the_partial_run(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
+    at = _slow_run(monkeypatch, app)
+    total = load_sample("support").n_interactions
+    at.button(key="run_cancel").click().run()
+    _wait_for(at, lambda a: bool(a.get("button")) and any(b.key == "run_keep_partial" for b in a.button))
+    warning = _texts(at.warning)
+    assert "Run cancelled" in warning and f"of {total:,} interactions had a verdict" in warning
+    assert at.button(key="run_start").disabled  # keep or drop first
+    at.button(key="run_keep_partial").click().run()
+    assert not at.exception
+    assert "Kept the partial run" in _texts(at.success)
+    assert "(partial)" in _texts(at.markdown)
+    assert "not judged" in _texts(at.get("dataframe")) or "could not be judged" in _texts(at.error)
+    assert not at.button(key="run_start").disabled
+
+
+def test_cancel_then_drop_keeps_the_previous_run(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
+    at = _slow_run(monkeypatch, app)
+    before = _texts(at.markdown)
+    at.button(key="run_cancel").click().run()
+    _wait_for(at, lambda a: any(b.key == "run_drop_partial" for b in a.button))
+    at.button(key="run_drop_partial").click().run()
+    assert "Dropped the partial run" in _texts(at.success)
+    assert "(partial)" not in _texts(at.markdown)
+    assert "**Judge:** dataset" in before and "**Judge:** dataset" in _texts(at.markdown)  # the run before stays

@@ -102,3 +102,18 @@ def test_sweeping_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert housekeeping._interval() == housekeeping.SWEEP_SECONDS
     monkeypatch.delenv(housekeeping.ENV_SWEEP)
     assert housekeeping._interval() == housekeeping.SWEEP_SECONDS
+
+
+def test_a_closed_sessions_running_evaluation_is_cancelled() -> None:
+    from agentic_core.evaluation_job import EvaluationJob
+    from agentic_core.io.samples import load_sample
+    from tests.fakes import SlowStreamJudge
+    from ui.run_job import JOB_KEY
+
+    job = EvaluationJob(load_sample("support"), SlowStreamJudge(0.9, per_item_s=0.05), cache_mode="off").start()
+    manager, sweeper = FakeManager(), SessionSweeper()
+    session = FakeSession("s1", **{JOB_KEY: job})
+    manager._session_storage._cache.expiring[session.id] = types.SimpleNamespace(session=session)
+    assert sweeper.sweep(manager) == 1
+    assert job.wait(10)
+    assert job.state == "cancelled", "nobody can keep that run: its judge calls stop"

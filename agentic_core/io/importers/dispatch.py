@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agentic_core.io.importers.common import source_path
-from agentic_core.io.importers.detect import Detected, detect
+from agentic_core.io.importers.detect import LOOK_AT, Detected, detect
 from agentic_core.io.importers.formats import FORMAT_LABELS
 from agentic_core.io.importers.inspect_logs import import_inspect
 from agentic_core.io.importers.openai_traces import import_openai
@@ -59,7 +59,10 @@ def import_parsed(file: str, parsed: Parsed, fmt: str) -> Parsed:
     """
     if parsed.kind in _NOTHING_TO_MAP:
         return parsed
+    parsed.parse_first(LOOK_AT)  # a file read lazily: what detection reads
     found = detect(parsed)
+    if (found is not None and found.format != "seed") or fmt not in ("auto", "seed"):
+        parsed.parse_until(len(parsed.records))  # an importer maps every record
     if fmt == "auto":
         chosen = found.format if found is not None else "seed"
     else:

@@ -1,0 +1,184 @@
+"""What :func:`~agentic_core.evaluate.evaluate` reads of the conversations, kept in columns.
+
+One row per interaction (texts in Arrow string arrays, the dataset score in a float array, the
+weight-independent tool components) and one per conversation (ids, task key, size). The loader
+builds them while it streams a file (:class:`~agentic_core.io.conversation_store.ConversationStore`),
+so the validated models need not be kept; :func:`columns_of` builds them from any sequence of
+conversations (a list built in code) with the same code, hence the same values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+
+from agentic_core.schemas import Conversation
+from agentic_core.tools import ToolComponents, score_tools
+
+__all__ = ["ColumnBuilder", "InteractionColumns", "columns_of", "count_cut", "has_columns"]
+
+_TEXT_FIELDS = ("qa_id", "query", "answer", "ground_truth")
+
+
+@dataclass
+class InteractionColumns:
+    """The columns of a set of conversations (see the module docstring).
+
+    Attributes:
+        sizes: Per conversation, its number of interactions.
+        session_ids: Per conversation, its session id.
+        assistant_ids: Per conversation, its assistant id.
+        task_keys: Per conversation, its task key (:meth:`Conversation.task_key`).
+        texts: ``qa_id``, ``query``, ``answer`` (the assistant's), ``ground_truth``: per interaction,
+            as Arrow ``large_string`` arrays.
+        score: Per interaction, the dataset's own score (NaN when absent).
+        tool_components: Per interaction, :func:`~agentic_core.tools.score_tools`'s result.
+        max_text_length: Per interaction, the length of its longest text (query, answer or ground truth).
+        human_label: Per interaction, ``human_label`` (0 / 1; NaN when absent).
+        human_score: Per interaction, ``human_score`` (NaN when absent).
+        expected_names: Per interaction, the tool names of its expected calls, in order (one shared
+            tuple per distinct sequence).
+        used_names: Per interaction, the tool names of its used calls, in order (shared likewise).
+    """
+
+    sizes: np.ndarray
+    session_ids: list[str]
+    assistant_ids: list[str]
+    task_keys: list[str]
+    texts: dict[str, pa.ChunkedArray]
+    score: np.ndarray
+    tool_components: list[ToolComponents | None]
+    max_text_length: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    human_label: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    human_score: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    expected_names: list[tuple[str, ...]] = field(default_factory=list)
+    used_names: list[tuple[str, ...]] = field(default_factory=list)
+
+    @property
+    def n_interactions(self) -> int:
+        """Number of interactions (rows)."""
+        return len(self.score)
+
+    def text(self, name: str) -> list[str]:
+        """One text column as Python strings (``qa_id``, ``query``, ``answer`` or ``ground_truth``)."""
+        return self.texts[name].to_pylist()
+
+    def scores(self) -> list[float | None]:
+        """The dataset scores as Python values (``None`` when absent)."""
+        return [None if v != v else v for v in self.score.tolist()]
+
+    def human_values(self) -> tuple[list[int | None], list[float | None]]:
+        """``human_label`` and ``human_score`` of every interaction as Python values (``None`` when absent)."""
+        labels = [None if v != v else int(v) for v in self.human_label.tolist()]
+        return labels, [None if v != v else v for v in self.human_score.tolist()]
+
+
+class ColumnBuilder:
+    """Accumulates :class:`InteractionColumns` one conversation at a time (texts flushed to Arrow in chunks)."""
+
+    _FLUSH = 8192
+
+    def __init__(self) -> None:
+        self._sizes: list[int] = []
+        self._session_ids: list[str] = []
+        self._assistant_ids: list[str] = []
+        self._task_keys: list[str] = []
+        self._pending: dict[str, list[str]] = {name: [] for name in _TEXT_FIELDS}
+        self._chunks: dict[str, list[pa.Array]] = {name: [] for name in _TEXT_FIELDS}
+        # Numbers wait in lists (one row per interaction: score, longest text, human label and
+        # score) and go to arrays at every flush, so no Python float per row is kept.
+        self._numbers: list[tuple[float, int, float, float]] = []
+        self._number_chunks: list[np.ndarray] = []
+        self._expected_names: list[tuple[str, ...]] = []
+        self._used_names: list[tuple[str, ...]] = []
+        self._tools: list[ToolComponents | None] = []
+        self._shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def add(self, conv: Conversation) -> None:
+        """Append one validated conversation's rows."""
+        turns = conv.conversation
+        self._sizes.append(len(turns))
+        self._session_ids.append(conv.session_id)
+        self._assistant_ids.append(conv.assistant_id)
+        self._task_keys.append(conv.task_key())
+        qa_id, query, answer, truth = (self._pending[name] for name in _TEXT_FIELDS)
+        nan = float("nan")
+        for i in turns:
+            qa_id.append(i.qa_id)
+            query.append(i.query)
+            answer.append(i.assistant)
+            truth.append(i.ground_truth_assistant)
+            self._tools.append(score_tools(i.agentic, i.ground_truth_agentic, i.assistant))
+            score, label, grade = i.score, i.human_label, i.human_score
+            self._numbers.append(
+                (
+                    nan if score is None else score,
+                    max(len(i.query), len(i.assistant), len(i.ground_truth_assistant)),
+                    nan if label is None else label,
+                    nan if grade is None else grade,
+                )
+            )
+            expected = i.ground_truth_agentic.expected_tools if i.ground_truth_agentic is not None else ()
+            used = i.agentic.tools_used if i.agentic is not None else ()
+            e_names = tuple(t.tool_name for t in expected)
+            u_names = tuple(t.tool_name for t in used)
+            shared = self._shared
+            self._expected_names.append(shared.setdefault(e_names, e_names))
+            self._used_names.append(shared.setdefault(u_names, u_names))
+        if len(qa_id) >= self._FLUSH:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._numbers:
+            self._number_chunks.append(np.array(self._numbers, dtype=float).reshape(-1, 4))
+            self._numbers = []
+        for name in _TEXT_FIELDS:
+            values = self._pending[name]
+            if values:
+                self._chunks[name].append(pa.array(values, type=pa.large_string()))
+                self._pending[name] = []
+
+    def build(self) -> InteractionColumns:
+        """The columns of every conversation added so far."""
+        self._flush()
+        numbers = np.concatenate(self._number_chunks) if self._number_chunks else np.zeros((0, 4))
+        if len(self._number_chunks) > 1:
+            self._number_chunks = [numbers]
+        return InteractionColumns(
+            sizes=np.asarray(self._sizes, dtype=np.int64),
+            session_ids=list(self._session_ids),
+            assistant_ids=list(self._assistant_ids),
+            task_keys=list(self._task_keys),
+            texts={name: pa.chunked_array(self._chunks[name], type=pa.large_string()) for name in _TEXT_FIELDS},
+            score=np.ascontiguousarray(numbers[:, 0]),
+            tool_components=list(self._tools),
+            max_text_length=numbers[:, 1].astype(np.int64),
+            human_label=np.ascontiguousarray(numbers[:, 2]),
+            human_score=np.ascontiguousarray(numbers[:, 3]),
+            expected_names=list(self._expected_names),
+            used_names=list(self._used_names),
+        )
+
+
+def has_columns(conversations: object) -> bool:
+    """Whether ``conversations`` carries its columns already (a loaded :class:`ConversationStore`)."""
+    return isinstance(getattr(conversations, "columns", None), InteractionColumns)
+
+
+def columns_of(conversations: Sequence[Conversation] | Iterable[Conversation]) -> InteractionColumns:
+    """The columns of ``conversations``: the ones kept by a loaded store, else built now."""
+    kept = getattr(conversations, "columns", None)
+    if isinstance(kept, InteractionColumns):
+        return kept
+    builder = ColumnBuilder()
+    for conv in conversations:
+        builder.add(conv)
+    return builder.build()
+
+
+def count_cut(columns: InteractionColumns, limit: int) -> int:
+    """How many interactions have a text longer than ``limit`` characters."""
+    return int(np.count_nonzero(columns.max_text_length > limit))

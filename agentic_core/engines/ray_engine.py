@@ -1,0 +1,128 @@
+"""``evaluate(..., engine="ray")``: the same evaluation, its per-record work on Ray Data.
+
+What runs where:
+
+* **Ray workers** (``map_batches``): the judge's calls for every item the cache could not answer
+  (:class:`~agentic_core.engines.ray_judge.RayJudge`), and, for conversations handed over in
+  memory, tool scoring and the interaction columns
+  (:func:`~agentic_core.engines.ray_columns.columns_on_ray`).
+* **The driver**: reading and validating files (the loader's located issues and duplicate checks
+  span whole files, and with ``ray://`` the files are on this machine), deduplication, the verdict
+  cache and shipped packs (:func:`~agentic_core.judges.runner.run_judge`, unchanged), and building
+  the result tables (:func:`~agentic_core.evaluate.assemble`, vectorised). The per-group sums
+  :func:`~agentic_core.evaluate.aggregate` needs depend on the threshold and the other slider
+  settings, so they are made at aggregation time, in milliseconds, not once on Ray.
+
+The local :func:`~agentic_core.evaluate.evaluate` runs the orchestration itself (it is passed in,
+so this package never imports it), with the Ray-backed judge and columns: the result is the local
+engine's, number for number.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from agentic_core.engines.judge_spec import JudgeSpec
+from agentic_core.engines.ray_columns import ColumnarConversations, columns_on_ray
+from agentic_core.engines.ray_judge import RayJudge
+from agentic_core.engines.ray_session import connect_ray
+from agentic_core.io.load_report import LoadReport
+from agentic_core.judges.base import Judge, ProgressFn
+from agentic_core.judges.cache import JudgeCache
+from agentic_core.judges.monitor import RunCancelled, RunMonitor
+from agentic_core.schemas import Conversation
+
+if TYPE_CHECKING:
+    from agentic_core.judges.runner import CacheMode
+    from agentic_core.result import EvaluationResult
+
+__all__ = ["evaluate_on_ray"]
+
+
+def _in_memory(data: Any) -> Sequence[Conversation] | None:
+    """``data`` when it is a non-empty sequence of conversations without columns, else ``None``."""
+    if isinstance(data, (str, Path, LoadReport)) or not isinstance(data, Sequence) or not data:
+        return None
+    if getattr(data, "columns", None) is not None or not all(isinstance(c, Conversation) for c in data):
+        return None
+    return data
+
+
+def evaluate_on_ray(
+    evaluate_locally: Callable[..., EvaluationResult],
+    data: Any,
+    judge: Judge | str | None = None,
+    *,
+    ray_address: str | None = None,
+    cache: JudgeCache | None = None,
+    cache_mode: CacheMode = "use",
+    progress: ProgressFn | None = None,
+    monitor: RunMonitor | None = None,
+    metrics: str | Sequence[str] | None = None,
+    goal_judge: str | None = None,
+    judge_options: dict[str, Any] | None = None,
+) -> EvaluationResult:
+    """Evaluate with the per-record work on Ray Data (see the module docstring).
+
+    Args:
+        evaluate_locally: :func:`agentic_core.evaluate.evaluate` (called with the Ray-backed judge).
+        data: What :func:`~agentic_core.evaluate.evaluate` takes.
+        judge: A judge (pickled to the workers), or a registry name (rebuilt on each worker from
+            the name and ``judge_options``); ``hybrid`` when ``None``.
+        ray_address: ``None`` (a local Ray), ``"auto"`` or ``"ray://host:10001"`` (see
+            :func:`~agentic_core.engines.ray_session.connect_ray`).
+        cache: The verdict cache (read and written on the driver only).
+        cache_mode: ``use``, ``refresh`` or ``off``.
+        progress: Called as ``progress(done, total)`` while judging.
+        monitor: Watches the run and can cancel it, as in a local run.
+        metrics: Seed 004's agentic metrics, computed on the driver with the run's judge.
+        goal_judge: The offline judge of goal accuracy with reference.
+        judge_options: Registry options when ``judge`` is a name.
+
+    Returns:
+        The evaluation result, equal to the local engine's.
+
+    Raises:
+        JudgeConfigError: Ray is not installed, the judge cannot be built, or a judge object cannot
+            be pickled.
+        DataError: no valid conversation.
+    """
+    from agentic_core.judges.registry import DEFAULT_JUDGE, build_judge
+
+    start = time.perf_counter()
+    options = dict(judge_options or {})
+    if judge is None or isinstance(judge, str):
+        name = judge or DEFAULT_JUDGE
+        local, spec = build_judge(name, **options), JudgeSpec.of(name, options)
+    else:
+        local, spec = judge, JudgeSpec.of(judge, {})
+    ray = connect_ray(ray_address)
+    if cache is None and cache_mode != "off" and local.cacheable:
+        cache = JudgeCache()  # as the local engine does; kept here for the metrics too
+    conversations = _in_memory(data)
+    carried: Any = data
+    if conversations is not None:
+        # Columns built on Ray, carried by a report (a plain list would be rebuilt without them).
+        columns = columns_on_ray(ray, conversations)
+        carried = LoadReport(conversations=cast(Any, ColumnarConversations(conversations, columns)))
+    result = evaluate_locally(
+        carried, RayJudge(local, spec, ray), cache=cache, cache_mode=cache_mode, progress=progress, monitor=monitor
+    )
+    if conversations is not None:
+        result.load_report = None  # as for conversations evaluated locally
+    if metrics and monitor is not None and monitor.cancel_requested:
+        raise RunCancelled(
+            "run", "was cancelled before the agentic metrics", "judging finished",
+            "run again: the verdicts are in the cache, so only the metrics are computed",
+        )
+    if metrics:
+        from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+
+        result.agentic = compute_agentic_metrics(
+            result.conversations, local, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge
+        )
+    result.elapsed_s = time.perf_counter() - start
+    return result

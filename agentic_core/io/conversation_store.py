@@ -1,0 +1,180 @@
+"""The loaded conversations, kept compact: a read-only sequence that validates a record when it is read.
+
+A large file once cost about 7 GB of memory at a million interactions because every record was
+kept as a tree of pydantic models for the whole session. The loader now keeps each valid record as
+its JSON text (the line of a JSON Lines file, else ``orjson``'s; exact for what orjson parsed),
+LZ4-compressed in blocks of 64, plus the columns evaluation reads
+(:class:`~agentic_core.columns.InteractionColumns`, built while streaming); a
+:class:`Conversation` is validated again only when something asks for it (the Explorer's
+drill-down reads one; a small cache keeps the last few). Validation is deterministic, so the model
+read back equals the one the loader validated.
+
+Records that JSON text could not reproduce exactly (parsed by the standard library: ``NaN``,
+``Infinity``, integers past 64 bits; records handed over in memory) are kept as models.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+import orjson
+import pyarrow as pa
+from pydantic import TypeAdapter
+
+from agentic_core.columns import ColumnBuilder, InteractionColumns
+from agentic_core.gc_control import gc_paused
+from agentic_core.schemas import Conversation
+
+__all__ = ["ConversationStore"]
+
+_ONE: TypeAdapter[Conversation] = TypeAdapter(Conversation)
+_MANY: TypeAdapter[list[Conversation]] = TypeAdapter(list[Conversation])
+_CACHE_SIZE = 64
+_BLOCK = 64
+"""Records compressed together (LZ4, about 6x on JSON): reading one decompresses ~64 records' text."""
+_CODEC = pa.Codec("lz4")
+
+
+class ConversationStore(Sequence[Conversation]):
+    """A read-only sequence of conversations held as compressed JSON (or models), with their columns.
+
+    Behaves like the list it replaces for reading: ``len``, indexing (negative too), slices
+    (a list), iteration, ``==`` with any sequence of conversations.
+    """
+
+    __slots__ = (
+        "_blocks", "_builder", "_cache", "_columns", "_last", "_models", "_pending", "_where",
+    )
+
+    def __init__(self, conversations: Sequence[Conversation] = ()) -> None:
+        # Per conversation: (block, offset, length) into a compressed block, or -1 (kept as a model).
+        self._where: list[tuple[int, int, int] | None] = []
+        self._blocks: list[tuple[bytes, int]] = []  # (compressed, size)
+        self._pending: list[tuple[int, bytes]] = []  # texts of the block being filled
+        self._models: dict[int, Conversation] = {}
+        self._builder = ColumnBuilder()
+        self._columns: InteractionColumns | None = None
+        self._cache: OrderedDict[int, Conversation] = OrderedDict()
+        self._last: tuple[int, bytes] | None = None  # the last block decompressed
+        for conv in conversations:
+            self.append(conv)
+
+    def append(self, conv: Conversation, raw: Any = None) -> None:
+        """Add a validated conversation; ``raw`` is the record it was validated from, when exact as JSON
+        (its JSON text, or the parsed record to serialise).
+
+        Only the loader adds; everyone else reads.
+        """
+        text: bytes | None = raw if isinstance(raw, bytes) else None
+        if raw is not None and text is None:
+            try:
+                text = orjson.dumps(raw)
+            except TypeError:  # an integer past 64 bits, a non-JSON value: keep the model
+                text = None
+        index = len(self._where)
+        if text is None:
+            self._models[index] = conv
+            self._where.append(None)
+        else:
+            self._pending.append((index, text))
+            self._where.append(None)
+            if len(self._pending) >= _BLOCK:
+                self._seal()
+        self._columns = None
+        self._builder.add(conv)
+
+    def _seal(self) -> None:
+        """Compress the pending texts into one block."""
+        if not self._pending:
+            return
+        block = len(self._blocks)
+        offset = 0
+        for index, text in self._pending:
+            self._where[index] = (block, offset, len(text))
+            offset += len(text)
+        joined = b"".join(text for _, text in self._pending)
+        self._blocks.append((_CODEC.compress(joined, asbytes=True), len(joined)))
+        self._pending = []
+
+    def _text(self, where: tuple[int, int, int]) -> bytes:
+        block, offset, length = where
+        last = self._last
+        if last is None or last[0] != block:
+            compressed, size = self._blocks[block]
+            last = self._last = (block, _CODEC.decompress(compressed, size, asbytes=True))
+        return last[1][offset : offset + length]
+
+    @property
+    def columns(self) -> InteractionColumns:
+        """The columns of every conversation (built once, after the last append)."""
+        if self._columns is None:
+            self._seal()
+            self._columns = self._builder.build()
+        return self._columns
+
+    @property
+    def n_interactions(self) -> int:
+        """Number of interactions in all conversations (no validation needed)."""
+        return int(self.columns.sizes.sum())
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    @overload
+    def __getitem__(self, index: int) -> Conversation: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Conversation]: ...
+
+    def __getitem__(self, index: int | slice) -> Conversation | list[Conversation]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = len(self._where)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("conversation index out of range")
+        model = self._models.get(index)
+        if model is not None:
+            return model
+        cached = self._cache.get(index)
+        if cached is not None:
+            return cached
+        self._seal()
+        where = self._where[index]
+        assert where is not None  # every conversation is a model or sealed text
+        conv = _ONE.validate_python(orjson.loads(self._text(where)), strict=True)
+        # The most recently read first out last (sessions may read from several threads: no
+        # reordering, and a lost race only drops a cache entry).
+        self._cache[index] = conv
+        while len(self._cache) > _CACHE_SIZE:
+            try:
+                self._cache.popitem(last=False)
+            except KeyError:
+                break
+        return conv
+
+    def __iter__(self) -> Iterator[Conversation]:
+        self._seal()
+        step = 16 * _BLOCK
+        for start in range(0, len(self._where), step):
+            stop = min(start + step, len(self._where))
+            texts = [self._text(w) for w in self._where[start:stop] if w is not None]
+            with gc_paused():  # a burst of acyclic objects (see agentic_core.gc_control)
+                block = _MANY.validate_python([orjson.loads(t) for t in texts], strict=True) if texts else []
+            models = iter(block)
+            for index in range(start, stop):
+                model = self._models.get(index)
+                yield model if model is not None else next(models)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ConversationStore(<{len(self)} conversations>)"

@@ -1,0 +1,116 @@
+"""Benchmark: load, judge (``dataset`` judge) and aggregate 100k and 1M interactions (issue 14).
+
+``python benchmarks/bench_scale.py [--sizes 100000 1000000] [--keep DIR]``
+
+For each size, :mod:`make_large` writes a JSONL file (5 interactions per conversation) in a
+temporary directory; then a fresh Python process runs the public API end to end from the path:
+``load_paths([path])``, ``evaluate(report, "dataset", cache_mode="off")`` and
+``aggregate(result, make_settings())``, and prints the wall time of each phase, its peak resident
+memory (``ru_maxrss``: everything the process ever held, imports included) and the CPU time of
+the phases (wall time counts other processes' load on a shared machine, CPU time does not).
+``--code DIR`` measures another checkout (an older commit, for before / after tables).
+
+Dashboard memory (``--dashboard``, on the smallest size): what a session keeps of a run, measured
+as the resident memory (``VmRSS``, after ``gc.collect()``) of a process that holds the
+:class:`EvaluationResult` and one :class:`Aggregate` and nothing else: the load report is the
+result's own, the file's bytes and the loader's temporary objects are gone. Glibc keeps some freed
+memory mapped, so this is an upper bound of what the run costs a dashboard process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from make_large import make_records, write_jsonl  # noqa: E402
+
+INTERACTIONS = 5
+
+_CHILD = r"""
+import gc, json, resource, sys, time
+t0 = time.perf_counter()
+from agentic_core import aggregate, evaluate, make_settings
+from agentic_core.io.loader import load_paths
+t1 = time.perf_counter()
+c1 = time.process_time()
+imports_mb = [int(x.split()[1]) / 1024 for x in open("/proc/self/status") if x.startswith("VmRSS:")][0]
+report = load_paths([sys.argv[1]])
+t2, c2 = time.perf_counter(), time.process_time()
+result = evaluate(report, "dataset", cache_mode="off")
+t3, c3 = time.perf_counter(), time.process_time()
+agg = aggregate(result, make_settings())
+t4, c4 = time.perf_counter(), time.process_time()
+out = {
+    "import_s": t1 - t0, "load_s": t2 - t1, "evaluate_s": t3 - t2, "aggregate_s": t4 - t3,
+    "load_cpu_s": c2 - c1, "evaluate_cpu_s": c3 - c2, "aggregate_cpu_s": c4 - c3,
+    "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "interactions": result.n_interactions, "imports_mb": imports_mb,
+}
+if sys.argv[2] == "dashboard":
+    del report
+    gc.collect()
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            out["held_mb"] = int(line.split()[1]) / 1024
+print(json.dumps(out))
+"""
+
+
+def run_one(path: Path, dashboard: bool, code: Path = ROOT) -> dict[str, float]:
+    """One fresh process: load, evaluate, aggregate ``path`` with the package in ``code``; timings and memory."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), "dashboard" if dashboard else "-"],
+        cwd=code,
+        env={"PYTHONPATH": str(code), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    """CLI entry."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000], help="interactions per run")
+    parser.add_argument("--keep", type=Path, help="write the files here (and reuse them) instead of a temp dir")
+    parser.add_argument("--dashboard", action="store_true", help="also measure what a session holds (smallest size)")
+    parser.add_argument(
+        "--code", type=Path, default=ROOT, help="the checkout to measure (e.g. `git worktree` of an older commit)"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        print("| interactions | file | load | evaluate | aggregate | total | peak memory | CPU: load / evaluate |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for size in args.sizes:
+            path = folder / f"scale_{size}.jsonl"
+            if not path.exists():
+                write_jsonl(path, make_records(size // INTERACTIONS, INTERACTIONS))
+            m = run_one(path, dashboard=False, code=args.code)
+            total = m["load_s"] + m["evaluate_s"] + m["aggregate_s"]
+            print(
+                f"| {size:,} | {path.stat().st_size / 1e6:,.0f} MB | {m['load_s']:.1f} s | {m['evaluate_s']:.1f} s "
+                f"| {m['aggregate_s']:.2f} s | {total:.1f} s | {m['peak_mb']:,.0f} MB "
+                f"| {m['load_cpu_s']:.1f} / {m['evaluate_cpu_s']:.1f} s |",
+                flush=True,
+            )
+        if args.dashboard:
+            size = min(args.sizes)
+            m = run_one(folder / f"scale_{size}.jsonl", dashboard=True, code=args.code)
+            print(
+                f"\nA {size:,}-interaction run held by a session (result + one aggregate): {m['held_mb']:,.0f} MB "
+                f"resident, of which {m['imports_mb']:,.0f} MB is the interpreter and its imports"
+            )
+
+
+if __name__ == "__main__":
+    main()

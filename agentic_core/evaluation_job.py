@@ -103,6 +103,7 @@ class EvaluationJob:
         else:
             self._state = "done"
         finally:
+            self.monitor.finish()
             del judge
 
     @property

@@ -113,6 +113,7 @@ class RunMonitor:
         self._lock = threading.Lock()
         self._cancel = threading.Event()
         self._started = clock()
+        self._ended: float | None = None
         self._samples: deque[tuple[float, int]] = deque(maxlen=4096)
         self._done = 0
         self.scores = np.full(total, np.nan)
@@ -129,6 +130,11 @@ class RunMonitor:
     def cancel_requested(self) -> bool:
         """Whether the run was asked to stop."""
         return self._cancel.is_set()
+
+    def finish(self) -> None:
+        """The run has ended (done, failed or cancelled): its elapsed time stops here."""
+        if self._ended is None:
+            self._ended = self._clock()
 
     def record(self, position: int, verdict: Verdict) -> None:
         """The runner's report: ``verdict`` is known for item ``position``."""
@@ -163,7 +169,7 @@ class RunMonitor:
             judged=int(codes[0]),
             cached=int(codes[1]),
             failed=int(codes[2]),
-            elapsed_s=self._clock() - self._started,
+            elapsed_s=(self._ended if self._ended is not None else self._clock()) - self._started,
             rate_per_s=rate,
             eta_s=eta_seconds(self.total - done, rate),
             cancel_requested=self.cancel_requested,

@@ -91,6 +91,10 @@ def test_monitor_counts_verdicts_and_gives_an_eta() -> None:
     assert not snap.cancel_requested
     monitor.cancel()
     assert monitor.snapshot().cancel_requested
+    monitor.finish()
+    ended = monitor.snapshot().elapsed_s
+    clock.now += 60.0
+    assert monitor.snapshot().elapsed_s == ended == pytest.approx(2.0), "a finished run's time stops"
 
 
 def test_cancel_stops_the_run_and_keeps_what_was_judged_in_the_cache(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths
 from agentic_core.judges.base import Judge, JudgeItem, ProgressFn
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.monitor import RunCancelled, RunMonitor
+from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
 from agentic_core.result import EvaluationResult
 from agentic_core.schemas import Conversation
@@ -171,16 +171,11 @@ def evaluate(
             "texts are kept in the results."
         )
     result = assemble(conversations, run, float(judge.recommended_threshold), report)
-    if metrics and monitor is not None and monitor.cancel_requested:
-        raise RunCancelled(
-            "run", "was cancelled before the agentic metrics", "judging finished",
-            "run again: the verdicts are in the cache, so only the metrics are computed",
-        )
     if metrics:
-        from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+        from agentic_core.agentic_metrics.compute import add_agentic_metrics
 
-        result.agentic = compute_agentic_metrics(
-            conversations, judge, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge
+        add_agentic_metrics(
+            result, judge, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge, monitor=monitor
         )
     result.elapsed_s = time.perf_counter() - start
     return result

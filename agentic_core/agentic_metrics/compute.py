@@ -40,6 +40,7 @@ from agentic_core.agentic_metrics.topic_offline import classify_queries, similar
 from agentic_core.errors import SettingsError
 from agentic_core.judges.base import Judge, JudgeItem, Verdict
 from agentic_core.judges.cache import JudgeCache
+from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
 from agentic_core.passing import reaches
 from agentic_core.schemas import Conversation
@@ -334,11 +335,19 @@ def add_agentic_metrics(
     cache: JudgeCache | None = None,
     cache_mode: CacheMode = "use",
     goal_judge: str | None = None,
+    monitor: RunMonitor | None = None,
 ) -> AgenticMetrics:
     """Compute the agentic metrics of an evaluated run and store them on it (``result.agentic``).
 
     For a run evaluated without them (the page's compute button): the answers are not judged again.
+    Also the last step of ``evaluate(metrics=...)``, on either engine: a ``monitor`` cancelled by then
+    stops the run here (:class:`~agentic_core.judges.monitor.RunCancelled`), before any metric call.
     """
+    if monitor is not None and monitor.cancel_requested:
+        raise RunCancelled(
+            "run", "was cancelled before the agentic metrics", "judging finished",
+            "run again: the verdicts are in the cache, so only the metrics are computed",
+        )
     result.agentic = compute_agentic_metrics(result.conversations, judge, metrics=metrics, cache=cache,
                                              cache_mode=cache_mode, goal_judge=goal_judge)
     return result.agentic

@@ -32,7 +32,7 @@ from agentic_core.engines.ray_session import connect_ray
 from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import Judge, ProgressFn
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.monitor import RunCancelled, RunMonitor
+from agentic_core.judges.monitor import RunMonitor
 from agentic_core.schemas import Conversation
 
 if TYPE_CHECKING:
@@ -113,16 +113,11 @@ def evaluate_on_ray(
     )
     if conversations is not None:
         result.load_report = None  # as for conversations evaluated locally
-    if metrics and monitor is not None and monitor.cancel_requested:
-        raise RunCancelled(
-            "run", "was cancelled before the agentic metrics", "judging finished",
-            "run again: the verdicts are in the cache, so only the metrics are computed",
-        )
     if metrics:
-        from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+        from agentic_core.agentic_metrics.compute import add_agentic_metrics
 
-        result.agentic = compute_agentic_metrics(
-            result.conversations, local, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge
+        add_agentic_metrics(
+            result, local, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge, monitor=monitor
         )
     result.elapsed_s = time.perf_counter() - start
     return result

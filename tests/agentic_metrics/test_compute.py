@@ -171,3 +171,16 @@ def test_the_ragas_importer_fills_reference_and_topics() -> None:
     first = report.conversations[0]
     assert first.reference == "75°F is approximately 23.9°C." and first.reference_topics == ["weather"]
     assert not [w for w in report.warnings if "reference" in w.path]
+
+
+def test_a_cancelled_run_stops_before_the_metrics() -> None:
+    from agentic_core.agentic_metrics.compute import add_agentic_metrics
+    from agentic_core.judges.monitor import RunCancelled, RunMonitor
+
+    result = evaluate([conv("c1", [("Book a table", "Booked.")])], FakeJudge(0.9), cache_mode="off")
+    monitor = RunMonitor(result.n_interactions)
+    monitor.cancel()
+    with pytest.raises(RunCancelled, match="before the agentic metrics"):
+        add_agentic_metrics(result, FakeJudge(0.9), metrics="tool_call_accuracy", cache_mode="off", monitor=monitor)
+    assert result.agentic is None
+    assert add_agentic_metrics(result, FakeJudge(0.9), metrics="tool_call_accuracy", cache_mode="off").metrics

@@ -30,6 +30,23 @@ CHROMIUM_ARGS = [
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 
+def require_chromium() -> None:
+    """Called at the top of each browser test module: Debian's Chromium must be there.
+
+    Without it the module is skipped, except under ``AGENTIC_REQUIRE_BROWSER=1`` (``.ci/run``), where
+    a missing browser is a failure: the real-browser tests must run in CI, never skip.
+    """
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("AGENTIC_REQUIRE_BROWSER") == "1":
+        raise RuntimeError("AGENTIC_REQUIRE_BROWSER=1 but /usr/bin/chromium is missing: apt-get install chromium")
+    import pytest
+
+    pytest.skip(
+        "Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
+    )
+
+
 def free_port() -> int:
     """A free TCP port on 127.0.0.1."""
     with socket.socket() as s:

@@ -8,13 +8,12 @@ page go to tests/e2e/screenshots/ for a person to look at.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from tests.e2e.harness import CHROMIUM, chromium, metric_value, open_page, streamlit_server, wait_idle
+from tests.e2e.harness import chromium, metric_value, open_page, require_chromium, streamlit_server, wait_idle
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 PAGES = [  # (url path, heading); the Overview is the default page, served at "/"
@@ -34,12 +33,7 @@ PAGES = [  # (url path, heading); the Overview is the default page, served at "/
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
-if not CHROMIUM.exists():
-    if os.environ.get("AGENTIC_REQUIRE_BROWSER") == "1":
-        raise RuntimeError("AGENTIC_REQUIRE_BROWSER=1 but /usr/bin/chromium is missing: apt-get install chromium")
-    pytest.skip(
-        "Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
-    )
+require_chromium()  # a failure under AGENTIC_REQUIRE_BROWSER=1 (CI), else a skip
 
 
 def test_every_page_slider_and_download(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ Compare page compares the two. Skipped like ``test_browser.py`` where Chromium i
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -16,18 +15,13 @@ import pytest
 from agentic_core import evaluate, load_paths
 from agentic_core.io.samples import SAMPLES
 from agentic_core.runs import RunStore
-from tests.e2e.harness import CHROMIUM, chromium, metric_value, open_page, streamlit_server, wait_idle
+from tests.e2e.harness import chromium, metric_value, open_page, require_chromium, streamlit_server, wait_idle
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
-if not CHROMIUM.exists():
-    if os.environ.get("AGENTIC_REQUIRE_BROWSER") == "1":
-        raise RuntimeError("AGENTIC_REQUIRE_BROWSER=1 but /usr/bin/chromium is missing: apt-get install chromium")
-    pytest.skip(
-        "Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
-    )
+require_chromium()  # a failure under AGENTIC_REQUIRE_BROWSER=1 (CI), else a skip
 
 
 def _store_two_runs(path: Path) -> tuple[str, str]:

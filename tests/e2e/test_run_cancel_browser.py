@@ -6,23 +6,17 @@ The LLM judge talks to an OpenAI-compatible stand-in on 127.0.0.1 that answers e
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import CHROMIUM, chromium, open_page, streamlit_server, wait_idle
+from tests.e2e.harness import chromium, open_page, require_chromium, streamlit_server, wait_idle
 from tests.fakes import OpenAIStandIn
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
-if not CHROMIUM.exists():
-    if os.environ.get("AGENTIC_REQUIRE_BROWSER") == "1":
-        raise RuntimeError("AGENTIC_REQUIRE_BROWSER=1 but /usr/bin/chromium is missing: apt-get install chromium")
-    pytest.skip(
-        "Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
-    )
+require_chromium()  # a failure under AGENTIC_REQUIRE_BROWSER=1 (CI), else a skip
 
 
 def test_cancel_a_slow_run_and_keep_the_partial_run(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -60,3 +60,15 @@ def open_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> OpenApp:
 def app(open_app: OpenApp) -> AppTest:
     """A fresh ``AppTest`` of the dashboard, run once (Overview of the default sample, ``dataset`` judge)."""
     return open_app()
+
+
+@pytest.fixture
+def history(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """A fresh run history for this test (the dashboard opens one store per process: reset it)."""
+    from ui import runs
+
+    path = tmp_path / "runs.sqlite3"
+    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(path))
+    runs._open_store.clear()
+    yield path
+    runs._open_store.clear()

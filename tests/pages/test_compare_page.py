@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -17,18 +16,6 @@ from tests.pages.conftest import OpenApp
 from tests.test_compare_runs import agent
 
 COMPARE = "pages/compare.py"
-
-
-@pytest.fixture
-def history(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A fresh run history for this test (the dashboard opens one store per process: reset it)."""
-    from ui import runs
-
-    path = tmp_path / "runs.sqlite3"
-    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(path))
-    runs._open_store.clear()
-    yield path
-    runs._open_store.clear()
 
 
 @pytest.fixture

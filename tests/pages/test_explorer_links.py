@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,18 +13,6 @@ from agentic_core.runs import RunStore
 from tests.pages.conftest import APP, OpenApp
 
 PAGE = "pages/explorer.py"
-
-
-@pytest.fixture
-def history(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A fresh run history for this test (the dashboard opens one store per process: reset it)."""
-    from ui import runs
-
-    path = tmp_path / "runs.sqlite3"
-    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(path))
-    runs._open_store.clear()
-    yield path
-    runs._open_store.clear()
 
 
 def param(at: AppTest, key: str) -> str | None:

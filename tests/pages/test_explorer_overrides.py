@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from agentic_core.runs import RunStore
 from tests.pages.conftest import OpenApp
 
 PAGE = "pages/explorer.py"
-
-
-@pytest.fixture
-def history(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A fresh run history for this test (the dashboard opens one store per process: reset it)."""
-    from ui import runs
-
-    path = tmp_path / "runs.sqlite3"
-    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(path))
-    runs._open_store.clear()
-    yield path
-    runs._open_store.clear()
 
 
 def correct_conversations(at: AppTest) -> int:

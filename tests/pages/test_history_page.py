@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from agentic_core.aggregate import aggregate
@@ -15,18 +13,6 @@ from agentic_core.settings import make_settings
 from tests.pages.conftest import APP, OpenApp
 
 HISTORY = "pages/history.py"
-
-
-@pytest.fixture
-def history(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A fresh run history for this test (the dashboard opens one store per process: reset it)."""
-    from ui import runs
-
-    path = tmp_path / "runs.sqlite3"
-    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(path))
-    runs._open_store.clear()
-    yield path
-    runs._open_store.clear()
 
 
 def judge_travel(at: AppTest) -> AppTest:

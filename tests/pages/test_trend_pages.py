@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from agentic_core.aggregate import aggregate
@@ -20,18 +18,6 @@ from tests.pages.conftest import OpenApp
 from ui.format import pct
 
 HISTORY = "pages/history.py"
-
-
-@pytest.fixture
-def history(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A fresh run history for this test (the dashboard opens one store per process: reset it)."""
-    from ui import runs
-
-    path = tmp_path / "runs.sqlite3"
-    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(path))
-    runs._open_store.clear()
-    yield path
-    runs._open_store.clear()
 
 
 def _by_key(at: AppTest, kind: str, key: str) -> list[Any]:

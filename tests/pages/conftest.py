@@ -72,3 +72,14 @@ def history(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     runs._open_store.clear()
     yield path
     runs._open_store.clear()
+
+
+def judge_travel(at: AppTest) -> AppTest:
+    """Load the travel sample and judge it with the dataset judge on the Run page."""
+    at.switch_page("pages/data.py").run()
+    at.button(key="sample_travel").click().run()
+    at.switch_page("pages/run.py").run()
+    at.radio(key="run_judge").set_value("dataset").run()
+    at.button(key="run_start").click().run()
+    assert not at.exception
+    return at

@@ -10,20 +10,9 @@ from agentic_core.aggregate import aggregate
 from agentic_core.io.samples import SAMPLES
 from agentic_core.runs import RunStore
 from agentic_core.settings import make_settings
-from tests.pages.conftest import APP, OpenApp
+from tests.pages.conftest import APP, OpenApp, judge_travel
 
 HISTORY = "pages/history.py"
-
-
-def judge_travel(at: AppTest) -> AppTest:
-    """Load the travel sample and judge it with the dataset judge on the Run page."""
-    at.switch_page("pages/data.py").run()
-    at.button(key="sample_travel").click().run()
-    at.switch_page("pages/run.py").run()
-    at.radio(key="run_judge").set_value("dataset").run()
-    at.button(key="run_start").click().run()
-    assert not at.exception
-    return at
 
 
 def test_an_empty_history_says_how_to_fill_it(open_app: OpenApp, history: Path) -> None:

@@ -14,7 +14,7 @@ from agentic_core.evaluate import evaluate
 from agentic_core.runs import RunStore
 from agentic_core.settings import make_settings
 from tests.datasets import conv, convs
-from tests.pages.conftest import OpenApp
+from tests.pages.conftest import OpenApp, judge_travel
 from ui.format import pct
 
 HISTORY = "pages/history.py"
@@ -36,18 +36,9 @@ def _by_key(at: AppTest, kind: str, key: str) -> list[Any]:
     return found
 
 
-def _judge_travel(at: AppTest) -> None:
-    at.switch_page("pages/data.py").run()
-    at.button(key="sample_travel").click().run()
-    at.switch_page("pages/run.py").run()
-    at.radio(key="run_judge").set_value("dataset").run()
-    at.button(key="run_start").click().run()
-    assert not at.exception
-
-
 def test_one_run_of_a_dataset_says_so_and_two_draw_the_trend(open_app: OpenApp, history: Path) -> None:
     at = open_app()
-    _judge_travel(at)
+    judge_travel(at)
     at.switch_page(HISTORY).run()
     assert not at.exception
     assert "only stored run of this dataset" in " ".join(i.value for i in at.info)

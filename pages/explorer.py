@@ -37,7 +37,7 @@ from agentic_core.report.explorer_filters import (
 )
 from agentic_core.report.tool_tables import table_page
 from ui.agentic_filter import agentic_filter
-from ui.controls import results_page
+from ui.controls import page_number, results_page
 from ui.explorer_filters import apply_link, more_filters, write_page_params
 from ui.format import pct
 from ui.memo import session_memo
@@ -295,21 +295,13 @@ if table.empty:
 all_rows = table["row"].tolist()
 if len(table) > explorer_filters.EXPLORER_PAGE_ROWS:  # a page at a time: the browser gets at most this many rows
     size = explorer_filters.EXPLORER_PAGE_ROWS
-    n_pages = -(-len(table) // size)
-    if linked_row is not None and linked_row in all_rows:  # a deep link opens the page holding its conversation
-        st.session_state["explorer_page"] = all_rows.index(linked_row) // size + 1
-    elif st.session_state.get("explorer_page", 1) > n_pages:
-        st.session_state["explorer_page"] = n_pages
-    wanted = st.number_input(
-        f"Page (of {n_pages:,}, {size:,} conversations each)",
-        min_value=1,
-        max_value=n_pages,
-        value=1,
-        step=1,
-        key="explorer_page",
-        help="Every listed conversation is reachable, failing first, a page at a time.",
+    # A deep link opens the page holding its conversation.
+    jump = all_rows.index(linked_row) if linked_row is not None and linked_row in all_rows else None
+    wanted = page_number(
+        len(table), size, "explorer_page", "conversations",
+        "Every listed conversation is reachable, failing first, a page at a time.", jump,
     )
-    table, page, n_pages = table_page(table, int(wanted), size)
+    table, page, n_pages = table_page(table, wanted, size)
     st.caption(f"Page {page:,} of {n_pages:,}.")
 rows = table["row"].tolist()
 st.session_state[ROWS_KEY] = rows

@@ -19,7 +19,7 @@ from agentic_core.report.tool_tables import (
 from agentic_core.tools import NOT_SCORED
 from ui.cards import card, kpi, kpi_row
 from ui.charts import tool_dimension_figure
-from ui.controls import settings_or_error, sidebar_controls, tool_controls
+from ui.controls import page_number, settings_or_error, sidebar_controls, tool_controls
 from ui.format import pct
 from ui.guide import how_to_read
 from ui.memo import session_memo
@@ -162,19 +162,11 @@ def weighted_view() -> None:
     view = filter_failing_calls(failing, run_tables["names"], chosen, search)
     more = ""
     if len(view) > FAILING_PAGE_ROWS:
-        pages = -(-len(view) // FAILING_PAGE_ROWS)
-        if st.session_state.get("tools_page", 1) > pages:  # a narrower filter has fewer pages
-            st.session_state["tools_page"] = pages
-        wanted = st.number_input(
-            f"Page (of {pages:,}, {FAILING_PAGE_ROWS:,} rows each)",
-            min_value=1,
-            max_value=pages,
-            value=1,
-            step=1,
-            key="tools_page",
-            help="Every failing interaction is listed, worst first, a page at a time.",
+        wanted = page_number(
+            len(view), FAILING_PAGE_ROWS, "tools_page", "rows",
+            "Every failing interaction is listed, worst first, a page at a time.",
         )
-        shown, page, pages = table_page(view, int(wanted), FAILING_PAGE_ROWS)
+        shown, page, pages = table_page(view, wanted, FAILING_PAGE_ROWS)
         first = (page - 1) * FAILING_PAGE_ROWS + 1
         more = f" Page {page:,} of {pages:,}: rows {first:,}–{first + len(shown) - 1:,}."
     else:

@@ -225,3 +225,26 @@ def results_page() -> tuple[ActiveRun, AggregateSettings, Aggregate]:
         st.stop()
     assert settings is not None  # st.stop() ends the script run
     return run, settings, get_aggregate(run, settings)
+
+
+def page_number(n_rows: int, size: int, key: str, rows_word: str, help: str, jump_to: int | None = None) -> int:
+    """The "Page (of N, size each)" box of a table longer than one page; the page asked for (1-based).
+
+    A remembered page past the end (a narrower filter has fewer pages) becomes the last one;
+    ``jump_to``, a row's position in the table, opens the page holding it (a deep link).
+    """
+    n_pages = -(-n_rows // size)
+    if jump_to is not None:
+        st.session_state[key] = jump_to // size + 1
+    elif st.session_state.get(key, 1) > n_pages:
+        st.session_state[key] = n_pages
+    wanted = st.number_input(
+        f"Page (of {n_pages:,}, {size:,} {rows_word} each)",
+        min_value=1,
+        max_value=n_pages,
+        value=1,
+        step=1,
+        key=key,
+        help=help,
+    )
+    return int(wanted)

@@ -34,7 +34,6 @@ from ui.run_job import (
     drop_partial,
     job_panel,
     keep_partial,
-    settle_job,
     start_job,
 )
 from ui.state import ActiveRun, ensure_run, get_data, is_evaluated
@@ -265,8 +264,6 @@ def _show_run(run: ActiveRun) -> None:
     st.page_link("pages/overview.py", label="See the results on Overview", icon=":material/dashboard:")
 
 
-if settle_job():  # a background run ended (here or while another page was open)
-    st.rerun()
 run = ensure_run()
 data = get_data()
 st.title("Run")
@@ -383,10 +380,11 @@ start = st.button(
 )
 if start and judge is not None and job is None:
     start_job(data.name, data.report, judge, cache_mode, list(chosen_metrics))
-    settle_job()  # finished within a moment (offline judges on small data): shown as done at once
-    st.rerun()  # redraw the whole page (the sidebar too) with the new run, or with the running one
-if job is not None and job.running:
-    job_panel()
+    # Redraw the whole page (the sidebar too): a run that finished within a moment (offline judges on
+    # small data) is made the active one by the dashboard script, so it shows as done at once.
+    st.rerun()
+if job is not None and job.state != "cancelled":
+    job_panel()  # running: its progress; just ended: reruns the app, whose script makes it the active run
 elif job is not None and job.state == "cancelled":
     snap = job.monitor.snapshot()
     with st.container(border=True, key="run_cancelled"):

@@ -85,22 +85,21 @@ def _done_message(new: ActiveRun, n_conv: int) -> str:
     )
 
 
-def settle_job() -> bool:
+def settle_job() -> None:
     """Finish the session's job if it ended: a finished run becomes the active run, a failure a message.
 
-    Returns:
-        Whether something changed (the caller reruns so every part of the page shows it).
+    Called by the dashboard script before any page runs, so every page shows the new run at once.
     """
     job = current_job()
     if job is None or job.running or job.state == "cancelled":
-        return False
+        return
     data_name = st.session_state.pop(JOB_DATA_KEY, "data")
     st.session_state.pop(JOB_KEY, None)
     if job.state == "done" and job.result is not None:
         new = ActiveRun(data_name=data_name, result=job.result, judge_label=job.result.judge_identity.label())
         _adopt(new)
         st.session_state[DONE_KEY] = _done_message(new, len(job.report.conversations))
-        return True
+        return
     exc = job.error
     if isinstance(exc, AgenticError):
         st.session_state[ERROR_KEY] = mask_secrets(str(exc), [_secret()])
@@ -111,7 +110,6 @@ def settle_job() -> bool:
             f"The run stopped ({what[:300]}). Verdicts judged before the failure are in the cache, so running "
             "again continues from there; if it keeps failing, pick another judge."
         )
-    return True
 
 
 def keep_partial() -> None:

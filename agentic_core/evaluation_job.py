@@ -24,7 +24,7 @@ from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import Judge
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
-from agentic_core.judges.runner import CacheMode, JudgeRun
+from agentic_core.judges.runner import CacheMode, JudgeRun, status_counts
 from agentic_core.result import EvaluationResult
 from agentic_core.wording import plural
 
@@ -151,13 +151,10 @@ class EvaluationJob:
         verdicts = self.monitor.partial(NOT_JUDGED)
         snap = self.monitor.snapshot()
         missing = snap.total - snap.done
-        counts = {"ok": 0, "failed": 0, "cached": 0}
-        for v in verdicts:
-            counts[v.status] = counts.get(v.status, 0) + 1
         run = JudgeRun(
             verdicts=verdicts,
             identity=self.identity,
-            counts=counts,
+            counts=status_counts(verdicts),
             model_calls=snap.judged,
             elapsed_s=snap.elapsed_s,
             cache_mode=self.cache_mode if self.cacheable else "off",

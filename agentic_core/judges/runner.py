@@ -94,6 +94,14 @@ class JudgeRun(BaseModel):
             yield (name, f"<{len(self.verdicts)} verdicts>") if name == "verdicts" else (name, value)
 
 
+def status_counts(verdicts: Sequence[Verdict]) -> dict[str, int]:
+    """Verdicts by status, every status present: ``{"ok": .., "failed": .., "cached": ..}``."""
+    counts = {"ok": 0, "failed": 0, "cached": 0}
+    for v in verdicts:
+        counts[v.status] = counts.get(v.status, 0) + 1
+    return counts
+
+
 def _check_cache_mode(cache_mode: str) -> None:
     if cache_mode not in CACHE_MODES:
         raise SettingsError("cache_mode", f"must be one of {', '.join(CACHE_MODES)}", cache_mode, "use 'use'")
@@ -300,9 +308,7 @@ async def run_judge(
     if missing:
         raise RuntimeError(f"judge {judge.identity.label()} returned no verdict for items {missing[:10]}")
     final: list[Verdict] = [v for v in verdicts if v is not None]
-    counts = {"ok": 0, "failed": 0, "cached": 0}
-    for v in final:
-        counts[v.status] = counts.get(v.status, 0) + 1
+    counts = status_counts(final)
     return JudgeRun(
         verdicts=final,
         identity=judge.identity,

@@ -173,17 +173,10 @@ def write_run_file(
     So a run evaluated elsewhere (a server, a Ray cluster) can be explored on a laptop, with its
     verdicts and settings: no judge is called again.
     """
-    from agentic_core.runs.payload import to_payload
-    from agentic_core.runs.store import RUN_FILE_SUFFIX, new_run_id, run_file_bytes
+    from agentic_core.cli.runs_command import data_name_of
+    from agentic_core.runs.store import RUN_FILE_SUFFIX, new_payload, run_file_bytes
 
-    data_name = ", ".join(Path(p).name for p in paths)
-    payload = to_payload(
-        result,
-        run_id or new_run_id(),
-        f"{data_name} · {result.judge_identity.label()}",
-        data_name,
-        settings.model_dump(mode="json"),
-    )
+    payload = new_payload(result, data_name_of(paths), run_id=run_id, settings=settings.model_dump(mode="json"))
     target = Path(out) / f"run{RUN_FILE_SUFFIX}"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(run_file_bytes(payload))

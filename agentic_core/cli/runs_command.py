@@ -180,6 +180,11 @@ def run_runs(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
+def data_name_of(paths: list[str]) -> str:
+    """The name a run made from these data files is stored under: the files' names."""
+    return ", ".join(Path(p).name for p in paths)
+
+
 def store_evaluation(
     result: EvaluationResult, paths: list[str], settings: AggregateSettings, stderr: TextIO
 ) -> str | None:
@@ -191,7 +196,7 @@ def store_evaluation(
         settings: The settings it was reported with (stored with it).
         stderr: Where the run id (or why it was not stored) is said.
     """
-    data_name = ", ".join(Path(p).name for p in paths)
+    data_name = data_name_of(paths)
     try:
         store = RunStore()
         meta = store.save(result, data_name, settings=settings.model_dump(mode="json"))

@@ -158,9 +158,7 @@ class RunStore:
             name: The run's name (default: the data and the judge).
             settings: The aggregation settings it was reported with (JSON form), if any.
         """
-        run_id = new_run_id()
-        label = result.judge_identity.label()
-        payload = to_payload(result, run_id, name or f"{data_name} · {label}", data_name, settings)
+        payload = new_payload(result, data_name, name=name, settings=settings)
         self._insert(payload)
         return payload.meta
 
@@ -349,6 +347,19 @@ class RunStore:
         """The newest run, if any."""
         runs = self.runs()
         return runs[0] if runs else None
+
+
+def new_payload(
+    result: EvaluationResult,
+    data_name: str,
+    *,
+    run_id: str | None = None,
+    name: str | None = None,
+    settings: dict[str, Any] | None = None,
+) -> RunPayload:
+    """The run document of an evaluation: a new id unless given, named after its data and judge by default."""
+    label = result.judge_identity.label()
+    return to_payload(result, run_id or new_run_id(), name or f"{data_name} · {label}", data_name, settings)
 
 
 RUN_FILE_SUFFIX = ".agentic-run.json.gz"

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
 from agentic_core.schemas import Conversation
 from agentic_core.tools import ToolComponents, score_tools
+from agentic_core.tools.combine import TABLE_COLUMNS, components_table, table_arrays
 
 __all__ = ["ColumnBuilder", "InteractionColumns", "columns_of", "count_cut", "has_columns"]
 
@@ -42,6 +44,8 @@ class InteractionColumns:
         expected_names: Per interaction, the tool names of its expected calls, in order (one shared
             tuple per distinct sequence).
         used_names: Per interaction, the tool names of its used calls, in order (shared likewise).
+        tool_table: Per interaction, ``tool_components`` as numbers
+            (:func:`~agentic_core.tools.combine.components_table`; built with them).
     """
 
     sizes: np.ndarray
@@ -56,6 +60,12 @@ class InteractionColumns:
     human_score: np.ndarray = field(default_factory=lambda: np.zeros(0))
     expected_names: list[tuple[str, ...]] = field(default_factory=list)
     used_names: list[tuple[str, ...]] = field(default_factory=list)
+    tool_table: np.ndarray = field(default_factory=lambda: np.zeros((0, len(TABLE_COLUMNS))))
+
+    @property
+    def tool_arrays(self) -> dict[str, np.ndarray]:
+        """The tool components as arrays (:func:`~agentic_core.tools.combine.components_matrix`)."""
+        return table_arrays(self.tool_table)
 
     @property
     def n_interactions(self) -> int:
@@ -69,6 +79,33 @@ class InteractionColumns:
     def scores(self) -> list[float | None]:
         """The dataset scores as Python values (``None`` when absent)."""
         return [None if v != v else v for v in self.score.tolist()]
+
+    def take(self, keep: Sequence[bool]) -> InteractionColumns:
+        """The columns of the conversations whose ``keep`` is true, in order."""
+        conv_mask = np.asarray(keep, dtype=bool)
+        rows = np.repeat(conv_mask, self.sizes)
+        row_list = rows.tolist()
+        conv_list = conv_mask.tolist()
+
+        def pick(values: list[Any], mask: list[bool]) -> list[Any]:
+            return [v for v, k in zip(values, mask, strict=True) if k]
+
+        arrow_rows = pa.array(rows)
+        return InteractionColumns(
+            sizes=self.sizes[conv_mask],
+            session_ids=pick(self.session_ids, conv_list),
+            assistant_ids=pick(self.assistant_ids, conv_list),
+            task_keys=pick(self.task_keys, conv_list),
+            texts={name: column.filter(arrow_rows) for name, column in self.texts.items()},
+            score=self.score[rows],
+            tool_components=pick(self.tool_components, row_list),
+            max_text_length=self.max_text_length[rows],
+            human_label=self.human_label[rows],
+            human_score=self.human_score[rows],
+            expected_names=pick(self.expected_names, row_list),
+            used_names=pick(self.used_names, row_list),
+            tool_table=self.tool_table[rows],
+        )
 
     def human_values(self) -> tuple[list[int | None], list[float | None]]:
         """``human_label`` and ``human_score`` of every interaction as Python values (``None`` when absent)."""
@@ -95,6 +132,8 @@ class ColumnBuilder:
         self._expected_names: list[tuple[str, ...]] = []
         self._used_names: list[tuple[str, ...]] = []
         self._tools: list[ToolComponents | None] = []
+        self._tool_chunks: list[np.ndarray] = []
+        self._tabled = 0  # how many of _tools are in _tool_chunks
         self._shared: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def add(self, conv: Conversation) -> None:
@@ -131,7 +170,36 @@ class ColumnBuilder:
         if len(qa_id) >= self._FLUSH:
             self._flush()
 
+    def add_columns(self, columns: InteractionColumns, keep: Sequence[bool] | None = None) -> None:
+        """Append the rows of columns built elsewhere (a load worker's piece), after the ones added so far.
+
+        Args:
+            columns: The columns to append (left unchanged).
+            keep: Per conversation of ``columns``, whether to append it (all when ``None``).
+        """
+        if keep is not None and not all(keep):
+            columns = columns.take(keep)
+        self._flush()
+        self._sizes.extend(columns.sizes.tolist())
+        self._session_ids.extend(columns.session_ids)
+        self._assistant_ids.extend(columns.assistant_ids)
+        self._task_keys.extend(columns.task_keys)
+        for name in _TEXT_FIELDS:
+            self._chunks[name].extend(columns.texts[name].chunks)
+        numbers = (columns.score, columns.max_text_length, columns.human_label, columns.human_score)
+        self._number_chunks.append(np.column_stack(numbers).astype(float, copy=False).reshape(-1, 4))
+        self._tools.extend(columns.tool_components)
+        self._tool_chunks.append(columns.tool_table)
+        self._tabled = len(self._tools)
+        # Names come shared within a piece already (one tuple per distinct sequence survives
+        # pickling); sharing them again across pieces cost a second per million rows.
+        self._expected_names.extend(columns.expected_names)
+        self._used_names.extend(columns.used_names)
+
     def _flush(self) -> None:
+        if self._tabled < len(self._tools):
+            self._tool_chunks.append(components_table(self._tools[self._tabled :]))
+            self._tabled = len(self._tools)
         if self._numbers:
             self._number_chunks.append(np.array(self._numbers, dtype=float).reshape(-1, 4))
             self._numbers = []
@@ -147,6 +215,11 @@ class ColumnBuilder:
         numbers = np.concatenate(self._number_chunks) if self._number_chunks else np.zeros((0, 4))
         if len(self._number_chunks) > 1:
             self._number_chunks = [numbers]
+        tools = (
+            np.concatenate(self._tool_chunks) if self._tool_chunks else np.zeros((0, len(TABLE_COLUMNS)))
+        )
+        if len(self._tool_chunks) > 1:
+            self._tool_chunks = [tools]
         return InteractionColumns(
             sizes=np.asarray(self._sizes, dtype=np.int64),
             session_ids=list(self._session_ids),
@@ -160,6 +233,7 @@ class ColumnBuilder:
             human_score=np.ascontiguousarray(numbers[:, 3]),
             expected_names=list(self._expected_names),
             used_names=list(self._used_names),
+            tool_table=tools,
         )
 
 

@@ -30,7 +30,6 @@ from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
 from agentic_core.result import EvaluationResult
 from agentic_core.schemas import Conversation
-from agentic_core.tools import components_matrix
 
 __all__ = ["Aggregate", "DataInput", "EvaluationResult", "aggregate", "assemble", "evaluate", "judge_items"]
 
@@ -244,7 +243,7 @@ def _assemble(
         )
 
     components = columns.tool_components
-    tool_arrays = components_matrix(components)
+    tool_arrays = columns.tool_arrays
 
     task_keys_per_conv = columns.task_keys
     codes, uniques = pd.factorize(pd.Series(task_keys_per_conv, dtype="object"), sort=True)

@@ -6,8 +6,12 @@ For each size, :mod:`make_large` writes a JSONL file (5 interactions per convers
 temporary directory; then a fresh Python process runs the public API end to end from the path:
 ``load_paths([path])``, ``evaluate(report, "dataset", cache_mode="off")`` and
 ``aggregate(result, make_settings())``, and prints the wall time of each phase, its peak resident
-memory (``ru_maxrss``: everything the process ever held, imports included) and the CPU time of
-the phases (wall time counts other processes' load on a shared machine, CPU time does not).
+memory (``ru_maxrss``: everything the process ever held, imports included; in MiB), the peak of the
+largest load worker (:mod:`agentic_core.io.load_pieces`; forked, so pages it shares with the
+parent count in both) and the CPU time of the phases in the parent (wall time counts other
+processes' load on a shared machine, CPU time does not). The peak of all the processes together
+is sampled from outside (PSS every 50 ms: shared pages counted once). ``--workers 1`` loads in one
+process.
 ``--code DIR`` measures another checkout (an older commit, for before / after tables).
 
 Dashboard memory (``--dashboard``, on the smallest size): what a session keeps of a run, measured
@@ -21,9 +25,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +57,8 @@ out = {
     "import_s": t1 - t0, "load_s": t2 - t1, "evaluate_s": t3 - t2, "aggregate_s": t4 - t3,
     "load_cpu_s": c2 - c1, "evaluate_cpu_s": c3 - c2, "aggregate_cpu_s": c4 - c3,
     "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "worker_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    "worker_cpu_s": resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime,
     "interactions": result.n_interactions, "imports_mb": imports_mb,
 }
 if sys.argv[2] == "dashboard":
@@ -63,17 +71,53 @@ print(json.dumps(out))
 """
 
 
-def run_one(path: Path, dashboard: bool, code: Path = ROOT) -> dict[str, float]:
-    """One fresh process: load, evaluate, aggregate ``path`` with the package in ``code``; timings and memory."""
-    done = subprocess.run(
+def _tree_pss_mb(pid: int) -> float:
+    """Proportional set size of a process and its children (shared pages split between them), in MiB."""
+    total = 0.0
+    pids = [pid]
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                pids += [int(c) for c in f.read().split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) / 1024
+        except OSError:
+            pass
+    return total
+
+
+def run_one(path: Path, dashboard: bool, code: Path = ROOT, workers: int | None = None) -> dict[str, float]:
+    """One fresh process: load, evaluate, aggregate ``path`` with the package in ``code``; timings and memory.
+
+    Besides the child's own figures, the peak of its process tree's PSS (it and its load workers,
+    shared pages counted once) is sampled from outside every 50 ms.
+    """
+    env = {"PYTHONPATH": str(code), "PATH": "/usr/bin:/bin"}
+    if workers is not None:
+        env["AGENTIC_LOAD_WORKERS"] = str(workers)
+    child = subprocess.Popen(
         [sys.executable, "-c", _CHILD, str(path), "dashboard" if dashboard else "-"],
         cwd=code,
-        env={"PYTHONPATH": str(code), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
+        env=env,
+        stdout=subprocess.PIPE,
         text=True,
-        check=True,
     )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    peak = 0.0
+    while child.poll() is None:
+        peak = max(peak, _tree_pss_mb(child.pid))
+        time.sleep(0.05)
+    out, _ = child.communicate()
+    if child.returncode:
+        raise SystemExit(f"the measured process failed ({child.returncode})")
+    measured = json.loads(out.strip().splitlines()[-1])
+    measured["tree_pss_mb"] = peak
+    return measured
 
 
 def main() -> None:
@@ -81,6 +125,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000], help="interactions per run")
     parser.add_argument("--keep", type=Path, help="write the files here (and reuse them) instead of a temp dir")
+    parser.add_argument("--workers", type=int, help="load workers (default: every core; 1: one process)")
     parser.add_argument("--dashboard", action="store_true", help="also measure what a session holds (smallest size)")
     parser.add_argument(
         "--code", type=Path, default=ROOT, help="the checkout to measure (e.g. `git worktree` of an older commit)"
@@ -89,18 +134,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        print("| interactions | file | load | evaluate | aggregate | total | peak memory | CPU: load / evaluate |")
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print(
+            "| interactions | file | load | evaluate | aggregate | total | peak memory | load worker peak "
+            "| peak, all processes (PSS) | CPU: load / evaluate (parent), load (workers) |"
+        )
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for size in args.sizes:
             path = folder / f"scale_{size}.jsonl"
             if not path.exists():
                 write_jsonl(path, make_records(size // INTERACTIONS, INTERACTIONS))
-            m = run_one(path, dashboard=False, code=args.code)
+            m = run_one(path, dashboard=False, code=args.code, workers=args.workers)
             total = m["load_s"] + m["evaluate_s"] + m["aggregate_s"]
+            workers = f"{m['worker_peak_mb']:,.0f} MB" if m.get("worker_peak_mb") else "-"
             print(
                 f"| {size:,} | {path.stat().st_size / 1e6:,.0f} MB | {m['load_s']:.1f} s | {m['evaluate_s']:.1f} s "
-                f"| {m['aggregate_s']:.2f} s | {total:.1f} s | {m['peak_mb']:,.0f} MB "
-                f"| {m['load_cpu_s']:.1f} / {m['evaluate_cpu_s']:.1f} s |",
+                f"| {m['aggregate_s']:.2f} s | {total:.1f} s | {m['peak_mb']:,.0f} MB | {workers} "
+                f"| {m['tree_pss_mb']:,.0f} MB "
+                f"| {m['load_cpu_s']:.1f} / {m['evaluate_cpu_s']:.1f} s, {m.get('worker_cpu_s', 0):.1f} s |",
                 flush=True,
             )
         if args.dashboard:

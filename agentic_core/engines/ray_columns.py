@@ -13,14 +13,12 @@ from __future__ import annotations
 import math
 import pickle
 from collections.abc import Sequence
-from dataclasses import fields
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
-from agentic_core.columns import InteractionColumns, columns_of
+from agentic_core.columns import ColumnBuilder, InteractionColumns, columns_of
 from agentic_core.engines.ray_judge import BLOCKS_PER_CPU, MIN_BLOCK_ROWS, ray_cpus
 from agentic_core.gc_control import gc_paused
 from agentic_core.schemas import Conversation
@@ -52,24 +50,10 @@ def columns_batch(batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def join_columns(parts: Sequence[InteractionColumns]) -> InteractionColumns:
     """The columns of consecutive blocks, joined in order (the same values as building them at once)."""
-    if not parts:
-        return columns_of([])
-    joined: dict[str, Any] = {}
-    for spec in fields(InteractionColumns):
-        values = [getattr(part, spec.name) for part in parts]
-        first = values[0]
-        if isinstance(first, np.ndarray):
-            joined[spec.name] = np.concatenate(values)
-        elif isinstance(first, list):
-            joined[spec.name] = [x for value in values for x in value]
-        elif isinstance(first, dict):
-            joined[spec.name] = {
-                key: pa.chunked_array([c for value in values for c in value[key].chunks], type=first[key].type)
-                for key in first
-            }
-        else:
-            raise TypeError(f"cannot join column {spec.name!r} of type {type(first).__name__}")
-    return InteractionColumns(**joined)
+    builder = ColumnBuilder()
+    for part in parts:
+        builder.add_columns(part)
+    return builder.build()
 
 
 def columns_on_ray(ray: ModuleType, conversations: Sequence[Conversation]) -> InteractionColumns:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, overload
 
 import orjson
@@ -27,7 +28,7 @@ from agentic_core.columns import ColumnBuilder, InteractionColumns
 from agentic_core.gc_control import gc_paused
 from agentic_core.schemas import Conversation
 
-__all__ = ["ConversationStore"]
+__all__ = ["ConversationStore", "StoreParts"]
 
 _ONE: TypeAdapter[Conversation] = TypeAdapter(Conversation)
 _MANY: TypeAdapter[list[Conversation]] = TypeAdapter(list[Conversation])
@@ -35,6 +36,23 @@ _CACHE_SIZE = 64
 _BLOCK = 64
 """Records compressed together (LZ4, about 6x on JSON): reading one decompresses ~64 records' text."""
 _CODEC = pa.Codec("lz4")
+
+
+@dataclass
+class StoreParts:
+    """What a :class:`ConversationStore` holds, as plain data (a load worker sends its piece's back).
+
+    Attributes:
+        blocks: The compressed blocks: ``(compressed, size)``.
+        where: Per conversation, ``(block, offset, length)`` of its JSON text, or ``None`` (kept as a model).
+        models: The conversations kept as models, by position.
+        columns: Their columns.
+    """
+
+    blocks: list[tuple[bytes, int]]
+    where: list[tuple[int, int, int] | None]
+    models: dict[int, Conversation]
+    columns: InteractionColumns
 
 
 class ConversationStore(Sequence[Conversation]):
@@ -84,6 +102,33 @@ class ConversationStore(Sequence[Conversation]):
                 self._seal()
         self._columns = None
         self._builder.add(conv)
+
+    def parts(self) -> StoreParts:
+        """Everything this store holds, as plain data (see :meth:`extend`)."""
+        columns = self.columns  # seals the last block
+        return StoreParts(list(self._blocks), list(self._where), dict(self._models), columns)
+
+    def extend(self, parts: StoreParts, keep: Sequence[bool] | None = None) -> None:
+        """Append another store's conversations (a load worker's piece), without validating them again.
+
+        Args:
+            parts: What the other store holds (:meth:`parts`).
+            keep: Per conversation of ``parts``, whether to append it (all when ``None``).
+        """
+        self._seal()
+        base = len(self._blocks)
+        self._blocks.extend(parts.blocks)
+        where = self._where
+        for position, spot in enumerate(parts.where):
+            if keep is not None and not keep[position]:
+                continue
+            if spot is None:
+                self._models[len(where)] = parts.models[position]
+                where.append(None)
+            else:
+                where.append((spot[0] + base, spot[1], spot[2]))
+        self._columns = None
+        self._builder.add_columns(parts.columns, keep)
 
     def _seal(self) -> None:
         """Compress the pending texts into one block."""

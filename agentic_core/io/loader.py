@@ -28,25 +28,21 @@ and over (it more than doubles the load time) while there is no garbage cycle to
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
-
-from pydantic import BaseModel, TypeAdapter, ValidationError
-from pydantic_core import ErrorDetails
 
 from agentic_core.errors import show_value
 from agentic_core.gc_control import gc_paused, trim_memory
 from agentic_core.io.conversation_store import ConversationStore
-from agentic_core.io.explain import explain_validation_error
 from agentic_core.io.importers import DEFAULT_FORMAT, check_format, import_parsed
 from agentic_core.io.importers.common import relocate
+from agentic_core.io.load_pieces import PiecePool, PieceSettings, load_in_pieces, plan
 from agentic_core.io.load_report import Issue, LoadReport, SkippedRecord
 from agentic_core.io.parse import from_document, parse
-from agentic_core.io.parsed import UNPARSABLE, Parsed
-from agentic_core.io.record_checks import check_records
-from agentic_core.io.render import join_path
-from agentic_core.io.unknown_keys import iter_model_extras, iter_raw_extras, unknown_key_fix, unknown_key_rule
+from agentic_core.io.parsed import Parsed
+from agentic_core.io.record_stream import LineOf, stream_records
 from agentic_core.schemas import Conversation
 
 __all__ = [
@@ -71,40 +67,19 @@ agents' attempts (the seed-000 notebook data does this) and still catches a file
 ``session_id`` alone is the stricter reading of the seed documentation.
 """
 
-# Validation is strict (``strict=True`` at every call): parsed JSON already has the right types,
-# and lax mode would convert "0.5" into a score or 1.0 into a step silently, while loaded data
-# must stay exactly as written.
-_ADAPTER: TypeAdapter[list[Conversation]] = TypeAdapter(list[Conversation])
-_CHUNK = 1024
 _TRIM_FROM = 10_000  # records: a load this large frees hundreds of MB along the way
 
-LineOf = Callable[[int], "int | None"]
 _First = tuple[str, int, LineOf, str]
-
-
-def _unknown_key_issue(
-    name: str, index: int, base: str, model: type[BaseModel], key: str, line: int | None, session_id: str | None
-) -> Issue:
-    """The warning for an unknown key (from a rejected raw record or an accepted model alike)."""
-    return Issue(
-        "warning",
-        name,
-        index,
-        join_path(base, key),
-        unknown_key_rule(key),
-        None,
-        unknown_key_fix(model, key),
-        line,
-        None,
-        session_id,
-    )
 
 
 class _Loader:
     """Accumulates one :class:`LoadReport` over several files (duplicates are checked across all)."""
 
-    def __init__(self, duplicate_key: DuplicateKey, fmt: str = DEFAULT_FORMAT) -> None:
+    def __init__(
+        self, duplicate_key: DuplicateKey, fmt: str = DEFAULT_FORMAT, pieces: PieceSettings | None = None
+    ) -> None:
         self._format = check_format(fmt)
+        self._pool = PiecePool(pieces or PieceSettings(workers=1))
         if duplicate_key not in ("session_id", "session_id+assistant_id"):
             raise ValueError(
                 f"duplicate_key must be 'session_id' or 'session_id+assistant_id', not {duplicate_key!r}"
@@ -119,6 +94,8 @@ class _Loader:
     def add_path(self, path: str | Path) -> None:
         name = str(path)
         try:
+            # Workers for a large file are forked before it is read, so none starts with a copy.
+            self._pool.warm_for(os.stat(path).st_size)
             data = Path(path).read_bytes()
         except FileNotFoundError:
             self._file_error(
@@ -134,20 +111,37 @@ class _Loader:
         except OSError as err:
             self._file_error(name, f"cannot be read: {err.strerror or err}", "check the path and the disk")
             return
+        self._add_data(name, data)
+
+    def add_bytes(self, name: str, data: bytes) -> None:
+        self._add_data(name, data)
+
+    def _add_data(self, name: str, data: bytes) -> None:
+        pieces = plan(self._pool, name, data, self._format)
+        if pieces is not None:
+            self.report.files.append(name)
+            n, issues, skipped = load_in_pieces(
+                self._pool, name, data, pieces, self.report.conversations, self._unique
+            )
+            self.report.n_records += n
+            self._add_issues(issues, skipped)
+            return
         parsed = parse(name, data, lazy=True)
         del data  # the parsed records are all that is needed now (memory: ~ the file's size)
         self._add_parsed(name, parsed, owned=True)
-
-    def add_bytes(self, name: str, data: bytes) -> None:
-        self._add_parsed(name, parse(name, data, lazy=True), owned=True)
 
     def add_records(self, name: str, records: Any) -> None:
         # A copy of the list: records that fail a check are replaced in it, never in the caller's.
         doc = list(records) if isinstance(records, (list, ConversationStore)) else records
         self._add_parsed(name, from_document(name, doc), owned=False)
 
+    def close(self) -> None:
+        """Stop the load's worker processes, if any were started."""
+        self._pool.close()
+
     def finish(self) -> LoadReport:
         """The report, once every file is loaded (memory freed meanwhile handed back when it was a lot)."""
+        self.close()
         if self.report.n_records >= _TRIM_FROM:
             trim_memory()
         return self.report
@@ -173,151 +167,53 @@ class _Loader:
         issues.extend(parsed.record_issues)
         if parsed.origins is not None:
             issues, skipped = relocate(issues, skipped, parsed.origins)
+        report.issues.extend(parsed.issues)
+        self._add_issues(issues, skipped)
+
+    def _add_issues(self, issues: list[Issue], skipped: list[SkippedRecord]) -> None:
+        """A file's record issues and skipped records, in record order (each step found its own)."""
         issues.sort(key=lambda i: -1 if i.record is None else i.record)
         skipped.sort(key=lambda s: s.record)
-        report.issues.extend(parsed.issues)
-        report.issues.extend(issues)
-        report.skipped.extend(skipped)
+        self.report.issues.extend(issues)
+        self.report.skipped.extend(skipped)
 
     def _stream(
         self, name: str, parsed: Parsed, owned: bool, issues: list[Issue], skipped: list[SkippedRecord]
     ) -> None:
-        """Chunk by chunk, in file order: parse (JSON Lines are read lazily), report lines that are not
-        JSON, check, validate, keep. Issues are sorted by record afterwards, so the report is the same
-        as if each step had run over the whole file at once."""
-        records, lines, line_of = parsed.records, parsed.lines, parsed.line_of
-        # Records kept as JSON text: the line itself (JSON Lines, parsed by orjson), else the
-        # record re-serialised when orjson parsed the bytes this load owns (an exact round trip).
-        exact = owned and not parsed.stdlib
-        for start in range(0, len(records), _CHUNK):
-            stop = min(start + _CHUNK, len(records))
-            parsed.parse_until(stop)
-            for index in range(start, stop):
-                issue = parsed.record_errors.get(index)
-                if issue is not None:
-                    issues.append(issue)
-                    skipped.append(SkippedRecord(name, index, issue.line, None, issue.message(with_place=False)))
-            check_records(name, parsed, owned, issues, skipped, start, stop)
-            ids = [i for i in range(start, stop) if records[i] is not UNPARSABLE]
-            chunk = [records[i] for i in ids]
-            for index, conv in self._validate_chunk(name, ids, chunk, line_of, issues, skipped):
-                raw: Any = lines[index] if lines is not None else records[index] if exact else None
-                self._accept(name, index, conv, line_of, issues, skipped, raw)
-            if owned:
-                # Drop the raw dicts (and JSON lines) as soon as their models exist: peak memory is
-                # then about one copy of the data, not two.
-                for i in ids:
-                    records[i] = None
-                if lines is not None:
-                    lines[start:stop] = [None] * (stop - start)
+        """Every record through its own checks (:func:`stream_records`), then the duplicate check."""
+        store = self.report.conversations
+        line_of = parsed.line_of
 
-    def _validate_chunk(
-        self,
-        name: str,
-        ids: list[int],
-        chunk: list[Any],
-        line_of: LineOf,
-        issues: list[Issue],
-        skipped: list[SkippedRecord],
-    ) -> list[tuple[int, Conversation]]:
-        """Validate a chunk; report its invalid records; return ``(index, model)`` of the valid ones."""
-        try:
-            return list(zip(ids, _ADAPTER.validate_python(chunk, strict=True), strict=True))
-        except ValidationError as err:
-            errors = err.errors(include_url=False)
-        by_position: dict[int, list[ErrorDetails]] = {}
-        for error in errors:
-            position = error["loc"][0]
-            assert isinstance(position, int)  # the first location of a list[...] error is its index
-            by_position.setdefault(position, []).append(error)
-        good = [p for p in range(len(chunk)) if p not in by_position]
-        try:
-            models = _ADAPTER.validate_python([chunk[p] for p in good], strict=True)
-            valid = [(ids[p], m) for p, m in zip(good, models, strict=True)]
-        except ValidationError:
-            # Cannot happen for independent records; validate one by one rather than lose any.
-            valid = []
-            for p in good:
-                try:
-                    valid.append((ids[p], _ADAPTER.validate_python([chunk[p]], strict=True)[0]))
-                except ValidationError as single:
-                    by_position[p] = single.errors(include_url=False)
-        for position in sorted(by_position):
-            self._reject(
-                name, ids[position], chunk[position], by_position[position], line_of, issues, skipped
-            )
-        return sorted(valid, key=lambda pair: pair[0])
+        def keep(index: int, conv: Conversation, raw: Any) -> None:
+            if self._unique(name, index, conv.session_id, conv.assistant_id, line_of, issues, skipped):
+                store.append(conv, raw)
 
-    def _reject(
+        stream_records(name, parsed, owned, issues, skipped, keep)
+
+    def _unique(
         self,
         name: str,
         index: int,
-        raw: Any,
-        errors: list[ErrorDetails],
+        session_id: str,
+        assistant_id: str,
         line_of: LineOf,
         issues: list[Issue],
         skipped: list[SkippedRecord],
-    ) -> None:
-        session = raw.get("session_id") if isinstance(raw, dict) else None
-        session_id = session if isinstance(session, str) else None
-        line = line_of(index)
-        first: Issue | None = None
-        for error in errors:
-            why = explain_validation_error(error, tuple(error["loc"][1:]))
-            issue = Issue(
-                "error", name, index, why.path, why.rule, why.value, why.fix, line, None, session_id
-            )
-            issues.append(issue)
-            first = first or issue
-        for base, model, key in iter_raw_extras(raw):
-            issues.append(_unknown_key_issue(name, index, base, model, key, line, session_id))
-        assert first is not None  # a record is rejected only with at least one error
-        skipped.append(SkippedRecord(name, index, line, session_id, first.message(with_place=False)))
-
-    def _accept(
-        self,
-        name: str,
-        index: int,
-        conv: Conversation,
-        line_of: LineOf,
-        issues: list[Issue],
-        skipped: list[SkippedRecord],
-        raw: Any = None,
-    ) -> None:
-        session_id = conv.session_id
-        extras = list(iter_model_extras(conv))
-        line = line_of(index) if extras else None
-        for base, model, key in extras:
-            issues.append(_unknown_key_issue(name, index, base, model, key, line, session_id))
-
-        error: Issue | None = None
-        unique: object = (session_id, conv.assistant_id) if self._by_assistant else session_id
+    ) -> bool:
+        """Whether a record is the first with its identity so far (else it is reported and skipped)."""
+        unique: object = (session_id, assistant_id) if self._by_assistant else session_id
         first = self._seen.get(unique)
-        if not session_id.strip():
-            error = Issue(
-                "error",
-                name,
-                index,
-                "session_id",
-                "must not be blank",
-                show_value(session_id),
-                "give each conversation a unique, non-empty session_id",
-                line_of(index),
-                None,
-                session_id,
-            )
-        elif first is not None:
-            error = self._duplicate(name, index, conv, first, line_of)
-        if error is not None:
-            issues.append(error)
-            skipped.append(
-                SkippedRecord(name, index, error.line, session_id, error.message(with_place=False))
-            )
-            return
-        self._seen[unique] = (name, index, line_of, conv.assistant_id)
-        self.report.conversations.append(conv, raw)
+        if first is None:
+            self._seen[unique] = (name, index, line_of, assistant_id)
+            return True
+        error = self._duplicate(name, index, session_id, assistant_id, first, line_of)
+        issues.append(error)
+        skipped.append(SkippedRecord(name, index, error.line, session_id, error.message(with_place=False)))
+        return False
 
-    def _duplicate(self, name: str, index: int, conv: Conversation, first: _First, line_of: LineOf) -> Issue:
+    def _duplicate(
+        self, name: str, index: int, session_id: str, assistant_id: str, first: _First, line_of: LineOf
+    ) -> Issue:
         first_file, first_index, first_line_of, previous = first
         first_line = first_line_of(first_index)
         where = f"{first_file} record {first_index}" + (f" (line {first_line})" if first_line else "")
@@ -326,10 +222,10 @@ class _Loader:
             "give each conversation its own session_id (repeated attempts at one task share a task_id "
             "instead); if the same data was loaded twice, load it once"
         )
-        if previous != conv.assistant_id:
+        if previous != assistant_id:
             fix = (
                 f"the two differ in assistant_id ({show_value(previous)} and "
-                f"{show_value(conv.assistant_id)}), "
+                f"{show_value(assistant_id)}), "
                 "so they look like repeated attempts at one task: give each its own session_id and the "
                 "same task_id"
             )
@@ -339,16 +235,20 @@ class _Loader:
             index,
             "session_id",
             f"duplicate {what}; the first occurrence is {where}",
-            show_value(conv.session_id),
+            show_value(session_id),
             fix,
             line_of(index),
             None,
-            conv.session_id,
+            session_id,
         )
 
 
 def load_paths(
-    paths: Sequence[str | Path], *, duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY, format: str = DEFAULT_FORMAT
+    paths: Sequence[str | Path],
+    *,
+    duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY,
+    format: str = DEFAULT_FORMAT,
+    workers: int | None = None,
 ) -> LoadReport:
     """Load conversation files from disk.
 
@@ -359,23 +259,34 @@ def load_paths(
         format: ``auto`` (the default: each file's format is detected from its content), ``seed``,
             ``openai``, ``ragas``, ``tau-bench`` or ``inspect`` (see
             :data:`~agentic_core.io.importers.FORMAT_CHOICES`).
+        workers: Worker processes for large JSON Lines files (see :mod:`agentic_core.io.load_pieces`):
+            ``None`` (the default) reads ``AGENTIC_LOAD_WORKERS``, else uses every core this
+            process may use; ``1`` loads in this process. The result is the same either way.
 
     Returns:
         The report: valid conversations in file order, and every issue. A file that cannot be
         read is an error issue, not an exception.
 
     Raises:
-        SettingsError: ``format`` is not a known format name.
+        SettingsError: ``format`` is not a known format name, or ``workers`` is negative.
     """
-    loader = _Loader(duplicate_key, format)
-    with gc_paused(promote=True):
-        for path in paths:
-            loader.add_path(path)
+    loader = _Loader(duplicate_key, format, PieceSettings.automatic(workers))
+    try:
+        with gc_paused(promote=True):
+            for path in paths:
+                loader.add_path(path)
+    finally:
+        loader.close()
     return loader.finish()
 
 
 def load_bytes(
-    name: str, data: bytes, *, duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY, format: str = DEFAULT_FORMAT
+    name: str,
+    data: bytes,
+    *,
+    duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY,
+    format: str = DEFAULT_FORMAT,
+    workers: int | None = None,
 ) -> LoadReport:
     """Load one file's content (a browser upload).
 
@@ -386,14 +297,16 @@ def load_bytes(
         format: ``auto`` (the default: each file's format is detected from its content), ``seed``,
             ``openai``, ``ragas``, ``tau-bench`` or ``inspect`` (see
             :data:`~agentic_core.io.importers.FORMAT_CHOICES`).
+        workers: Worker processes for large JSON Lines files (``None``: automatic; see
+            :func:`load_paths`).
 
     Returns:
         The report for this file.
 
     Raises:
-        SettingsError: ``format`` is not a known format name.
+        SettingsError: ``format`` is not a known format name, or ``workers`` is negative.
     """
-    return load_many([(name, data)], duplicate_key=duplicate_key, format=format)
+    return load_many([(name, data)], duplicate_key=duplicate_key, format=format, workers=workers)
 
 
 def load_many(
@@ -401,6 +314,7 @@ def load_many(
     *,
     duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY,
     format: str = DEFAULT_FORMAT,
+    workers: int | None = None,
 ) -> LoadReport:
     """Load several uploaded files at once; duplicate session ids are checked across all of them.
 
@@ -410,18 +324,23 @@ def load_many(
         format: ``auto`` (the default: each file's format is detected from its content), ``seed``,
             ``openai``, ``ragas``, ``tau-bench`` or ``inspect`` (see
             :data:`~agentic_core.io.importers.FORMAT_CHOICES`).
+        workers: Worker processes for large JSON Lines files (``None``: automatic; see
+            :func:`load_paths`).
 
     Returns:
         One report covering every file.
 
     Raises:
-        SettingsError: ``format`` is not a known format name.
+        SettingsError: ``format`` is not a known format name, or ``workers`` is negative.
     """
-    loader = _Loader(duplicate_key, format)
-    with gc_paused(promote=True):
-        for name, data in named:
-            # Tolerate text and bytearray / memoryview from upload widgets.
-            loader.add_bytes(name, data.encode() if isinstance(data, str) else bytes(data))
+    loader = _Loader(duplicate_key, format, PieceSettings.automatic(workers))
+    try:
+        with gc_paused(promote=True):
+            for name, data in named:
+                # Tolerate text and bytearray / memoryview from upload widgets.
+                loader.add_bytes(name, data.encode() if isinstance(data, str) else bytes(data))
+    finally:
+        loader.close()
     return loader.finish()
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -26,6 +27,11 @@ from agentic_core.io.load_report import Issue
 from agentic_core.io.parsed import FORMATS, UNPARSABLE, Parsed, empty_issue
 from agentic_core.io.render import json_type
 from agentic_core.io.request import from_request
+
+_BYTE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+"""The first byte that is not ASCII whitespace (what ``bytes.strip`` removes): found without
+copying the data, as ``strip`` does (a pass and a copy of a large file, each time)."""
+
 
 _BOM = b"\xef\xbb\xbf"
 # Keys that make an object a conversation rather than a seed-001 request.
@@ -156,16 +162,61 @@ def _looks_like_jsonl(data: bytes) -> bool:
     # JSON Lines writers never indent: at least two lines that are a whole `{...}` object at
     # column 0 mean JSON Lines, even when the first line is broken. A pretty-printed object
     # starts with a line holding only "{".
-    if not data.lstrip().startswith(b"{"):
+    first = _BYTE.search(data)
+    if first is None or first.group() != b"{":
         return False
     found = 0
-    for line in data.split(b"\n", 64)[:64]:
+    for line in _first_lines(data, 64):
         stripped = line.rstrip()
         if stripped.startswith(b"{") and stripped.endswith(b"}"):
             found += 1
             if found >= 2:
                 return True
     return False
+
+
+def _first_lines(data: bytes, count: int) -> Iterator[bytes]:
+    """The first ``count`` lines of ``data`` (without copying the rest, as ``split`` would)."""
+    start = 0
+    for _ in range(count):
+        end = data.find(b"\n", start)
+        if end < 0:
+            yield data[start:]
+            return
+        yield data[start:end]
+        start = end + 1
+
+
+def _more_than_one_value(data: bytes) -> bool:
+    """Whether ``data`` (without a byte-order mark) is plainly not one JSON document: its first
+    non-blank line is a whole JSON value, and something follows it.
+
+    Parsing a large JSON Lines file as one document only to see it fail cost orjson a pass over
+    every byte (it checks the UTF-8 of the whole input first); this answers from the first line.
+    """
+    first = _BYTE.search(data)
+    if first is None:
+        return False
+    start = first.start()
+    end = data.find(b"\n", start)
+    if end < 0 or _BYTE.search(data, end) is None:
+        return False
+    try:
+        orjson.loads(data[start:end])
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+def is_json_lines(data: bytes) -> bool:
+    """Whether :func:`parse` reads ``data`` (without a byte-order mark) as JSON Lines, decided from
+    its first lines (for :mod:`agentic_core.io.load_pieces`; ``False`` when that takes more)."""
+    return (
+        _binary_format(data) is None
+        and not data.startswith(_BOM)
+        and _more_than_one_value(data)
+        and _looks_like_jsonl(data)
+    )
 
 
 def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
@@ -186,15 +237,16 @@ def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
         return Parsed("invalid", issues=[Issue("error", file, None, "", what, None, fix)])
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
-    if not data.strip():
+    if _BYTE.search(data) is None:
         return Parsed("empty", issues=[empty_issue(file)])
 
-    try:
-        return from_document(file, orjson.loads(data), data)
-    except orjson.JSONDecodeError:
-        pass
+    if not _more_than_one_value(data):
+        try:
+            return from_document(file, orjson.loads(data), data)
+        except orjson.JSONDecodeError:
+            pass
     if _looks_like_jsonl(data):
-        return _parse_jsonl(file, data, lazy)
+        return parse_jsonl(file, data, lazy)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -220,7 +272,7 @@ def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
             first = text[: err.pos].strip()
             if "\n" in first:
                 return _parse_stream(file, text)
-            return _parse_jsonl(file, data, lazy)
+            return parse_jsonl(file, data, lazy)
         return Parsed("invalid", issues=[_syntax_issue(file, err)])
     except RecursionError:
         issue = Issue(
@@ -267,15 +319,19 @@ def from_document(file: str, doc: Any, data: bytes = b"") -> Parsed:
     return Parsed("invalid", issues=[issue])
 
 
-def _parse_jsonl(file: str, data: bytes, lazy: bool = False) -> Parsed:
-    """One JSON value per line; blank lines are skipped; a bad line is a bad record, not a bad file."""
-    parsed = Parsed("jsonl")
+def parse_jsonl(file: str, data: bytes, lazy: bool = False, first_line: int = 1) -> Parsed:
+    """One JSON value per line; blank lines are skipped; a bad line is a bad record, not a bad file.
+
+    ``first_line`` is the line number of ``data``'s first line (a piece of a larger file, read by a
+    load worker: :mod:`agentic_core.io.load_pieces`).
+    """
     numbers: list[int] = []
     lines: list[bytes | None] = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    for number, raw in enumerate(data.split(b"\n"), start=first_line):
         if raw.strip():
             numbers.append(number)
             lines.append(raw)
+    parsed = Parsed("jsonl")
     parsed.records = [None] * len(lines)
     parsed.lines = lines
     parsed.line_of = numbers.__getitem__

@@ -13,14 +13,22 @@ class DatasetJudge:
     identity = JudgeIdentity(kind="dataset")
     recommended_threshold = 0.7
     cacheable = False
+    _MEMO = 65_536
+    """Distinct scores remembered (a bound: scores with many decimals could all differ)."""
+
+    def __init__(self) -> None:
+        self._by_score: dict[object, Verdict] = {}
 
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
         """Return each item's own score; items without a ``score`` field are failed (unscored).
 
-        Equal scores share one verdict object (verdicts are never changed in place): a million
-        interactions hold a few thousand distinct scores, not a million models.
+        Equal scores share one verdict object (verdicts are never changed in place), across the
+        runner's batches too: a million interactions hold a few thousand distinct scores, not a
+        million models (building them was half of a dataset-judge run).
         """
-        by_score: dict[object, Verdict] = {}
+        by_score = self._by_score
+        if len(by_score) > self._MEMO:
+            by_score.clear()
         verdicts = []
         for item in items:
             score = item.score

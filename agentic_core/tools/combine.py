@@ -129,6 +129,48 @@ _ARRAY_FIELDS = ("selection", "selection_ignore_extra")
 _OPTIONAL_FIELDS = ("parameters", "sequence", "utilization")
 
 
+TABLE_COLUMNS = (*_ARRAY_FIELDS, *_OPTIONAL_FIELDS, "applicable")
+"""The columns of :func:`components_table`, in order."""
+
+
+def components_table(components: Sequence[ToolComponents | None]) -> npt.NDArray[np.float64]:
+    """Many interactions' components as one float table, a row each (columns: :data:`TABLE_COLUMNS`).
+
+    What :func:`components_matrix` splits into arrays; the loader builds it piece by piece while
+    it scores tool use, so that a run need not read the million objects again.
+
+    Args:
+        components: One entry per interaction, ``None`` where tool use is not applicable.
+
+    Returns:
+        A ``(len(components), 6)`` float64 table: NaN where a component is not applicable or not
+        assessable; the last column is 1.0 where tool use is applicable, else NaN.
+    """
+    n = len(components)
+    nan = math.nan
+    names = TABLE_COLUMNS[:-1]
+    # One row of values per distinct object: fully correct interactions share one components
+    # object (see agentic_core.tools.dimensions), so a million rows hold a few thousand objects.
+    seen: dict[int, tuple[float, ...]] = {id(None): (nan,) * len(TABLE_COLUMNS)}
+    rows: list[tuple[float, ...]] = []
+    for c in components:
+        row = seen.get(id(c))
+        if row is None:
+            values = [getattr(c, name) for name in names]
+            row = seen[id(c)] = (*(nan if v is None else v for v in values), 1.0)
+        rows.append(row)
+    return np.array(rows, dtype=np.float64).reshape(n, len(TABLE_COLUMNS))
+
+
+def table_arrays(table: npt.NDArray[np.float64]) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of :func:`components_matrix` from a :func:`components_table`."""
+    arrays: dict[str, npt.NDArray[Any]] = {
+        name: np.ascontiguousarray(table[:, k]) for k, name in enumerate(TABLE_COLUMNS[:-1])
+    }
+    arrays["applicable"] = table[:, -1] == 1.0
+    return arrays
+
+
 def components_matrix(components: Sequence[ToolComponents | None]) -> dict[str, npt.NDArray[Any]]:
     """Columns of many interactions' components, for :func:`overall_vectorised`.
 
@@ -142,23 +184,7 @@ def components_matrix(components: Sequence[ToolComponents | None]) -> dict[str, 
         (float64; NaN where not applicable, and parameters, sequence and utilization NaN where not
         assessable) and ``applicable`` (bool).
     """
-    n = len(components)
-    nan = math.nan
-    names = (*_ARRAY_FIELDS, *_OPTIONAL_FIELDS)
-    # One row of values per distinct object: fully correct interactions share one components
-    # object (see agentic_core.tools.dimensions), so a million rows hold a few thousand objects.
-    seen: dict[int, tuple[float, ...]] = {id(None): (nan,) * (len(names) + 1)}
-    rows: list[tuple[float, ...]] = []
-    for c in components:
-        row = seen.get(id(c))
-        if row is None:
-            values = [getattr(c, name) for name in names]
-            row = seen[id(c)] = (*(nan if v is None else v for v in values), 1.0)
-        rows.append(row)
-    table = np.array(rows, dtype=np.float64).reshape(n, len(names) + 1)
-    arrays: dict[str, npt.NDArray[Any]] = {name: np.ascontiguousarray(table[:, k]) for k, name in enumerate(names)}
-    arrays["applicable"] = table[:, -1] == 1.0
-    return arrays
+    return table_arrays(components_table(components))
 
 
 def overall_vectorised(

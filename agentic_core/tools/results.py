@@ -86,6 +86,15 @@ class ToolComponents:
     matches: list[MatchRow]
     deductions: list[str]
 
+    def __reduce__(self) -> tuple[type[ToolComponents], tuple[Any, ...]]:
+        # Pickled as the constructor's arguments: load workers send a piece's components back
+        # (agentic_core.io.load_pieces), and the dataclass's own slot-by-slot state took a third
+        # longer to read back.
+        return ToolComponents, tuple(getattr(self, name) for name in _FIELDS)
+
+
+_FIELDS = tuple(ToolComponents.__dataclass_fields__)
+
 
 class ToolCorrectnessScore(BaseModel):
     """Tool correctness of one interaction for given weights and threshold (seed 003 names).

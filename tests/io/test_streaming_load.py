@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 import pytest
 
-from agentic_core.io import loader
+from agentic_core.io import loader, record_stream
 from agentic_core.io.loader import load_bytes
 from agentic_core.io.parse import parse
 from agentic_core.io.parsed import UNPARSABLE
@@ -94,7 +94,7 @@ def test_streamed_report_is_the_same_for_every_chunk_size(monkeypatch: pytest.Mo
     with monkeypatch.context() as m:
         m.setattr(loader, "parse", _eager)
         before = _summary(load_bytes("data.jsonl", data))
-    monkeypatch.setattr(loader, "_CHUNK", chunk)
+    monkeypatch.setattr(record_stream, "CHUNK", chunk)
     assert _summary(load_bytes("data.jsonl", data)) == before
 
 

@@ -2,14 +2,17 @@
 
 What runs where:
 
-* **Ray workers** (``map_batches``): the judge's calls for every item the cache could not answer
-  (:class:`~agentic_core.engines.ray_judge.RayJudge`), and, for conversations handed over in
-  memory, tool scoring and the interaction columns
+* **Ray workers**: the judge's calls for every item the cache could not answer
+  (``map_batches``: :class:`~agentic_core.engines.ray_judge.RayJudge`); for files given by path,
+  the checks of each piece of a large JSON Lines file (validation, tool scoring, columns:
+  :class:`~agentic_core.engines.ray_load.RayPiecePool`, Ray tasks); for conversations handed over
+  in memory, tool scoring and the interaction columns
   (:func:`~agentic_core.engines.ray_columns.columns_on_ray`).
-* **The driver**: reading and validating files (the loader's located issues and duplicate checks
-  span whole files, and with ``ray://`` the files are on this machine), deduplication, the verdict
-  cache and shipped packs (:func:`~agentic_core.judges.runner.run_judge`, unchanged), and building
-  the result tables (:func:`~agentic_core.evaluate.assemble`, vectorised). The per-group sums
+* **The driver**: reading files (with ``ray://`` they are on this machine), merging the pieces in
+  file order with the duplicate checks that span pieces and files, smaller files and other
+  formats (validated here), deduplication, the verdict cache and shipped packs
+  (:func:`~agentic_core.judges.runner.run_judge`, unchanged), and building the result tables
+  (:func:`~agentic_core.evaluate.assemble`, vectorised). The per-group sums
   :func:`~agentic_core.evaluate.aggregate` needs depend on the threshold and the other slider
   settings, so they are made at aggregation time, in milliseconds, not once on Ray.
 
@@ -25,11 +28,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from agentic_core.engines import ray_load
 from agentic_core.engines.judge_spec import JudgeSpec
 from agentic_core.engines.ray_columns import ColumnarConversations, columns_on_ray
 from agentic_core.engines.ray_judge import RayJudge
+from agentic_core.engines.ray_load import RayPiecePool
 from agentic_core.engines.ray_session import connect_ray
 from agentic_core.io.load_report import LoadReport
+from agentic_core.io.loader import load_paths
 from agentic_core.judges.base import Judge, ProgressFn
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunMonitor
@@ -49,6 +55,15 @@ def _in_memory(data: Any) -> Sequence[Conversation] | None:
     if getattr(data, "columns", None) is not None or not all(isinstance(c, Conversation) for c in data):
         return None
     return data
+
+
+def _paths(data: Any) -> list[str | Path] | None:
+    """``data`` as a list of file paths when it is one path or a non-empty sequence of them, else ``None``."""
+    if isinstance(data, (str, Path)):
+        return [data]
+    if isinstance(data, Sequence) and data and all(isinstance(d, (str, Path)) for d in data):
+        return list(data)
+    return None
 
 
 def evaluate_on_ray(
@@ -104,6 +119,10 @@ def evaluate_on_ray(
         cache = JudgeCache()  # as the local engine does; kept here for the metrics too
     conversations = _in_memory(data)
     carried: Any = data
+    paths = _paths(data)
+    if paths is not None:
+        # Files are read here; the pieces of a large JSON Lines file are checked by Ray tasks.
+        carried = load_paths(paths, pool=RayPiecePool(ray, piece_bytes=ray_load.RAY_PIECE_BYTES))
     if conversations is not None:
         # Columns built on Ray, carried by a report (a plain list would be rebuilt without them).
         columns = columns_on_ray(ray, conversations)

@@ -37,7 +37,7 @@ import os
 import threading
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from typing import Any, cast
@@ -175,7 +175,7 @@ class PiecePool:
             threading.active_count() == 1 or not self.settings.single_thread_only
         )
 
-    def start(self) -> ProcessPoolExecutor:
+    def start(self) -> Executor:
         """The pool, its workers forked now if they are not running yet.
 
         Called before a large file is read, so that the workers do not start with a copy of it.

@@ -76,10 +76,14 @@ class _Loader:
     """Accumulates one :class:`LoadReport` over several files (duplicates are checked across all)."""
 
     def __init__(
-        self, duplicate_key: DuplicateKey, fmt: str = DEFAULT_FORMAT, pieces: PieceSettings | None = None
+        self,
+        duplicate_key: DuplicateKey,
+        fmt: str = DEFAULT_FORMAT,
+        pieces: PieceSettings | None = None,
+        pool: PiecePool | None = None,
     ) -> None:
         self._format = check_format(fmt)
-        self._pool = PiecePool(pieces or PieceSettings(workers=1))
+        self._pool = pool or PiecePool(pieces or PieceSettings(workers=1))
         if duplicate_key not in ("session_id", "session_id+assistant_id"):
             raise ValueError(
                 f"duplicate_key must be 'session_id' or 'session_id+assistant_id', not {duplicate_key!r}"
@@ -249,6 +253,7 @@ def load_paths(
     duplicate_key: DuplicateKey = DEFAULT_DUPLICATE_KEY,
     format: str = DEFAULT_FORMAT,
     workers: int | None = None,
+    pool: PiecePool | None = None,
 ) -> LoadReport:
     """Load conversation files from disk.
 
@@ -262,6 +267,8 @@ def load_paths(
         workers: Worker processes for large JSON Lines files (see :mod:`agentic_core.io.load_pieces`):
             ``None`` (the default) reads ``AGENTIC_LOAD_WORKERS``, else uses every core this
             process may use; ``1`` loads in this process. The result is the same either way.
+        pool: Where pieces of large files are checked, instead of forked workers (the Ray engine
+            passes :class:`~agentic_core.engines.ray_load.RayPiecePool`); ``workers`` is then unused.
 
     Returns:
         The report: valid conversations in file order, and every issue. A file that cannot be
@@ -270,7 +277,7 @@ def load_paths(
     Raises:
         SettingsError: ``format`` is not a known format name, or ``workers`` is negative.
     """
-    loader = _Loader(duplicate_key, format, PieceSettings.automatic(workers))
+    loader = _Loader(duplicate_key, format, None if pool else PieceSettings.automatic(workers), pool)
     try:
         with gc_paused(promote=True):
             for path in paths:

@@ -247,3 +247,30 @@ def test_the_cli_runs_evaluate_on_ray_with_the_same_json(tmp_path: Path) -> None
     local, on_ray = docs
     assert (local.pop("engine"), on_ray.pop("engine")) == ("local", "ray")
     assert local == on_ray
+
+
+def test_a_large_json_lines_file_is_checked_by_ray_tasks_with_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentic_core.engines import ray_load
+    from tests.io.test_load_pieces import _file
+
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(_file(0, 120))  # every kind of invalid record, duplicates across pieces
+    monkeypatch.setattr(ray_load, "RAY_PIECE_BYTES", 3_000)  # cut a small file into a dozen pieces
+    tasks: list[int] = []
+    real_submit = ray_load._RayTasks.submit
+
+    def counted(self: Any, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        tasks.append(1)
+        return real_submit(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(ray_load._RayTasks, "submit", counted)
+    local = evaluate(path, "dataset", cache_mode="off")
+    on_ray = evaluate(path, "dataset", cache_mode="off", engine="ray")
+    assert len(tasks) > 10
+    assert local.load_report is not None and on_ray.load_report is not None
+    assert on_ray.load_report.issues == local.load_report.issues
+    assert on_ray.load_report.skipped == local.load_report.skipped
+    assert len(on_ray.load_report.skipped) >= 7  # bad JSON, too deep, NaN-free invalid, duplicates, blank id
+    assert_same(local, on_ray)

@@ -276,7 +276,7 @@ def load_in_pieces(
     line_of = _FileLines()
     # At most a few pieces wait in the pool at once: the parent's memory holds the file and a
     # few pieces' results, never all of them.
-    window = pool.settings.workers + 2
+    window = 2 * pool.settings.workers + 2
     pending: deque[tuple[int, Future[Piece]]] = deque()
     upcoming = iter(range(len(pieces)))
 

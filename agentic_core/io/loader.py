@@ -18,12 +18,13 @@ records are dropped once validated, and the valid ones are kept as compressed JS
 columns evaluation reads (:mod:`agentic_core.io.conversation_store`), so a large file is never
 held as Python objects all at once.
 
-Speed: validation runs over chunks of records with one pydantic ``TypeAdapter`` call each
-(per-record ``model_validate`` is several times slower); a chunk that fails is split into its
-failing records (explained one by one from the errors already at hand) and the rest
-(validated again in one call). The cyclic garbage collector is paused while loading, because
-the millions of short-lived containers a large file creates would otherwise trigger it over
-and over (it more than doubles the load time) while there is no garbage cycle to find.
+Speed: every record goes through its own checks chunk by chunk, one pydantic call per chunk
+(:mod:`agentic_core.io.record_stream`); a large JSON Lines file is cut into pieces checked by
+forked worker processes, on every core (:mod:`agentic_core.io.load_pieces`), and this module
+merges them with the duplicate check that spans pieces and files. The cyclic garbage collector
+is paused while loading, because the millions of short-lived containers a large file creates
+would otherwise trigger it over and over (it more than doubles the load time) while there is no
+garbage cycle to find.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -23,7 +23,7 @@ from agentic_core.engines import check_engine
 from agentic_core.errors import DataError
 from agentic_core.gc_control import gc_paused
 from agentic_core.io.load_report import LoadReport
-from agentic_core.io.loader import load_paths
+from agentic_core.io.loader import load_paths, paths_of
 from agentic_core.judges.base import Judge, JudgeItem, ProgressFn
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunMonitor
@@ -37,19 +37,19 @@ DataInput = LoadReport | Sequence[Conversation] | str | Path | Sequence[str | Pa
 
 
 def _as_conversations(data: DataInput) -> tuple[Sequence[Conversation], LoadReport | None]:
+    paths = paths_of(data)
     if isinstance(data, LoadReport):
         report = data
-    elif isinstance(data, (str, Path)):
-        report = load_paths([data])
-    elif isinstance(data, Sequence) and data and all(isinstance(d, (str, Path)) for d in data):
-        report = load_paths([d for d in data if isinstance(d, (str, Path))])
+    elif paths is not None:
+        report = load_paths(paths)
     else:
-        convs = [c for c in data if isinstance(c, Conversation)]
-        if len(convs) != len(data):
+        items = cast(Sequence[object], data)  # neither a report nor paths (paths_of said so)
+        convs = [c for c in items if isinstance(c, Conversation)]
+        if len(convs) != len(items):
             raise DataError(
                 "dataset",
                 "must be a load report, file paths, or Conversation objects (not a mix)",
-                [type(d).__name__ for d in data][:5],
+                [type(d).__name__ for d in items][:5],
                 "pass one kind of input",
             )
         if not convs:

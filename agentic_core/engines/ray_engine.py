@@ -35,7 +35,7 @@ from agentic_core.engines.ray_judge import RayJudge
 from agentic_core.engines.ray_load import RayPiecePool
 from agentic_core.engines.ray_session import connect_ray
 from agentic_core.io.load_report import LoadReport
-from agentic_core.io.loader import load_paths
+from agentic_core.io.loader import load_paths, paths_of
 from agentic_core.judges.base import Judge, ProgressFn
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunMonitor
@@ -55,15 +55,6 @@ def _in_memory(data: Any) -> Sequence[Conversation] | None:
     if getattr(data, "columns", None) is not None or not all(isinstance(c, Conversation) for c in data):
         return None
     return data
-
-
-def _paths(data: Any) -> list[str | Path] | None:
-    """``data`` as a list of file paths when it is one path or a non-empty sequence of them, else ``None``."""
-    if isinstance(data, (str, Path)):
-        return [data]
-    if isinstance(data, Sequence) and data and all(isinstance(d, (str, Path)) for d in data):
-        return list(data)
-    return None
 
 
 def evaluate_on_ray(
@@ -119,7 +110,7 @@ def evaluate_on_ray(
         cache = JudgeCache()  # as the local engine does; kept here for the metrics too
     conversations = _in_memory(data)
     carried: Any = data
-    paths = _paths(data)
+    paths = paths_of(data)
     if paths is not None:
         # Files are read here; the pieces of a large JSON Lines file are checked by Ray tasks.
         carried = load_paths(paths, pool=RayPiecePool(ray, piece_bytes=ray_load.RAY_PIECE_BYTES))

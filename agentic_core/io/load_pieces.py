@@ -190,9 +190,13 @@ class PiecePool:
             self._executor = executor
         return self._executor
 
+    def may_split(self, size: int) -> bool:
+        """Whether a file of ``size`` bytes is large enough to load in pieces here (its format aside)."""
+        return self.settings.enabled and size >= self.settings.min_bytes and self.available()
+
     def warm_for(self, size: int) -> None:
         """Start the workers when a file of ``size`` bytes may be loaded in pieces."""
-        if self.settings.enabled and size >= self.settings.min_bytes and self.available():
+        if self.may_split(size):
             self.start()
 
     def close(self) -> None:
@@ -223,8 +227,7 @@ def plan(pool: PiecePool, name: str, data: bytes, fmt: str) -> list[tuple[int, i
     them exactly as for the whole file (detection reads the first 64 lines at most when five of them
     are JSON).
     """
-    settings = pool.settings
-    if not (settings.enabled and len(data) >= settings.min_bytes and pool.available() and is_json_lines(data)):
+    if not (pool.may_split(len(data)) and is_json_lines(data)):
         return None
     head_end = 0
     for _ in range(64):
@@ -241,7 +244,7 @@ def plan(pool: PiecePool, name: str, data: bytes, fmt: str) -> list[tuple[int, i
     pieces: list[tuple[int, int, int]] = []
     start, line = 0, 1
     while start < len(data):
-        cut = data.find(b"\n", start + settings.piece_bytes)
+        cut = data.find(b"\n", start + pool.settings.piece_bytes)
         end = len(data) if cut < 0 else cut + 1
         pieces.append((start, end, line))
         line += data.count(b"\n", start, end)

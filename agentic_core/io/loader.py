@@ -55,6 +55,7 @@ __all__ = [
     "load_many",
     "load_paths",
     "load_records",
+    "paths_of",
 ]
 
 DuplicateKey = Literal["session_id", "session_id+assistant_id"]
@@ -246,6 +247,18 @@ class _Loader:
             None,
             session_id,
         )
+
+
+def paths_of(data: object) -> list[str | Path] | None:
+    """``data`` as a list of file paths when it is one path or a non-empty sequence of them, else ``None``.
+
+    How ``evaluate`` (either engine) tells files to load from conversations or a load report.
+    """
+    if isinstance(data, (str, Path)):
+        return [data]
+    if isinstance(data, Sequence) and data and all(isinstance(d, (str, Path)) for d in data):
+        return list(data)
+    return None
 
 
 def load_paths(

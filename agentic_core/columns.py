@@ -9,6 +9,7 @@ conversations (a list built in code) with the same code, hence the same values.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -123,7 +124,7 @@ class ColumnBuilder:
         self._session_ids: list[str] = []
         self._assistant_ids: list[str] = []
         self._task_keys: list[str] = []
-        self._pending: dict[str, list[str]] = {name: [] for name in _TEXT_FIELDS}
+        self._pending_lists: tuple[list[str], ...] = tuple([] for _ in _TEXT_FIELDS)  # in _TEXT_FIELDS order
         self._chunks: dict[str, list[pa.Array]] = {name: [] for name in _TEXT_FIELDS}
         # Numbers wait in lists (one row per interaction: score, longest text, human label and
         # score) and go to arrays at every flush, so no Python float per row is kept.
@@ -143,30 +144,32 @@ class ColumnBuilder:
         self._session_ids.append(conv.session_id)
         self._assistant_ids.append(conv.assistant_id)
         self._task_keys.append(conv.task_key())
-        qa_id, query, answer, truth = (self._pending[name] for name in _TEXT_FIELDS)
-        nan = float("nan")
+        qa_id, query, answer, truth = self._pending_lists
+        tools, numbers, expected_names, used_names = self._tools, self._numbers, self._expected_names, self._used_names
+        shared = self._shared
+        nan = math.nan
         for i in turns:
+            q, a, g = i.query, i.assistant, i.ground_truth_assistant
             qa_id.append(i.qa_id)
-            query.append(i.query)
-            answer.append(i.assistant)
-            truth.append(i.ground_truth_assistant)
-            self._tools.append(score_tools(i.agentic, i.ground_truth_agentic, i.assistant))
+            query.append(q)
+            answer.append(a)
+            truth.append(g)
+            agentic, expected = i.agentic, i.ground_truth_agentic
+            tools.append(score_tools(agentic, expected, a))
             score, label, grade = i.score, i.human_label, i.human_score
-            self._numbers.append(
+            numbers.append(
                 (
                     nan if score is None else score,
-                    max(len(i.query), len(i.assistant), len(i.ground_truth_assistant)),
+                    max(len(q), len(a), len(g)),
                     nan if label is None else label,
                     nan if grade is None else grade,
                 )
             )
-            expected = i.ground_truth_agentic.expected_tools if i.ground_truth_agentic is not None else ()
-            used = i.agentic.tools_used if i.agentic is not None else ()
-            e_names = tuple(t.tool_name for t in expected)
-            u_names = tuple(t.tool_name for t in used)
-            shared = self._shared
-            self._expected_names.append(shared.setdefault(e_names, e_names))
-            self._used_names.append(shared.setdefault(u_names, u_names))
+            # One tuple per distinct name sequence, shared by every row that has it.
+            e_names = tuple([t.tool_name for t in expected.expected_tools]) if expected is not None else ()
+            u_names = tuple([t.tool_name for t in agentic.tools_used]) if agentic is not None else ()
+            expected_names.append(shared.setdefault(e_names, e_names))
+            used_names.append(shared.setdefault(u_names, u_names))
         if len(qa_id) >= self._FLUSH:
             self._flush()
 
@@ -203,11 +206,10 @@ class ColumnBuilder:
         if self._numbers:
             self._number_chunks.append(np.array(self._numbers, dtype=float).reshape(-1, 4))
             self._numbers = []
-        for name in _TEXT_FIELDS:
-            values = self._pending[name]
+        for name, values in zip(_TEXT_FIELDS, self._pending_lists, strict=True):
             if values:
                 self._chunks[name].append(pa.array(values, type=pa.large_string()))
-                self._pending[name] = []
+                values.clear()
 
     def build(self) -> InteractionColumns:
         """The columns of every conversation added so far."""

@@ -24,10 +24,12 @@ from agentic_core.errors import DataError
 from agentic_core.gc_control import gc_paused
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths, paths_of
-from agentic_core.judges.base import Judge, JudgeItem, ProgressFn
+from agentic_core.item_counts import count_distinct_items
+from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, score_key
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
+from agentic_core.judges.score_runner import judges_scores_only, run_score_judge_sync
 from agentic_core.result import EvaluationResult
 from agentic_core.schemas import Conversation
 
@@ -79,7 +81,8 @@ def judge_items(conversations: Sequence[Conversation]) -> list[JudgeItem]:
     """The items :func:`evaluate` sends to the judge, one per interaction in order.
 
     Texts longer than :data:`MAX_JUDGED_CHARS` are cut (see there). For estimates before a run:
-    the same items as the run itself.
+    the same items as the run itself. (A judge that reads only scores is given their scores
+    instead: :func:`~agentic_core.judges.runner.run_score_judge_sync`.)
     """
     columns = columns_of(conversations)
     texts = [columns.text(name) for name in ("query", "answer", "ground_truth")]
@@ -87,6 +90,14 @@ def judge_items(conversations: Sequence[Conversation]) -> list[JudgeItem]:
         texts = [[_judged_text(t) for t in column] for column in texts]
     with gc_paused():  # a million small objects: the collector would rescan the heap over and over
         return list(map(JudgeItem, *texts, columns.scores()))
+
+
+def _distinct_item_count(conversations: Sequence[Conversation]) -> int:
+    """How many distinct items :func:`judge_items` would make (without making them when no text is cut)."""
+    columns = columns_of(conversations)
+    if count_cut(columns, MAX_JUDGED_CHARS):  # items hold cut texts: count those exactly
+        return len({(i.query, i.answer, i.ground_truth, score_key(i.score)) for i in judge_items(conversations)})
+    return count_distinct_items(columns)
 
 
 def _cut_texts(conversations: Sequence[Conversation]) -> int:
@@ -155,14 +166,20 @@ def evaluate(
     if judge is None or isinstance(judge, str):
         judge = build_judge(judge or DEFAULT_JUDGE, **judge_options)
 
-    items = judge_items(conversations)
     if cache is None and cache_mode != "off" and judge.cacheable:
         cache = JudgeCache()
     # Offline judges are bounded CPU work: pause the collector during it too. LLM runs can
     # last minutes and create cyclic garbage (asyncio), so the collector stays on for them.
     with gc_paused(judge.identity.kind != "llm"):
-        run = run_judge_sync(judge, items, cache=cache, cache_mode=cache_mode, progress=progress, monitor=monitor)
-    cut = _cut_texts(conversations)
+        if judges_scores_only(judge):  # the dataset judge: its scores, not a million items
+            scores, distinct = columns_of(conversations).score, _distinct_item_count(conversations)
+            run = run_score_judge_sync(judge, scores, distinct, progress=progress, monitor=monitor)
+        else:
+            items = judge_items(conversations)
+            run = run_judge_sync(
+                judge, items, cache=cache, cache_mode=cache_mode, progress=progress, monitor=monitor
+            )
+    cut = 0 if judges_scores_only(judge) else _cut_texts(conversations)  # no text was read to be cut
     if cut:
         run.warnings.append(
             f"{cut:,} interaction(s) have a query, answer or ground truth longer than {MAX_JUDGED_CHARS:,} characters: "
@@ -221,6 +238,34 @@ def _text_column(columns: InteractionColumns, name: str) -> pd.Series:
     return pd.Series(pd.arrays.ArrowStringArray(columns.texts[name], dtype=_STR), copy=False)
 
 
+def _verdict_columns(verdicts: Sequence[Verdict]) -> dict[str, Any]:
+    """The frame's judge columns, read once per distinct verdict object and spread to every row.
+
+    Repeated items share one verdict, and so do equal scores of the dataset judge: a million
+    rows hold a few thousand objects, and reading each row's four fields, then turning a million
+    strings into an Arrow column, was most of assembling such a run. Each column's type is what
+    pandas makes of the distinct values (text, or ``object`` where every value is ``None``), as
+    it would of all the rows.
+    """
+    n = len(verdicts)
+    if not n:
+        return {"score": np.zeros(0), "judge_status": [], "judge_reasoning": [], "judge_error": []}
+    codes, _ = pd.factorize(np.fromiter(map(id, verdicts), dtype=np.int64, count=n))
+    first = np.empty(int(codes.max()) + 1, dtype=np.int64)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)  # each object's first row
+    distinct = [verdicts[i] for i in first.tolist()]
+
+    def spread(values: list[Any]) -> pd.Series:
+        return pd.Series(values).take(codes).reset_index(drop=True)
+
+    return {
+        "score": np.array([np.nan if v.score is None else v.score for v in distinct], dtype=float)[codes],
+        "judge_status": spread([v.status for v in distinct]),
+        "judge_reasoning": spread([v.reasoning for v in distinct]),
+        "judge_error": spread([v.error for v in distinct]),
+    }
+
+
 def _assemble(
     conversations: Sequence[Conversation],
     columns: InteractionColumns,
@@ -268,10 +313,7 @@ def _assemble(
             "query": _text_column(columns, "query"),
             "answer": _text_column(columns, "answer"),
             "ground_truth": _text_column(columns, "ground_truth"),
-            "score": np.array([np.nan if v.score is None else v.score for v in verdicts], dtype=float),
-            "judge_status": [v.status for v in verdicts],
-            "judge_reasoning": [v.reasoning for v in verdicts],
-            "judge_error": [v.error for v in verdicts],
+            **_verdict_columns(verdicts),
             "tool_applicable": tool_arrays["applicable"],
         }
     )

@@ -27,7 +27,7 @@ import pyarrow as pa
 from agentic_core.engines.judge_spec import JudgeSpec, worker_judge
 from agentic_core.engines.verdict_columns import verdicts_from_columns, verdicts_to_columns
 from agentic_core.gc_control import gc_paused
-from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, reads_texts
 
 __all__ = ["BLOCKS_PER_CPU", "MIN_BLOCK_ROWS", "RayJudge", "WorkerStats", "judge_batch", "ray_cpus"]
 
@@ -113,6 +113,7 @@ class RayJudge:
         self.identity = local.identity
         self.recommended_threshold = local.recommended_threshold
         self.cacheable = local.cacheable
+        self.reads_texts = reads_texts(local)  # the same items and deduplication as locally
         self.spec = spec
         self.stats = WorkerStats()
         self.warnings: list[str] = []

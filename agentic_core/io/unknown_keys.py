@@ -60,12 +60,38 @@ def unknown_key_rule(key: str) -> str:
     return f"unknown key {show_value(key)} (kept, but not used)"
 
 
+def has_model_extras(conv: Conversation) -> bool:
+    """Whether a validated conversation holds any unknown key (one tight pass: this runs on every record)."""
+    if conv.__pydantic_extra__:
+        return True
+    for inter in conv.conversation:
+        if inter.__pydantic_extra__:
+            return True
+        agentic = inter.agentic
+        if agentic is not None:
+            if agentic.__pydantic_extra__:
+                return True
+            for call in agentic.tools_used:
+                if call.__pydantic_extra__:
+                    return True
+        truth = inter.ground_truth_agentic
+        if truth is not None:
+            if truth.__pydantic_extra__:
+                return True
+            for expected in truth.expected_tools:
+                if expected.__pydantic_extra__:
+                    return True
+    return False
+
+
 def iter_model_extras(conv: Conversation) -> Iterator[tuple[str, type[BaseModel], str]]:
     """Unknown keys of a validated conversation: ``(path of the holder, holder model, key)``.
 
-    Walks ``__pydantic_extra__`` only, which is ``{}`` for clean data, so this stays cheap at
-    100k interactions.
+    Walks ``__pydantic_extra__`` only, which is ``{}`` for clean data; and returns at once when
+    :func:`has_model_extras` finds none (the common case, on every record of a large file).
     """
+    if not has_model_extras(conv):
+        return
     if conv.__pydantic_extra__:
         for key in conv.__pydantic_extra__:
             yield "", Conversation, key

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -33,8 +33,20 @@ class JudgeItem:
     score: float | None = None
 
 
+def score_key(score: float | None) -> Hashable:
+    """An item's score as the runner tells items apart: ``None`` is one value, ``0.0`` and ``-0.0`` two.
+
+    (The two zeros are equal numbers, but a verdict's reasoning shows the sign: "score -0 taken
+    from the dataset".)
+    """
+    return (score, str(score)) if score == 0 else score
+
+
 class Verdict(BaseModel):
     """A judge's answer for one item.
+
+    Frozen: a verdict is shared by every item it answers (repeated items, equal dataset scores),
+    so changing one in place would change them all; ``model_copy(update=...)`` makes a new one.
 
     Attributes:
         score: In [0, 1], or ``None`` when unscored (status ``failed``).
@@ -45,6 +57,8 @@ class Verdict(BaseModel):
         input_tokens: Prompt tokens reported by the provider, if any.
         output_tokens: Completion tokens reported by the provider, if any.
     """
+
+    model_config = ConfigDict(frozen=True)
 
     score: float | None = Field(default=None, ge=0.0, le=1.0)
     reasoning: str = ""
@@ -103,3 +117,15 @@ class Judge(Protocol):
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
         """Judge every item; the result has the same length and order as ``items``."""
         ...
+
+
+def reads_texts(judge: object) -> bool:
+    """Whether a judge's verdicts depend on the items' texts (its optional ``reads_texts`` attribute).
+
+    A judge that sets ``reads_texts = False`` (the dataset judge) reads nothing but an item's
+    ``score``: it is given items without texts, and items with the same score are judged once.
+    Building a million items' texts and hashing them cost about 3 s per million interactions for
+    verdicts that never looked at them.
+    """
+    value = getattr(judge, "reads_texts", True)
+    return value if isinstance(value, bool) else True

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
-from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, score_key
 
 
 class DatasetJudge:
@@ -13,11 +13,13 @@ class DatasetJudge:
     identity = JudgeIdentity(kind="dataset")
     recommended_threshold = 0.7
     cacheable = False
+    reads_texts = False
+    """Only the score matters (see :func:`agentic_core.judges.base.reads_texts`)."""
     _MEMO = 65_536
     """Distinct scores remembered (a bound: scores with many decimals could all differ)."""
 
     def __init__(self) -> None:
-        self._by_score: dict[object, Verdict] = {}
+        self._by_score: dict[Hashable, Verdict] = {}
 
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
         """Return each item's own score; items without a ``score`` field are failed (unscored).
@@ -32,8 +34,7 @@ class DatasetJudge:
         verdicts = []
         for item in items:
             score = item.score
-            # 0.0 and -0.0 are equal keys but read differently ("score -0 taken from ...").
-            key: object = (score, str(score)) if score == 0 else score
+            key = score_key(score)  # 0.0 and -0.0 read differently ("score -0 taken from ...")
             verdict = by_score.get(key)
             if verdict is None:
                 verdict = by_score[key] = _verdict(score)

@@ -107,12 +107,18 @@ def _check_cache_mode(cache_mode: str) -> None:
         raise SettingsError("cache_mode", f"must be one of {', '.join(CACHE_MODES)}", cache_mode, "use 'use'")
 
 
-def _dedupe_key(judge: Judge, item: JudgeItem) -> Hashable:
+def _dedupe_key(judge: Judge) -> Callable[[JudgeItem], Hashable]:
+    """What a judge's verdict depends on, as a function of the item."""
     # A cacheable judge's verdict depends on exactly the texts (that is the cache key); a
     # non-cacheable one (the dataset judge) may also read the item's own score.
     if judge.cacheable:
-        return (item.query, item.answer, item.ground_truth)
-    return item
+        return lambda item: (item.query, item.answer, item.ground_truth)
+    return _item_key
+
+
+def _item_key(item: JudgeItem) -> Hashable:
+    # 0.0 and -0.0 are equal, but a reasoning may show the sign: two items.
+    return (item, str(item.score)) if item.score == 0 else item
 
 
 def _distinct_items(
@@ -127,8 +133,9 @@ def _distinct_items(
     unique: list[JudgeItem] = []
     first: list[int] = []
     copies: dict[int, list[int]] = {}
+    key_of = _dedupe_key(judge)
     for pos, item in enumerate(items):
-        key = _dedupe_key(judge, item)
+        key = key_of(item)
         u = where.get(key)
         if u is None:
             where[key] = len(unique)
@@ -235,8 +242,10 @@ async def run_judge(
         first = first_at[u]
         verdicts[first] = verdict
         copies = copies_at.get(u, ()) if copies_at else ()
+        # Repeated items share the verdict object (verdicts are never changed in place): a
+        # million copies of a few thousand dataset-judge verdicts would cost seconds.
         for pos in copies:
-            verdicts[pos] = verdict.model_copy()
+            verdicts[pos] = verdict
         done += 1 + len(copies)
         if on_verdict is not None:
             on_verdict(first, verdict)
@@ -405,7 +414,7 @@ def run_judge_sync(
         while not finished.wait(0.05):
             _relay(updates, progress)
             if monitor is not None and monitor.cancel_requested:
-                raise _cancelled(monitor, judge)
+                raise cancelled_error(monitor, judge)
         _relay(updates, progress)
         return future.result()
     except BaseException:
@@ -414,7 +423,8 @@ def run_judge_sync(
         raise
 
 
-def _cancelled(monitor: RunMonitor, judge: Judge) -> RunCancelled:
+def cancelled_error(monitor: RunMonitor, judge: Judge) -> RunCancelled:
+    """The error a run cancelled through ``monitor`` raises (how far it got, and what to do)."""
     snap = monitor.snapshot()
     return RunCancelled(
         "run",

@@ -263,7 +263,9 @@ def _preference_notes(exp: list[ExpectedTool], used: list[ToolCall], match_of_ex
     Matching covers required expected calls first (a missing required call costs more than a
     parameter error), so such a pairing is deliberate; the sentence makes it visible.
     """
-    notes = []
+    notes: list[str] = []
+    if not any(t.optional for t in exp):
+        return notes  # nothing to prefer (most interactions)
     for e, match in sorted(match_of_exp.items()):
         if exp[e].optional or match.agreement >= 1.0:
             continue

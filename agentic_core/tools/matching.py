@@ -76,7 +76,7 @@ def pair_agreement(expected: ExpectedTool, used: ToolCall) -> tuple[float, list[
 
 def evaluation_order(steps: Sequence[int | None]) -> list[int]:
     """Original indices in evaluation order: by step when all calls have one, else list order."""
-    if not steps or None in steps:
+    if len(steps) < 2 or None in steps:
         return list(range(len(steps)))
     known = cast("Sequence[int]", steps)
     return sorted(range(len(known)), key=known.__getitem__)  # a stable sort: ties keep list order
@@ -169,6 +169,9 @@ def match_calls(
 
 def display_rows(e_order: list[int], u_order: list[int], matched: dict[int, Match]) -> list[MatchRow]:
     """The expected-vs-used diff rows: expected order, each extra call after the last match before it."""
+    if len(e_order) == 1 and len(u_order) == 1 and matched:  # one pair (the common mistake): its row
+        ((only, pair),) = matched.items()
+        return [MatchRow(only, pair.used, pair.agreement)]
     e_rank = {orig: r for r, orig in enumerate(e_order)}
     u_rank = {orig: r for r, orig in enumerate(u_order)}
     matched_exp_by_used = {m.used: e for e, m in matched.items()}

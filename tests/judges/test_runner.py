@@ -8,6 +8,7 @@ import logging
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from agentic_core.errors import SettingsError
 from agentic_core.judges.base import JudgeItem
@@ -126,7 +127,7 @@ def test_invalid_cache_mode() -> None:
 # -- dedupe, order, progress ------------------------------------------------------------------------
 
 
-def test_identical_items_are_judged_once_and_copied(cache: JudgeCache) -> None:
+def test_identical_items_are_judged_once_and_share_the_verdict(cache: JudgeCache) -> None:
     a, b = make_items(2)
     items = [a, b, a, a, b]
     judge = CountingJudge(FakeJudge(lambda item: 0.3 if item == a else 0.6, tokens=(5, 1)))
@@ -135,7 +136,9 @@ def test_identical_items_are_judged_once_and_copied(cache: JudgeCache) -> None:
     assert [v.score for v in run.verdicts] == [0.3, 0.6, 0.3, 0.3, 0.6]
     assert run.counts == {"ok": 5, "failed": 0, "cached": 0}
     assert run.input_tokens == 10  # duplicates cost nothing
-    assert run.verdicts[0] is not run.verdicts[2]  # copies, not aliases
+    assert run.verdicts[0] is run.verdicts[2] is run.verdicts[3]  # one (frozen) verdict, no copies
+    with pytest.raises(ValidationError):
+        run.verdicts[0].score = 0.9  # type: ignore[misc]  # so no one item can change the others
     assert estimate_calls(judge, items, cache) == 0
 
 

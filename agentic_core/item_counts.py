@@ -1,0 +1,99 @@
+"""How many distinct judge items a run's interactions make, counted from their columns.
+
+A judge item is an interaction's (query, answer, ground truth, score); the runner judges each
+distinct item once and counts the rest as duplicates (``JudgeRun.model_calls`` and
+``duplicates``). A judge that reads only scores is run on the distinct scores instead
+(:func:`~agentic_core.judges.runner.run_score_judge_sync`), and its run reports the same counts as
+the runner's, so they are counted here without building a million items: a cheap fingerprint of
+every row (lengths, first and last bytes of each text, the score's bits) separates almost all
+items in a few numpy passes over the Arrow buffers, and only rows whose fingerprints collide are
+compared exactly, as Python values. The count is exact; only its speed depends on the data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+from agentic_core.columns import InteractionColumns
+from agentic_core.judges.base import score_key
+
+__all__ = ["ITEM_TEXTS", "count_distinct_items"]
+
+ITEM_TEXTS = ("query", "answer", "ground_truth")
+"""The text columns of an item, in :class:`~agentic_core.judges.base.JudgeItem` order."""
+
+_NAN_BITS = np.array([np.nan]).view(np.uint64)[0]
+_WIDTH = 8  # bytes read at each end of a text
+
+
+def _score_bits(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.uint64]:
+    bits = np.ascontiguousarray(scores, dtype=np.float64).view(np.uint64).copy()
+    bits[np.isnan(scores)] = _NAN_BITS  # every missing score is the one "no score"
+    return bits
+
+
+def _mix(h: npt.NDArray[np.uint64], values: npt.NDArray[np.uint64], salt: int) -> npt.NDArray[np.uint64]:
+    # A multiply-xorshift step (wrapping uint64 arithmetic): order-sensitive, cheap, well spread.
+    h = (h ^ (values + np.uint64(salt))) * np.uint64(0x9E3779B97F4A7C15)
+    return h ^ (h >> np.uint64(29))
+
+
+def _text_parts(column: pa.ChunkedArray) -> tuple[npt.NDArray[np.uint64], ...]:
+    """Per row: the text's length in bytes, its first 8 bytes and its last 8 bytes (as integers).
+
+    Read through one unaligned 64-bit view starting at every byte of the Arrow data buffer: a
+    gather each, with no per-row work in Python. A text shorter than 8 bytes has its bytes past
+    the end masked out.
+    """
+    array = column.combine_chunks()
+    n = len(array)
+    offsets_buffer, data_buffer = array.buffers()[1:3]
+    offsets = np.frombuffer(offsets_buffer, dtype=np.int64)[array.offset : array.offset + n + 1]
+    data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
+    padded = np.concatenate([data, np.zeros(_WIDTH, dtype=np.uint8)])
+    at_every_byte = np.ndarray(shape=(len(data) + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
+    starts, ends = offsets[:-1], offsets[1:]
+    lengths = ends - starts
+    short = np.minimum(lengths, _WIDTH - 1).astype(np.uint64)  # (a shift by 64 bits is undefined)
+    mask = np.where(lengths >= _WIDTH, ~np.uint64(0), (np.uint64(1) << (np.uint64(8) * short)) - np.uint64(1))
+    head = (at_every_byte[starts] & mask).astype(np.uint64, copy=False)
+    tail = (at_every_byte[np.maximum(ends - _WIDTH, starts)] & mask).astype(np.uint64, copy=False)
+    return lengths.astype(np.uint64), head, tail
+
+
+def count_distinct_items(columns: InteractionColumns) -> int:
+    """The number of distinct (query, answer, ground truth, score) items of ``columns``' interactions.
+
+    Items are told apart as the runner tells them apart (:func:`score_key`). The texts are the
+    ones in the columns: :func:`agentic_core.evaluate.evaluate` counts this way only when no text is
+    long enough to be cut for the judge.
+
+    Args:
+        columns: The interactions' columns.
+
+    Returns:
+        How many distinct items there are (0 for no interaction).
+    """
+    n = len(columns.score)
+    if n == 0:
+        return 0
+    fingerprint = _mix(np.zeros(n, dtype=np.uint64), _score_bits(columns.score), 1)
+    salt = 2
+    for name in ITEM_TEXTS:
+        for part in _text_parts(columns.texts[name]):
+            fingerprint = _mix(fingerprint, part, salt)
+            salt += 1
+    _, inverse, counts = np.unique(fingerprint, return_inverse=True, return_counts=True)
+    shared = np.flatnonzero(counts[inverse.reshape(-1)] > 1)  # rows whose fingerprint is not theirs alone
+    alone = int(np.count_nonzero(counts == 1))
+    if not len(shared):
+        return alone
+    rows = pa.array(shared)
+    texts: list[list[Any]] = [columns.texts[name].take(rows).to_pylist() for name in ITEM_TEXTS]
+    scores = [None if v != v else v for v in columns.score[shared].tolist()]
+    exact = {(q, a, g, score_key(s)) for q, a, g, s in zip(*texts, scores, strict=True)}
+    return alone + len(exact)

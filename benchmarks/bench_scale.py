@@ -10,8 +10,9 @@ memory (``ru_maxrss``: everything the process ever held, imports included; in Mi
 largest load worker (:mod:`agentic_core.io.load_pieces`; forked, so pages it shares with the
 parent count in both) and the CPU time of the phases in the parent (wall time counts other
 processes' load on a shared machine, CPU time does not). The peak of all the processes together
-is sampled from outside (PSS every 50 ms: shared pages counted once). ``--workers 1`` loads in one
-process.
+is sampled from outside (PSS every 50 ms: shared pages counted once) in a second run of the same
+size: reading a 1.5 GB process's page tables that often costs the kernel a good part of one of
+the two cores, which slowed the timed run by 2-4 s. ``--workers 1`` loads in one process.
 ``--code DIR`` measures another checkout (an older commit, for before / after tables).
 
 Dashboard memory (``--dashboard``, on the smallest size): what a session keeps of a run, measured
@@ -92,11 +93,13 @@ def _tree_pss_mb(pid: int) -> float:
     return total
 
 
-def run_one(path: Path, dashboard: bool, code: Path = ROOT, workers: int | None = None) -> dict[str, float]:
+def run_one(
+    path: Path, dashboard: bool, code: Path = ROOT, workers: int | None = None, sample_pss: bool = False
+) -> dict[str, float]:
     """One fresh process: load, evaluate, aggregate ``path`` with the package in ``code``; timings and memory.
 
-    Besides the child's own figures, the peak of its process tree's PSS (it and its load workers,
-    shared pages counted once) is sampled from outside every 50 ms.
+    With ``sample_pss``, the peak of its process tree's PSS (it and its load workers, shared pages
+    counted once) is also sampled from outside every 50 ms (which slows the run: see above).
     """
     env = {"PYTHONPATH": str(code), "PATH": "/usr/bin:/bin"}
     if workers is not None:
@@ -110,7 +113,8 @@ def run_one(path: Path, dashboard: bool, code: Path = ROOT, workers: int | None 
     )
     peak = 0.0
     while child.poll() is None:
-        peak = max(peak, _tree_pss_mb(child.pid))
+        if sample_pss:
+            peak = max(peak, _tree_pss_mb(child.pid))
         time.sleep(0.05)
     out, _ = child.communicate()
     if child.returncode:
@@ -144,6 +148,7 @@ def main() -> None:
             if not path.exists():
                 write_jsonl(path, make_records(size // INTERACTIONS, INTERACTIONS))
             m = run_one(path, dashboard=False, code=args.code, workers=args.workers)
+            m["tree_pss_mb"] = run_one(path, False, args.code, args.workers, sample_pss=True)["tree_pss_mb"]
             total = m["load_s"] + m["evaluate_s"] + m["aggregate_s"]
             workers = f"{m['worker_peak_mb']:,.0f} MB" if m.get("worker_peak_mb") else "-"
             print(

@@ -62,5 +62,9 @@ class RayPiecePool(PiecePool):
         """The executor of Ray tasks."""
         return self._tasks
 
+    def start_with(self, data: bytes) -> tuple[Executor, str | None]:
+        """The executor of Ray tasks; each piece is sent to its task (nothing is forked)."""
+        return self._tasks, None
+
     def close(self) -> None:
         """Nothing to stop: tasks end with their pieces, and the Ray session is the engine's."""

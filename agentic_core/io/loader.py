@@ -29,7 +29,6 @@ garbage cycle to find.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -100,8 +99,6 @@ class _Loader:
     def add_path(self, path: str | Path) -> None:
         name = str(path)
         try:
-            # Workers for a large file are forked before it is read, so none starts with a copy.
-            self._pool.warm_for(os.stat(path).st_size)
             data = Path(path).read_bytes()
         except FileNotFoundError:
             self._file_error(

@@ -103,6 +103,30 @@ def test_duplicates_across_files_and_pieces_are_found_as_in_one_process() -> Non
     _same_arrays(split, here)
 
 
+def test_workers_forked_for_a_file_read_it_from_shared_memory_and_later_files_are_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    keys: list[str | None] = []
+    real = PiecePool.start_with
+
+    def spy(self: PiecePool, data: bytes) -> Any:
+        executor, key = real(self, data)
+        keys.append(key)
+        return executor, key
+
+    monkeypatch.setattr(PiecePool, "start_with", spy)
+    first, second = _file(0, 100), _file(100, 100)
+    split = _load([("a.jsonl", first), ("b.jsonl", second)], PIECES)
+    assert len(keys) == 2 and keys[0] is not None and keys[1] is None  # the second file's pieces are sent
+    assert not load_pieces._INHERITED  # this process keeps no reference of its own
+    assert _summary(split) == _summary(_load([("a.jsonl", first), ("b.jsonl", second)], ONE_PROCESS))
+
+
+def test_a_worker_not_forked_with_the_file_says_so() -> None:
+    with pytest.raises(RuntimeError, match="was not forked with file 'a.jsonl'"):
+        load_pieces.load_inherited_piece("no-such-key", "a.jsonl", 0, 10, 1)
+
+
 def test_every_piece_size_gives_the_same_report() -> None:
     data = _file(0, 90)
     here = _summary(_load([("data.jsonl", data)], ONE_PROCESS))

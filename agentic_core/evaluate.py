@@ -25,7 +25,7 @@ from agentic_core.gc_control import gc_paused
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths, paths_of
 from agentic_core.item_counts import count_distinct_items
-from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, score_key
+from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, item_key
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
@@ -82,7 +82,7 @@ def judge_items(conversations: Sequence[Conversation]) -> list[JudgeItem]:
 
     Texts longer than :data:`MAX_JUDGED_CHARS` are cut (see there). For estimates before a run:
     the same items as the run itself. (A judge that reads only scores is given their scores
-    instead: :func:`~agentic_core.judges.runner.run_score_judge_sync`.)
+    instead: :func:`~agentic_core.judges.score_runner.run_score_judge_sync`.)
     """
     columns = columns_of(conversations)
     texts = [columns.text(name) for name in ("query", "answer", "ground_truth")]
@@ -96,7 +96,7 @@ def _distinct_item_count(conversations: Sequence[Conversation]) -> int:
     """How many distinct items :func:`judge_items` would make (without making them when no text is cut)."""
     columns = columns_of(conversations)
     if count_cut(columns, MAX_JUDGED_CHARS):  # items hold cut texts: count those exactly
-        return len({(i.query, i.answer, i.ground_truth, score_key(i.score)) for i in judge_items(conversations)})
+        return len({item_key(i) for i in judge_items(conversations)})
     return count_distinct_items(columns)
 
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from agentic_core.columns import InteractionColumns
-from agentic_core.judges.base import score_key
+from agentic_core.judges.base import JudgeItem, item_key
 
 __all__ = ["ITEM_TEXTS", "count_distinct_items"]
 
@@ -68,7 +68,7 @@ def _text_parts(column: pa.ChunkedArray) -> tuple[npt.NDArray[np.uint64], ...]:
 def count_distinct_items(columns: InteractionColumns) -> int:
     """The number of distinct (query, answer, ground truth, score) items of ``columns``' interactions.
 
-    Items are told apart as the runner tells them apart (:func:`score_key`). The texts are the
+    Items are told apart as the runner tells them apart (:func:`~agentic_core.judges.base.item_key`). The texts are the
     ones in the columns: :func:`agentic_core.evaluate.evaluate` counts this way only when no text is
     long enough to be cut for the judge.
 
@@ -95,5 +95,5 @@ def count_distinct_items(columns: InteractionColumns) -> int:
     rows = pa.array(shared)
     texts: list[list[Any]] = [columns.texts[name].take(rows).to_pylist() for name in ITEM_TEXTS]
     scores = [None if v != v else v for v in columns.score[shared].tolist()]
-    exact = {(q, a, g, score_key(s)) for q, a, g, s in zip(*texts, scores, strict=True)}
+    exact = {item_key(JudgeItem(q, a, g, s)) for q, a, g, s in zip(*texts, scores, strict=True)}
     return alone + len(exact)

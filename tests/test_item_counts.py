@@ -10,7 +10,7 @@ from agentic_core.columns import columns_of
 from agentic_core.evaluate import judge_items
 from agentic_core.io.loader import load_records
 from agentic_core.item_counts import count_distinct_items
-from agentic_core.judges.base import score_key
+from agentic_core.judges.base import item_key
 
 # Texts that defeat a cheap fingerprint: equal lengths, equal first and last 8 bytes, a
 # different middle; empty and one-character texts; non-ASCII (several bytes per character).
@@ -24,7 +24,7 @@ _SCORES = st.sampled_from([None, 0.0, -0.0, 0.5, 1.0, 0.1 + 0.2])
 
 def _count_from_items(records: list[dict]) -> int:
     items = judge_items(load_records(records).conversations)
-    return len({(i.query, i.answer, i.ground_truth, score_key(i.score)) for i in items})
+    return len({item_key(i) for i in items})
 
 
 @settings(max_examples=80, deadline=None)

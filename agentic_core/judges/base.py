@@ -42,6 +42,11 @@ def score_key(score: float | None) -> Hashable:
     return (score, str(score)) if score == 0 else score
 
 
+def item_key(item: JudgeItem) -> Hashable:
+    """What tells items apart for a judge that may read the score too: the texts, and :func:`score_key`."""
+    return (item.query, item.answer, item.ground_truth, score_key(item.score))
+
+
 class Verdict(BaseModel):
     """A judge's answer for one item.
 

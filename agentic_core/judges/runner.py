@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from agentic_core.errors import CacheError, SettingsError
-from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict, item_key
 from agentic_core.judges.cache import JudgeCache, cache_key
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.packs import packed_keys, packed_verdicts
@@ -113,12 +113,7 @@ def _dedupe_key(judge: Judge) -> Callable[[JudgeItem], Hashable]:
     # non-cacheable one (the dataset judge) may also read the item's own score.
     if judge.cacheable:
         return lambda item: (item.query, item.answer, item.ground_truth)
-    return _item_key
-
-
-def _item_key(item: JudgeItem) -> Hashable:
-    # 0.0 and -0.0 are equal, but a reasoning may show the sign: two items.
-    return (item, str(item.score)) if item.score == 0 else item
+    return item_key
 
 
 def _distinct_items(

@@ -76,10 +76,9 @@ def run_score_judge_sync(
     run = run_judge_sync(judge, items, cache=None, cache_mode="off")
     positions = rank[inverse.reshape(-1)]
     verdicts = list(map(run.verdicts.__getitem__, positions.tolist()))
-    statuses = np.array([v.status for v in run.verdicts], dtype=object)
     counts = {"ok": 0, "failed": 0, "cached": 0}
-    for status, count in zip(statuses.tolist(), np.bincount(positions, minlength=len(items)).tolist(), strict=True):
-        counts[status] = counts.get(status, 0) + count
+    for verdict, count in zip(run.verdicts, np.bincount(positions, minlength=len(items)).tolist(), strict=True):
+        counts[verdict.status] = counts.get(verdict.status, 0) + count
     if monitor is not None:
         for position, verdict in enumerate(verdicts):
             monitor.record(position, verdict)

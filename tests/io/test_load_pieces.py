@@ -123,7 +123,7 @@ def test_workers_forked_for_a_file_read_it_from_shared_memory_and_later_files_ar
 
 
 def test_a_worker_not_forked_with_the_file_says_so() -> None:
-    with pytest.raises(RuntimeError, match="was not forked with file 'a.jsonl'"):
+    with pytest.raises(RuntimeError, match=r"was not forked with file 'a\.jsonl'"):
         load_pieces.load_inherited_piece("no-such-key", "a.jsonl", 0, 10, 1)
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records
-from agentic_core.judges.base import JudgeItem, ProgressFn, Verdict, score_key
+from agentic_core.judges.base import JudgeItem, ProgressFn, Verdict, item_key
 from agentic_core.judges.dataset import DatasetJudge
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import run_judge_sync
@@ -90,7 +90,7 @@ def test_evaluate_gives_the_dataset_judge_its_distinct_scores_and_the_same_resul
 def test_the_score_runner_is_the_item_runner_without_the_items(scores: list[float | None]) -> None:
     items = [JudgeItem("q", f"a{i % 3}", "g", s) for i, s in enumerate(scores)]
     column = np.array([np.nan if s is None else s for s in scores], dtype=float)
-    distinct = len({(i.query, i.answer, i.ground_truth, score_key(i.score)) for i in items})
+    distinct = len({item_key(i) for i in items})
     fast = run_score_judge_sync(DatasetJudge(), column, distinct)
     slow = run_judge_sync(DatasetJudge(), items, cache=None, cache_mode="off")
     assert [(v.score, v.status, v.reasoning, v.error) for v in fast.verdicts] == [

@@ -128,9 +128,9 @@ def reads_texts(judge: object) -> bool:
     """Whether a judge's verdicts depend on the items' texts (its optional ``reads_texts`` attribute).
 
     A judge that sets ``reads_texts = False`` (the dataset judge) reads nothing but an item's
-    ``score``: it is given items without texts, and items with the same score are judged once.
-    Building a million items' texts and hashing them cost about 3 s per million interactions for
-    verdicts that never looked at them.
+    ``score``: :func:`~agentic_core.evaluate.evaluate` then gives it one text-less item per
+    distinct score (:mod:`agentic_core.judges.score_runner`). Building a million items' texts and
+    hashing them cost about 3 s per million interactions for verdicts that never looked at them.
     """
     value = getattr(judge, "reads_texts", True)
     return value if isinstance(value, bool) else True

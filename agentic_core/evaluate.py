@@ -84,7 +84,10 @@ def judge_items(conversations: Sequence[Conversation]) -> list[JudgeItem]:
     the same items as the run itself. (A judge that reads only scores is given their scores
     instead: :func:`~agentic_core.judges.score_runner.run_score_judge_sync`.)
     """
-    columns = columns_of(conversations)
+    return _items(columns_of(conversations))
+
+
+def _items(columns: InteractionColumns) -> list[JudgeItem]:
     texts = [columns.text(name) for name in ("query", "answer", "ground_truth")]
     if count_cut(columns, MAX_JUDGED_CHARS):
         texts = [[_judged_text(t) for t in column] for column in texts]
@@ -92,17 +95,11 @@ def judge_items(conversations: Sequence[Conversation]) -> list[JudgeItem]:
         return list(map(JudgeItem, *texts, columns.scores()))
 
 
-def _distinct_item_count(conversations: Sequence[Conversation]) -> int:
+def _distinct_item_count(columns: InteractionColumns) -> int:
     """How many distinct items :func:`judge_items` would make (without making them when no text is cut)."""
-    columns = columns_of(conversations)
     if count_cut(columns, MAX_JUDGED_CHARS):  # items hold cut texts: count those exactly
-        return len({item_key(i) for i in judge_items(conversations)})
+        return len({item_key(i) for i in _items(columns)})
     return count_distinct_items(columns)
-
-
-def _cut_texts(conversations: Sequence[Conversation]) -> int:
-    """How many interactions have a text longer than :data:`MAX_JUDGED_CHARS`."""
-    return count_cut(columns_of(conversations), MAX_JUDGED_CHARS)
 
 
 def evaluate(
@@ -168,25 +165,33 @@ def evaluate(
 
     if cache is None and cache_mode != "off" and judge.cacheable:
         cache = JudgeCache()
+    # Columns once: a list of conversations (not a loaded report) has them built on each call,
+    # tool scoring included.
+    with gc_paused():
+        columns = columns_of(conversations)
     # Offline judges are bounded CPU work: pause the collector during it too. LLM runs can
     # last minutes and create cyclic garbage (asyncio), so the collector stays on for them.
     with gc_paused(judge.identity.kind != "llm"):
         if judges_scores_only(judge):  # the dataset judge: its scores, not a million items
-            scores, distinct = columns_of(conversations).score, _distinct_item_count(conversations)
-            run = run_score_judge_sync(judge, scores, distinct, progress=progress, monitor=monitor)
-        else:
-            items = judge_items(conversations)
-            run = run_judge_sync(
-                judge, items, cache=cache, cache_mode=cache_mode, progress=progress, monitor=monitor
+            run = run_score_judge_sync(
+                judge, columns.score, _distinct_item_count(columns), progress=progress, monitor=monitor
             )
-    cut = 0 if judges_scores_only(judge) else _cut_texts(conversations)  # no text was read to be cut
+        else:
+            run = run_judge_sync(
+                judge, _items(columns), cache=cache, cache_mode=cache_mode, progress=progress, monitor=monitor
+            )
+    # A judge that read no text had none cut.
+    cut = 0 if judges_scores_only(judge) else count_cut(columns, MAX_JUDGED_CHARS)
     if cut:
         run.warnings.append(
             f"{cut:,} interaction(s) have a query, answer or ground truth longer than {MAX_JUDGED_CHARS:,} characters: "
             f"the judge read the first {MAX_JUDGED_CHARS:,} of each (marked in the text it was given); the full "
             "texts are kept in the results."
         )
-    result = assemble(conversations, run, float(judge.recommended_threshold), report)
+    with gc_paused():
+        result = _assemble(
+            conversations, columns, run, float(judge.recommended_threshold), report, time.perf_counter()
+        )
     if metrics:
         from agentic_core.agentic_metrics.compute import add_agentic_metrics
 

@@ -29,13 +29,7 @@ from agentic_core.io.load_report import Issue, SkippedRecord
 from agentic_core.io.parsed import UNPARSABLE, Parsed
 from agentic_core.io.record_checks import check_records
 from agentic_core.io.render import join_path
-from agentic_core.io.unknown_keys import (
-    has_model_extras,
-    iter_model_extras,
-    iter_raw_extras,
-    unknown_key_fix,
-    unknown_key_rule,
-)
+from agentic_core.io.unknown_keys import iter_model_extras, iter_raw_extras, unknown_key_fix, unknown_key_rule
 from agentic_core.schemas import Conversation
 
 __all__ = ["CHUNK", "Keep", "LineOf", "stream_records", "unknown_key_issue"]
@@ -195,7 +189,7 @@ def _passes(
 ) -> bool:
     """Report a valid record's unknown keys; whether it may be kept (its ``session_id`` is not blank)."""
     session_id = conv.session_id
-    extras = list(iter_model_extras(conv)) if has_model_extras(conv) else ()
+    extras = list(iter_model_extras(conv))  # returns at once without unknown keys (has_model_extras)
     line = line_of(index) if extras else None
     for base, model, key in extras:
         issues.append(unknown_key_issue(name, index, base, model, key, line, session_id))

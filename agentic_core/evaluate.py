@@ -327,7 +327,7 @@ def _assemble(
     return EvaluationResult(
         conversations=conversations,
         interactions=frame,
-        tool_components=list(components),
+        tool_components=components,
         judge_run=run,
         recommended_threshold=recommended_threshold,
         load_report=report,

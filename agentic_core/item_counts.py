@@ -45,23 +45,44 @@ def _mix(h: npt.NDArray[np.uint64], values: npt.NDArray[np.uint64], salt: int) -
 def _text_parts(column: pa.ChunkedArray) -> tuple[npt.NDArray[np.uint64], ...]:
     """Per row: the text's length in bytes, its first 8 bytes and its last 8 bytes (as integers).
 
-    Read through one unaligned 64-bit view starting at every byte of the Arrow data buffer: a
-    gather each, with no per-row work in Python. A text shorter than 8 bytes has its bytes past
-    the end masked out.
+    Chunk by chunk, reading each chunk's Arrow buffers in place (joining the chunks first copied
+    every text, twice with the padding: a third of the count's time at a million rows).
     """
-    array = column.combine_chunks()
+    parts = [_chunk_parts(chunk) for chunk in column.chunks if len(chunk)]
+    if not parts:
+        return tuple(np.zeros(0, dtype=np.uint64) for _ in range(3))
+    return tuple(np.concatenate(columns) for columns in zip(*parts, strict=True))
+
+
+def _chunk_parts(array: pa.Array) -> tuple[npt.NDArray[np.uint64], ...]:
+    """:func:`_text_parts` of one Arrow string array, through one unaligned 64-bit view.
+
+    The view starts at every byte of the data buffer, so each row's 8 bytes are one gather with
+    no per-row work in Python. A read that would run past the buffer's end starts at its last 8
+    bytes instead and is shifted down to the wanted bytes; bytes past a text shorter than 8
+    bytes are masked out.
+    """
     n = len(array)
     offsets_buffer, data_buffer = array.buffers()[1:3]
     offsets = np.frombuffer(offsets_buffer, dtype=np.int64)[array.offset : array.offset + n + 1]
     data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
-    padded = np.concatenate([data, np.zeros(_WIDTH, dtype=np.uint8)])
-    at_every_byte = np.ndarray(shape=(len(data) + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
+    if len(data) < _WIDTH:  # a few bytes in all: pad a copy
+        data = np.concatenate([data, np.zeros(_WIDTH - len(data), dtype=np.uint8)])
+    at_every_byte = np.ndarray(shape=(len(data) - _WIDTH + 1,), dtype=np.uint64, buffer=data, strides=(1,))
+    last = len(data) - _WIDTH  # the last position a whole 8-byte read may start at
+
+    def read(positions: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+        at = np.minimum(positions, last)
+        # Little-endian: the byte at `positions` is (positions - at) bytes up the word read at `at`.
+        # (On a big-endian machine this reads other bytes: still a fingerprint, only less spread.)
+        return at_every_byte[at] >> (np.uint64(8) * (positions - at).astype(np.uint64))
+
     starts, ends = offsets[:-1], offsets[1:]
     lengths = ends - starts
     short = np.minimum(lengths, _WIDTH - 1).astype(np.uint64)  # (a shift by 64 bits is undefined)
     mask = np.where(lengths >= _WIDTH, ~np.uint64(0), (np.uint64(1) << (np.uint64(8) * short)) - np.uint64(1))
-    head = (at_every_byte[starts] & mask).astype(np.uint64, copy=False)
-    tail = (at_every_byte[np.maximum(ends - _WIDTH, starts)] & mask).astype(np.uint64, copy=False)
+    head = read(starts) & mask
+    tail = read(np.maximum(ends - _WIDTH, starts)) & mask
     return lengths.astype(np.uint64), head, tail
 
 

@@ -34,7 +34,9 @@ class EvaluationResult:
             ``session_id``, ``assistant_id``, ``task_key``, ``qa_id``, ``query``, ``answer``,
             ``ground_truth``, ``score`` (NaN = unscored), ``judge_status``, ``judge_reasoning``,
             ``judge_error``, ``tool_applicable`` and the tool component columns.
-        tool_components: Per interaction, the weight-independent tool components (or None).
+        tool_components: Per interaction, the weight-independent tool components (or None); a
+            read-only sequence (:class:`~agentic_core.component_list.ComponentList` after a load:
+            what load workers sent is read back only when asked for).
         judge_run: The judge run (identity, per-status counts, cache hits, tokens, timing).
         recommended_threshold: The judge's recommended answer threshold.
         load_report: The load report when the input was loaded here (skipped records, warnings).
@@ -54,7 +56,7 @@ class EvaluationResult:
 
     conversations: Sequence[Conversation]
     interactions: pd.DataFrame
-    tool_components: list[ToolComponents | None]
+    tool_components: Sequence[ToolComponents | None]
     judge_run: JudgeRun
     recommended_threshold: float
     load_report: LoadReport | None = None

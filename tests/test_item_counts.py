@@ -3,13 +3,14 @@ equals the count over Python items (the runner's), whatever the texts share."""
 
 from __future__ import annotations
 
+import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentic_core.columns import columns_of
 from agentic_core.evaluate import judge_items
 from agentic_core.io.loader import load_records
-from agentic_core.item_counts import count_distinct_items
+from agentic_core.item_counts import _text_parts, count_distinct_items
 from agentic_core.judges.base import item_key
 
 # Texts that defeat a cheap fingerprint: equal lengths, equal first and last 8 bytes, a
@@ -53,3 +54,20 @@ def test_rows_that_differ_only_in_the_middle_are_told_apart() -> None:
         for k, t in enumerate(texts)
     ]  # fmt: skip
     assert count_distinct_items(columns_of(load_records(records).conversations)) == 3 == _count_from_items(records)
+
+
+def _expected_parts(text: str) -> tuple[int, int, int]:
+    raw = text.encode()
+    return len(raw), int.from_bytes(raw[:8], "little"), int.from_bytes(raw[-8:] if len(raw) >= 8 else raw, "little")
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.text(max_size=20), max_size=6), min_size=1, max_size=4), st.integers(0, 3))
+def test_the_fingerprint_reads_each_texts_length_and_end_bytes(chunks: list[list[str]], cut: int) -> None:
+    # Several chunks, each read in place; a sliced chunk (an offset into its buffers); texts
+    # ending in a buffer's last bytes, where an 8-byte read would run past the end.
+    arrays = [pa.array(texts, type=pa.large_string()) for texts in chunks]
+    arrays[0] = arrays[0].slice(min(cut, len(arrays[0])))
+    column = pa.chunked_array(arrays, type=pa.large_string())
+    got = list(zip(*(part.tolist() for part in _text_parts(column)), strict=True))
+    assert got == [_expected_parts(t) for t in column.to_pylist()]

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any
 
 from agentic_core.errors import SettingsError
 from agentic_core.gc_control import gc_paused
@@ -149,7 +149,8 @@ def load_piece(name: str, data: bytes, first_line: int) -> Piece:
     """
     with gc_paused():
         parsed = parse_jsonl(name, data, lazy=True, first_line=first_line)
-        numbers = [cast(int, parsed.line_of(i)) for i in range(len(parsed.records))]
+        numbers = parsed.line_numbers
+        assert numbers is not None  # set by the JSON Lines parser
         issues: list[Issue] = []
         skipped: list[SkippedRecord] = []
         store = ConversationStore()
@@ -250,8 +251,8 @@ class _FileLines:
         return self._numbers[index] if 0 <= index < len(self._numbers) else None
 
 
-def plan(pool: PiecePool, name: str, data: bytes, fmt: str) -> list[tuple[int, int, int]] | None:
-    """The pieces ``(start, end, first line)`` of ``data`` when it is loaded in pieces, else ``None``.
+def plan(pool: PiecePool, name: str, data: bytes, fmt: str) -> list[tuple[int, int]] | None:
+    """The pieces ``(start, end)`` of ``data`` when it is loaded in pieces, else ``None``.
 
     Only a large file that :func:`~agentic_core.io.parse.parse` reads as JSON Lines and whose first
     records are in the seed format is split: its first lines are parsed and the format detected on
@@ -272,13 +273,12 @@ def plan(pool: PiecePool, name: str, data: bytes, fmt: str) -> list[tuple[int, i
         return None  # detection would read further than the head
     if import_parsed(name, head, fmt) is not head or head.issues:
         return None  # another format: its importer maps whole files
-    pieces: list[tuple[int, int, int]] = []
-    start, line = 0, 1
+    pieces: list[tuple[int, int]] = []
+    start = 0
     while start < len(data):
         cut = data.find(b"\n", start + pool.settings.piece_bytes)
         end = len(data) if cut < 0 else cut + 1
-        pieces.append((start, end, line))
-        line += data.count(b"\n", start, end)
+        pieces.append((start, end))
         start = end
     return pieces if len(pieces) > 1 else None
 
@@ -287,7 +287,7 @@ def load_in_pieces(
     pool: PiecePool,
     name: str,
     data: bytes,
-    pieces: list[tuple[int, int, int]],
+    pieces: list[tuple[int, int]],
     store: ConversationStore,
     unique: Unique,
 ) -> tuple[int, list[Issue], list[SkippedRecord]]:
@@ -313,15 +313,24 @@ def load_in_pieces(
     window = 2 * pool.settings.workers + 2
     pending: deque[tuple[int, Future[Piece]]] = deque()
     upcoming = iter(range(len(pieces)))
+    # Per piece, its first line number: counted piece by piece as they are sent (counting a
+    # million interactions' newlines up front kept the workers waiting a quarter of a second).
+    first_lines = [1]
+
+    def first_line(k: int) -> int:
+        while len(first_lines) <= k:
+            start, end = pieces[len(first_lines) - 1]
+            first_lines.append(first_lines[-1] + data.count(b"\n", start, end))
+        return first_lines[k]
 
     def send() -> None:
         k = next(upcoming, None)
         if k is not None:
-            start, end, first_line = pieces[k]
+            start, end = pieces[k]
             if key is not None:
-                pending.append((k, executor.submit(load_inherited_piece, key, name, start, end, first_line)))
+                pending.append((k, executor.submit(load_inherited_piece, key, name, start, end, first_line(k))))
             else:
-                pending.append((k, executor.submit(load_piece, name, data[start:end], first_line)))
+                pending.append((k, executor.submit(load_piece, name, data[start:end], first_line(k))))
 
     offset = 0
     try:
@@ -335,10 +344,10 @@ def load_in_pieces(
                 # A worker died (killed for memory, say): the rest loads in this process.
                 pool.close()
                 for j in range(k, len(pieces)):
-                    start, end, first_line = pieces[j]
+                    start, end = pieces[j]
                     offset += _merge(
                         name,
-                        load_piece(name, data[start:end], first_line),
+                        load_piece(name, data[start:end], first_line(j)),
                         offset,
                         line_of,
                         store,

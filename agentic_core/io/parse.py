@@ -335,6 +335,7 @@ def parse_jsonl(file: str, data: bytes, lazy: bool = False, first_line: int = 1)
     parsed.records = [None] * len(lines)
     parsed.lines = lines
     parsed.line_of = numbers.__getitem__
+    parsed.line_numbers = numbers
     done = 0
 
     def more(stop: int) -> None:

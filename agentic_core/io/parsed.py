@@ -59,6 +59,7 @@ class Parsed:
             a line stays once parsed by orjson (the loader keeps it as the record's text), else
             it is dropped.
         more: Parses the pending JSON lines up to a record index (set by the JSON Lines parser).
+        line_numbers: JSON Lines: each record's line number (what ``line_of`` looks up), else ``None``.
     """
 
     kind: Kind
@@ -72,6 +73,7 @@ class Parsed:
     raw: bytes = b""
     lines: list[bytes | None] | None = None
     more: Callable[[int], None] | None = None
+    line_numbers: list[int] | None = None
 
     def parse_until(self, stop: int) -> None:
         """Make sure records ``[0, stop)`` are parsed (a no-op unless read lazily)."""

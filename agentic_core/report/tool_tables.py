@@ -84,7 +84,7 @@ def failing_tool_calls(result: EvaluationResult, agg: Aggregate) -> pd.DataFrame
     base = result.interactions
     mask = base["tool_applicable"].to_numpy() & ~inter["tool_correct"].to_numpy()
     idx = np.flatnonzero(mask)
-    comps = [result.tool_components[i] for i in idx]
+    comps = [result.tool_components[i] for i in idx.tolist()]
     s = agg.settings
     frame = pd.DataFrame(
         {

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -86,14 +87,33 @@ class ToolComponents:
     matches: list[MatchRow]
     deductions: list[str]
 
-    def __reduce__(self) -> tuple[type[ToolComponents], tuple[Any, ...]]:
-        # Pickled as the constructor's arguments: load workers send a piece's components back
-        # (agentic_core.io.load_pieces), and the dataclass's own slot-by-slot state took a third
-        # longer to read back.
-        return ToolComponents, tuple(getattr(self, name) for name in _FIELDS)
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Load workers pickle every piece's components (agentic_core.component_list). Pickled as
+        # the constructor's arguments (the dataclass's own slot-by-slot state took a third longer
+        # to read back), with the rows as plain tuples: a NamedTuple pickles through a Python-level
+        # __getnewargs__ per row. Measured on 3,558 components: 18 ms against 31 ms.
+        return _rebuild, (
+            _HEAD(self),
+            list(map(tuple, self.param_errors)),
+            list(map(tuple, self.matches)),
+            self.deductions,
+        )
 
 
-_FIELDS = tuple(ToolComponents.__dataclass_fields__)
+_ROWS = ("param_errors", "matches", "deductions")
+assert tuple(ToolComponents.__dataclass_fields__)[-3:] == _ROWS  # the order __reduce__ and _rebuild rely on
+_HEAD = attrgetter(*tuple(ToolComponents.__dataclass_fields__)[:-3])
+"""Every field but the last three (``param_errors``, ``matches``, ``deductions``), as a tuple."""
+
+
+def _rebuild(
+    head: tuple[Any, ...], param_errors: list[tuple[Any, ...]], matches: list[tuple[Any, ...]], deductions: list[str]
+) -> ToolComponents:
+    """A pickled :class:`ToolComponents` read back (see its ``__reduce__``)."""
+    # mypy cannot count the fields a tuple of unknown length fills (the assert above does).
+    return ToolComponents(  # type: ignore[call-arg]
+        *head, [ParamError._make(e) for e in param_errors], [MatchRow._make(m) for m in matches], deductions
+    )
 
 
 class ToolCorrectnessScore(BaseModel):

@@ -19,7 +19,9 @@ Dashboard memory (``--dashboard``, on the smallest size): what a session keeps o
 as the resident memory (``VmRSS``, after ``gc.collect()``) of a process that holds the
 :class:`EvaluationResult` and one :class:`Aggregate` and nothing else: the load report is the
 result's own, the file's bytes and the loader's temporary objects are gone. Glibc keeps some freed
-memory mapped, so this is an upper bound of what the run costs a dashboard process.
+memory mapped, so this is an upper bound of what the run costs a dashboard process. Measured again
+once every tool component has been read (what the Tools page and the exports do): the load
+workers' components stay pickled until then (:mod:`agentic_core.component_list`).
 """
 
 from __future__ import annotations
@@ -68,6 +70,11 @@ if sys.argv[2] == "dashboard":
     for line in open("/proc/self/status"):
         if line.startswith("VmRSS:"):
             out["held_mb"] = int(line.split()[1]) / 1024
+    # What the Tools page and the exports read: every interaction's tool components.
+    out["n_tool_components"] = sum(1 for c in result.tool_components if c is not None)
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            out["held_tools_mb"] = int(line.split()[1]) / 1024
 print(json.dumps(out))
 """
 
@@ -163,7 +170,8 @@ def main() -> None:
             m = run_one(folder / f"scale_{size}.jsonl", dashboard=True, code=args.code)
             print(
                 f"\nA {size:,}-interaction run held by a session (result + one aggregate): {m['held_mb']:,.0f} MB "
-                f"resident, of which {m['imports_mb']:,.0f} MB is the interpreter and its imports"
+                f"resident, of which {m['imports_mb']:,.0f} MB is the interpreter and its imports; "
+                f"{m['held_tools_mb']:,.0f} MB once every tool component has been read (the Tools page, an export)"
             )
 
 

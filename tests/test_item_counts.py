@@ -3,6 +3,7 @@ equals the count over Python items (the runner's), whatever the texts share."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 from agentic_core.columns import columns_of
 from agentic_core.evaluate import judge_items
 from agentic_core.io.loader import load_records
-from agentic_core.item_counts import _text_parts, count_distinct_items
+from agentic_core.item_counts import _rows, _text_parts, count_distinct_items
 from agentic_core.judges.base import item_key
 
 # Texts that defeat a cheap fingerprint: equal lengths, equal first and last 8 bytes, a
@@ -71,3 +72,12 @@ def test_the_fingerprint_reads_each_texts_length_and_end_bytes(chunks: list[list
     column = pa.chunked_array(arrays, type=pa.large_string())
     got = list(zip(*(part.tolist() for part in _text_parts(column)), strict=True))
     assert got == [_expected_parts(t) for t in column.to_pylist()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.text(max_size=5), max_size=6), min_size=1, max_size=5), st.data())
+def test_rows_are_read_chunk_by_chunk_as_a_take_would_read_them(chunks: list[list[str]], data: st.DataObject) -> None:
+    column = pa.chunked_array([pa.array(texts, type=pa.large_string()) for texts in chunks], type=pa.large_string())
+    rows = sorted(data.draw(st.sets(st.integers(0, max(len(column) - 1, 0)), max_size=len(column))))
+    rows = [r for r in rows if r < len(column)]
+    assert _rows(column, np.array(rows, dtype=np.int64)) == column.take(pa.array(rows, type=pa.int64())).to_pylist()

@@ -40,7 +40,7 @@ class ComponentList(Sequence[Component]):
         """Append components: another list's packs as they are (pickled ones stay pickled), else one new pack."""
         if isinstance(values, ComponentList):
             total = len(self)
-            for pack, size in zip(values._packs, values._sizes(), strict=True):
+            for pack, size in list(zip(values._packs, values._sizes(), strict=True)):  # (values may be self)
                 total += size
                 self._packs.append(pack)
                 self._ends.append(total)

@@ -95,6 +95,12 @@ def test_pickled_packs_are_read_only_when_asked_for_and_once(decodes: list[int])
     assert len(decodes) == 5  # merged read the one pack it had not read yet
 
 
+def test_extending_with_itself_doubles_it() -> None:
+    doubled = ComponentList(COMPONENTS)
+    doubled.extend(doubled)
+    assert doubled == COMPONENTS + COMPONENTS
+
+
 def test_take_keeps_the_marked_components_in_order() -> None:
     received = pickle.loads(pickle.dumps(ComponentList(COMPONENTS)))
     keep = [i % 3 != 1 for i in range(len(COMPONENTS))]

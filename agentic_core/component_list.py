@@ -8,8 +8,8 @@ read the numeric table built with them). So what crosses a process boundary is a
 each its components pickled together, and a pack is read back (and kept) only when one of its
 components is asked for: the Tools page, the Explorer's drill-down, an export.
 
-Behaves like the list it replaces for reading: ``len``, indexing (negative too), slices (a list),
-iteration, ``==`` with any sequence.
+Behaves like the list it replaces for reading (:class:`~agentic_core.read_only_sequence.ReadOnlySequence`):
+``len``, indexing (negative too), slices (a list), iteration, ``==`` with any sequence.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from __future__ import annotations
 import bisect
 import pickle
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
+from agentic_core.read_only_sequence import ReadOnlySequence
 from agentic_core.tools import ToolComponents
 
 __all__ = ["ComponentList"]
@@ -26,10 +27,11 @@ __all__ = ["ComponentList"]
 Component = ToolComponents | None
 
 
-class ComponentList(Sequence[Component]):
+class ComponentList(ReadOnlySequence[Component]):
     """Tool components in packs, each a list or its pickled bytes (see the module docstring)."""
 
     __slots__ = ("_ends", "_packs")
+    _WHAT = "component"
 
     def __init__(self, values: Iterable[Component] = ()) -> None:
         self._packs: list[list[Component] | bytes] = []
@@ -72,33 +74,13 @@ class ComponentList(Sequence[Component]):
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
 
-    @overload
-    def __getitem__(self, index: int) -> Component: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Component]: ...
-
-    def __getitem__(self, index: int | slice) -> Component | list[Component]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("component index out of range")
+    def _at(self, index: int) -> Component:
         k = bisect.bisect_right(self._ends, index)
         return self._pack(k)[index - (self._ends[k - 1] if k else 0)]
 
     def __iter__(self) -> Iterator[Component]:
         for k in range(len(self._packs)):
             yield from self._pack(k)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Each pack pickled on its own (bytes that are already pickled pass as they are), so the

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any
 
 import orjson
 import pyarrow as pa
@@ -26,6 +26,7 @@ from pydantic import TypeAdapter
 
 from agentic_core.columns import ColumnBuilder, InteractionColumns
 from agentic_core.gc_control import gc_paused
+from agentic_core.read_only_sequence import ReadOnlySequence
 from agentic_core.schemas import Conversation
 
 __all__ = ["ConversationStore", "StoreParts"]
@@ -55,16 +56,17 @@ class StoreParts:
     columns: InteractionColumns
 
 
-class ConversationStore(Sequence[Conversation]):
+class ConversationStore(ReadOnlySequence[Conversation]):
     """A read-only sequence of conversations held as compressed JSON (or models), with their columns.
 
-    Behaves like the list it replaces for reading: ``len``, indexing (negative too), slices
-    (a list), iteration, ``==`` with any sequence of conversations.
+    Behaves like the list it replaces for reading (:class:`~agentic_core.read_only_sequence.ReadOnlySequence`):
+    ``len``, indexing (negative too), slices (a list), iteration, ``==`` with any sequence of conversations.
     """
 
     __slots__ = (
         "_blocks", "_builder", "_cache", "_columns", "_last", "_models", "_pending", "_where",
     )
+    _WHAT = "conversation"
 
     def __init__(self, conversations: Sequence[Conversation] = ()) -> None:
         # Per conversation: (block, offset, length) into a compressed block, or -1 (kept as a model).
@@ -167,20 +169,7 @@ class ConversationStore(Sequence[Conversation]):
     def __len__(self) -> int:
         return len(self._where)
 
-    @overload
-    def __getitem__(self, index: int) -> Conversation: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Conversation]: ...
-
-    def __getitem__(self, index: int | slice) -> Conversation | list[Conversation]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        n = len(self._where)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("conversation index out of range")
+    def _at(self, index: int) -> Conversation:
         model = self._models.get(index)
         if model is not None:
             return model
@@ -213,13 +202,6 @@ class ConversationStore(Sequence[Conversation]):
             for index in range(start, stop):
                 model = self._models.get(index)
                 yield model if model is not None else next(models)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"ConversationStore(<{len(self)} conversations>)"

@@ -171,8 +171,9 @@ def evaluate(
         columns = columns_of(conversations)
     # Offline judges are bounded CPU work: pause the collector during it too. LLM runs can
     # last minutes and create cyclic garbage (asyncio), so the collector stays on for them.
+    scores_only = judges_scores_only(judge)  # the dataset judge: its scores, not a million items
     with gc_paused(judge.identity.kind != "llm"):
-        if judges_scores_only(judge):  # the dataset judge: its scores, not a million items
+        if scores_only:
             run = run_score_judge_sync(
                 judge, columns.score, _distinct_item_count(columns), progress=progress, monitor=monitor
             )
@@ -181,7 +182,7 @@ def evaluate(
                 judge, _items(columns), cache=cache, cache_mode=cache_mode, progress=progress, monitor=monitor
             )
     # A judge that read no text had none cut.
-    cut = 0 if judges_scores_only(judge) else count_cut(columns, MAX_JUDGED_CHARS)
+    cut = 0 if scores_only else count_cut(columns, MAX_JUDGED_CHARS)
     if cut:
         run.warnings.append(
             f"{cut:,} interaction(s) have a query, answer or ground truth longer than {MAX_JUDGED_CHARS:,} characters: "

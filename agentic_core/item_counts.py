@@ -20,21 +20,14 @@ import pandas as pd
 import pyarrow as pa
 
 from agentic_core.columns import InteractionColumns
-from agentic_core.judges.base import JudgeItem, item_key
+from agentic_core.judges.base import JudgeItem, item_key, score_bits
 
 __all__ = ["ITEM_TEXTS", "count_distinct_items"]
 
 ITEM_TEXTS = ("query", "answer", "ground_truth")
 """The text columns of an item, in :class:`~agentic_core.judges.base.JudgeItem` order."""
 
-_NAN_BITS = np.array([np.nan]).view(np.uint64)[0]
 _WIDTH = 8  # bytes read at each end of a text
-
-
-def _score_bits(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.uint64]:
-    bits = np.ascontiguousarray(scores, dtype=np.float64).view(np.uint64).copy()
-    bits[np.isnan(scores)] = _NAN_BITS  # every missing score is the one "no score"
-    return bits
 
 
 def _mix(h: npt.NDArray[np.uint64], values: npt.NDArray[np.uint64], salt: int) -> npt.NDArray[np.uint64]:
@@ -117,7 +110,7 @@ def count_distinct_items(columns: InteractionColumns) -> int:
     n = len(columns.score)
     if n == 0:
         return 0
-    fingerprint = _mix(np.zeros(n, dtype=np.uint64), _score_bits(columns.score), 1)
+    fingerprint = _mix(np.zeros(n, dtype=np.uint64), score_bits(columns.score), 1)
     salt = 2
     for name in ITEM_TEXTS:
         for part in _text_parts(columns.texts[name]):

@@ -12,6 +12,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 Status = Literal["ok", "failed", "cached"]
@@ -40,6 +42,20 @@ def score_key(score: float | None) -> Hashable:
     from the dataset".)
     """
     return (score, str(score)) if score == 0 else score
+
+
+_NAN_BITS = np.array([np.nan]).view(np.uint64)[0]
+
+
+def score_bits(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.uint64]:
+    """:func:`score_key` for a column of scores (NaN = no score): equal bits exactly where equal keys.
+
+    Bits keep ``0.0`` and ``-0.0`` apart; every NaN becomes the one "no score".
+    """
+    values = np.ascontiguousarray(scores, dtype=np.float64)
+    bits = values.view(np.uint64).copy()
+    bits[np.isnan(values)] = _NAN_BITS
+    return bits
 
 
 def item_key(item: JudgeItem) -> Hashable:

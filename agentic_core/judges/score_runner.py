@@ -13,7 +13,7 @@ import time
 import numpy as np
 import numpy.typing as npt
 
-from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, reads_texts
+from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, reads_texts, score_bits
 from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.runner import JudgeRun, cancelled_error, run_judge_sync
 
@@ -23,9 +23,6 @@ __all__ = ["judges_scores_only", "run_score_judge_sync"]
 def judges_scores_only(judge: Judge) -> bool:
     """Whether :func:`run_score_judge_sync` can run ``judge``: it reads nothing but scores and uses no cache."""
     return not judge.cacheable and not reads_texts(judge)
-
-
-_NAN_BITS = np.array([np.nan]).view(np.int64)[0]
 
 
 def run_score_judge_sync(
@@ -66,9 +63,8 @@ def run_score_judge_sync(
         raise cancelled_error(monitor, judge)
     if progress is not None:
         progress(0, n)
-    bits = values.view(np.int64).copy()  # bits: -0.0 is not 0.0; every NaN is the one "no score"
-    bits[np.isnan(values)] = _NAN_BITS
-    _, first, inverse = np.unique(bits, return_index=True, return_inverse=True)
+    # Distinct as the runner tells scores apart (-0.0 is not 0.0; every NaN is the one "no score").
+    _, first, inverse = np.unique(score_bits(values), return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")  # distinct scores in order of first appearance, as the runner has them
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))

@@ -4,6 +4,8 @@ share one verdict object and, in a run, are judged once (the judge reads no text
 from __future__ import annotations
 
 import asyncio
+import math
+import struct
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,7 +16,7 @@ from hypothesis import strategies as st
 
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records
-from agentic_core.judges.base import JudgeItem, ProgressFn, Verdict, item_key
+from agentic_core.judges.base import JudgeItem, ProgressFn, Verdict, item_key, score_bits, score_key
 from agentic_core.judges.dataset import DatasetJudge
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import run_judge_sync
@@ -115,3 +117,23 @@ def test_the_score_runner_reports_progress_and_every_verdict_to_a_monitor() -> N
     cancelled.cancel()
     with pytest.raises(RunCancelled):
         run_score_judge_sync(DatasetJudge(), column, 3, monitor=cancelled)
+
+
+# NaNs with other bits than numpy's own (a sign, a payload): still the one "no score".
+_OTHER_NANS = [-math.nan, struct.unpack("<d", struct.pack("<Q", 0x7FF8000000000001))[0]]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.none(), st.floats(), st.sampled_from([0.0, -0.0, 0.5, *_OTHER_NANS])), min_size=1, max_size=12
+    )
+)
+def test_score_bits_are_equal_exactly_where_score_keys_are(scores: list[float | None]) -> None:
+    # The column form of the rule the runner uses: NaN is a missing score, as in the columns.
+    column = np.array([np.nan if s is None else s for s in scores], dtype=float)
+    bits = score_bits(column).tolist()
+    keys = [score_key(None if s is None or s != s else s) for s in scores]
+    for i in range(len(scores)):
+        for j in range(len(scores)):
+            assert (bits[i] == bits[j]) == (keys[i] == keys[j]), (scores[i], scores[j])

@@ -12,7 +12,10 @@ same issues, in the same order.
 Speed: validation runs over chunks of records with one pydantic ``TypeAdapter`` call each
 (per-record ``model_validate`` is several times slower); a chunk that fails is split into its
 failing records (explained one by one from the errors already at hand) and the rest
-(validated again in one call).
+(validated again in one call). Records whose JSON text is kept are validated into slotted twins
+of the models first (:mod:`agentic_core.io.record_twins`, half the time); the twins refuse any
+record with an unknown key or an error, and those records go through the models, which word
+their warnings and errors.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from agentic_core.io.explain import explain_validation_error
 from agentic_core.io.load_report import Issue, SkippedRecord
 from agentic_core.io.parsed import UNPARSABLE, Parsed
 from agentic_core.io.record_checks import check_records
+from agentic_core.io.record_twins import is_twin, validate_twins
 from agentic_core.io.render import join_path
 from agentic_core.io.unknown_keys import iter_model_extras, iter_raw_extras, unknown_key_fix, unknown_key_rule
 from agentic_core.schemas import Conversation
@@ -44,7 +48,9 @@ CHUNK = 1024
 LineOf = Callable[[int], "int | None"]
 Keep = Callable[[int, Conversation, Any], None]
 """``keep(index, conversation, raw)``: a record that passed every check of its own; ``raw`` is
-its JSON text (or the parsed record, to serialise) when that is exact, else ``None``."""
+its JSON text (or the parsed record, to serialise) when that is exact, else ``None``. With a
+``raw``, the conversation may be a twin (:mod:`agentic_core.io.record_twins`): read its fields,
+keep the text."""
 
 
 def unknown_key_issue(
@@ -97,6 +103,7 @@ def stream_records(
     # record re-serialised when orjson parsed the bytes this load owns (an exact round trip).
     exact = owned and not parsed.stdlib
     end = len(records) if stop is None else stop
+    twins = True  # until most of a chunk's records have unknown keys (see _validate_chunk)
     for first in range(start, end, CHUNK):
         last = min(first + CHUNK, end)
         parsed.parse_until(last)
@@ -108,9 +115,12 @@ def stream_records(
         check_records(name, parsed, owned, issues, skipped, first, last)
         ids = [i for i in range(first, last) if records[i] is not UNPARSABLE]
         chunk = [records[i] for i in ids]
-        for index, conv in _validate_chunk(name, ids, chunk, line_of, issues, skipped):
+        raws = [lines[i] if lines is not None else records[i] if exact else None for i in ids]
+        valid, twins = _validate_chunk(name, ids, chunk, raws, twins, line_of, issues, skipped)
+        for position, conv in valid:
+            index = ids[position]
             if _passes(name, index, conv, line_of, issues, skipped):
-                keep(index, conv, lines[index] if lines is not None else records[index] if exact else None)
+                keep(index, conv, raws[position])
         if owned:
             # Drop the raw dicts (and JSON lines) as soon as their models exist: peak memory is
             # then about one copy of the data, not two.
@@ -124,13 +134,63 @@ def _validate_chunk(
     name: str,
     ids: list[int],
     chunk: list[Any],
+    raws: list[Any],
+    twins: bool,
+    line_of: LineOf,
+    issues: list[Issue],
+    skipped: list[SkippedRecord],
+) -> tuple[list[tuple[int, Conversation]], bool]:
+    """Validate a chunk; report its invalid records.
+
+    Records kept as JSON text (``raws``) are validated into twins first
+    (:mod:`agentic_core.io.record_twins`) when ``twins`` is true; the others, and those the twins
+    refuse, into models.
+
+    Returns:
+        ``(position in the chunk, conversation)`` of the valid records in chunk order, and whether
+        twins are worth trying on the next chunk: not when the twins refused most of this one's
+        records (every record has an unknown key, say), which were then validated twice.
+    """
+    valid: list[tuple[int, Conversation]] = []
+    rest = list(range(len(chunk)))
+    eligible = [p for p in rest if raws[p] is not None] if twins else []
+    if eligible:
+        valid = [(eligible[q], twin) for q, twin in _accepted_twins([chunk[p] for p in eligible])]
+        twins = 2 * (len(eligible) - len(valid)) <= len(eligible)
+        taken = {p for p, _ in valid}
+        rest = [p for p in rest if p not in taken]
+    if rest:
+        models = _validate_models(name, [ids[p] for p in rest], [chunk[p] for p in rest], line_of, issues, skipped)
+        valid.extend((rest[q], model) for q, model in models)
+        valid.sort(key=lambda pair: pair[0])
+    return valid, twins
+
+
+def _accepted_twins(records: list[Any]) -> list[tuple[int, Conversation]]:
+    """``(position, twin)`` of the records the twins accept (one call, or two when some are refused)."""
+    try:
+        return list(enumerate(validate_twins(records)))
+    except ValidationError as err:
+        errors = err.errors(include_url=False, include_context=False, include_input=False)
+        refused = {error["loc"][0] for error in errors}
+    good = [q for q in range(len(records)) if q not in refused]
+    try:
+        return list(zip(good, validate_twins([records[q] for q in good]), strict=True))
+    except ValidationError:  # cannot happen for independent records; the models will tell
+        return []
+
+
+def _validate_models(
+    name: str,
+    ids: list[int],
+    chunk: list[Any],
     line_of: LineOf,
     issues: list[Issue],
     skipped: list[SkippedRecord],
 ) -> list[tuple[int, Conversation]]:
-    """Validate a chunk; report its invalid records; return ``(index, model)`` of the valid ones."""
+    """Validate records into models; report the invalid ones; return ``(position, model)`` of the valid ones."""
     try:
-        return list(zip(ids, _ADAPTER.validate_python(chunk, strict=True), strict=True))
+        return list(enumerate(_ADAPTER.validate_python(chunk, strict=True)))
     except ValidationError as err:
         errors = err.errors(include_url=False)
     by_position: dict[int, list[ErrorDetails]] = {}
@@ -141,13 +201,13 @@ def _validate_chunk(
     good = [p for p in range(len(chunk)) if p not in by_position]
     try:
         models = _ADAPTER.validate_python([chunk[p] for p in good], strict=True)
-        valid = [(ids[p], m) for p, m in zip(good, models, strict=True)]
+        valid = list(zip(good, models, strict=True))
     except ValidationError:
         # Cannot happen for independent records; validate one by one rather than lose any.
         valid = []
         for p in good:
             try:
-                valid.append((ids[p], _ADAPTER.validate_python([chunk[p]], strict=True)[0]))
+                valid.append((p, _ADAPTER.validate_python([chunk[p]], strict=True)[0]))
             except ValidationError as single:
                 by_position[p] = single.errors(include_url=False)
     for position in sorted(by_position):
@@ -189,7 +249,8 @@ def _passes(
 ) -> bool:
     """Report a valid record's unknown keys; whether it may be kept (its ``session_id`` is not blank)."""
     session_id = conv.session_id
-    extras = list(iter_model_extras(conv))  # returns at once without unknown keys (has_model_extras)
+    # A twin has no unknown key (they refuse them); a model's are found at once when it has none.
+    extras = [] if is_twin(conv) else list(iter_model_extras(conv))
     line = line_of(index) if extras else None
     for base, model, key in extras:
         issues.append(unknown_key_issue(name, index, base, model, key, line, session_id))

@@ -46,6 +46,11 @@ def score_tools(
     perfect = _score_perfect(used, expected, agentic.final_answer_uses_tools if agentic is not None else None)
     if perfect is not None:
         return perfect
+    if len(used) == 1 and len(expected.expected_tools) == 1:
+        assert agentic is not None  # it made the call
+        one = _score_one_pair(agentic, expected, used[0], final_answer)
+        if one is not None:
+            return one
     return _score_general(agentic, expected, used, final_answer)
 
 
@@ -129,6 +134,48 @@ def _perfect_components(n: int, sequence_checked: bool, e_order: list[int], u_or
         param_errors=[],
         matches=[MatchRow(e_i, u_i, 1.0) for e_i, u_i in zip(e_order, u_order, strict=True)],
         deductions=[],
+    )
+
+
+def _score_one_pair(
+    agentic: Agentic, expected: GroundTruthAgentic, call: ToolCall, final_answer: str
+) -> ToolComponents | None:
+    """The components of one required call answered by one call of the same tool, else ``None``.
+
+    The most common mistake (one call, a wrong parameter or an unused result) skips the matching
+    machinery: the pair is the match, selection and sequence are full, and the sentences come
+    from the general path's own helpers. A property test checks that both paths agree wherever
+    this one answers.
+    """
+    exp = expected.expected_tools
+    e = exp[0]
+    if e.optional or e.tool_name != call.tool_name:
+        return None
+    agreement, errors = pair_agreement(e, call)
+    matches = [MatchRow(0, 0, agreement)]
+    deductions: list[str] = []
+    param_errors = _parameter_deductions(exp, matches, {0: Match(0, agreement, errors)}, 1, deductions)
+    utilization, inferred = _utilization(
+        agentic.final_answer_uses_tools, [call], [0], 1, final_answer, deductions
+    )
+    return ToolComponents(
+        selection=1.0,
+        selection_ignore_extra=1.0,
+        parameters=agreement,
+        sequence=1.0,
+        sequence_checked=expected.tool_sequence_matters,
+        utilization=utilization,
+        utilization_inferred=inferred,
+        n_required=1,
+        n_optional=0,
+        n_used=1,
+        n_matched=1,
+        n_matched_required=1,
+        missing=[],
+        extra=[],
+        param_errors=param_errors,
+        matches=matches,
+        deductions=deductions,
     )
 
 

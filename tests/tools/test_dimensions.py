@@ -319,3 +319,37 @@ def test_fast_path_equals_general_path(
     fast = score_tools(agentic, truth, "answer")
     general = _score_general(agentic, truth, list(agentic.tools_used), "answer")
     assert fast == general
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {
+            "tool_name": NAMES,
+            "parameters": st.dictionaries(KEYS, json_values(True), max_size=3),
+            "optional": st.booleans(),
+            "parameter_rules": RULES,
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "tool_name": NAMES,
+            "parameters": st.dictionaries(KEYS, json_values(True), max_size=3),
+            "result": json_values(False),
+        }
+    ),
+    st.booleans(),
+    st.sampled_from([True, False, None]),
+    st.sampled_from(["", "The answer is 42.", "x marks paris", "1,200 and 3.0"]),
+)
+def test_one_pair_path_equals_general_path(
+    expected_call: dict[str, Any], used_call: dict[str, Any], order_matters: bool, flag: bool | None, answer: str
+) -> None:
+    # One expected call and one call (the one-pair path's shape), with parameter rules, optional
+    # calls, other tools, NaN, and every way of judging utilization.
+    agentic = Agentic.model_validate({"tools_used": [used_call], "final_answer_uses_tools": flag})
+    truth = GroundTruthAgentic.model_validate(
+        {"expected_tools": [expected_call], "tool_sequence_matters": order_matters}
+    )
+    general = _score_general(agentic, truth, list(agentic.tools_used), answer)
+    assert repr(score_tools(agentic, truth, answer)) == repr(general)  # repr: NaN parameters compare too

@@ -94,8 +94,8 @@ class ConversationStore(ReadOnlySequence[Conversation]):
             except TypeError:  # an integer past 64 bits, a non-JSON value: keep the model
                 text = None
         if text is None and not isinstance(conv, Conversation):
-            # A twin (agentic_core.io.record_twins) lacks the model's unknown keys and methods:
-            # the loader hands one over only with the record's exact JSON text.
+            # A twin (agentic_core.io.record_twins) is not a model (no model_dump, no place for
+            # unknown keys): the loader hands one over only with the record's exact JSON text.
             raise TypeError(f"a {type(conv).__name__} can be kept only with its JSON text")
         index = len(self._where)
         if text is None:

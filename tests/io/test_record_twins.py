@@ -92,6 +92,8 @@ def _records(draw: st.DrawFn) -> Any:
         try:
             for key in path[:-1]:
                 parent = parent[key]
+            if isinstance(parent, list) != isinstance(path[-1], int):
+                continue  # an earlier change replaced a list by an object, or the reverse
             action = draw(st.sampled_from(["replace", "remove", "add"]))
             if action == "replace":
                 parent[path[-1]] = draw(_VALUES)

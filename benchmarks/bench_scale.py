@@ -44,12 +44,18 @@ INTERACTIONS = 5
 
 _CHILD = r"""
 import gc, json, resource, sys, time
+
+
+def rss_mb():  # this process's resident memory now (VmRSS), in MiB
+    return [int(x.split()[1]) / 1024 for x in open("/proc/self/status") if x.startswith("VmRSS:")][0]
+
+
 t0 = time.perf_counter()
 from agentic_core import aggregate, evaluate, make_settings
 from agentic_core.io.loader import load_paths
 t1 = time.perf_counter()
 c1 = time.process_time()
-imports_mb = [int(x.split()[1]) / 1024 for x in open("/proc/self/status") if x.startswith("VmRSS:")][0]
+imports_mb = rss_mb()
 report = load_paths([sys.argv[1]])
 t2, c2 = time.perf_counter(), time.process_time()
 result = evaluate(report, "dataset", cache_mode="off")
@@ -67,14 +73,10 @@ out = {
 if sys.argv[2] == "dashboard":
     del report
     gc.collect()
-    for line in open("/proc/self/status"):
-        if line.startswith("VmRSS:"):
-            out["held_mb"] = int(line.split()[1]) / 1024
+    out["held_mb"] = rss_mb()
     # What the Tools page and the exports read: every interaction's tool components.
     out["n_tool_components"] = sum(1 for c in result.tool_components if c is not None)
-    for line in open("/proc/self/status"):
-        if line.startswith("VmRSS:"):
-            out["held_tools_mb"] = int(line.split()[1]) / 1024
+    out["held_tools_mb"] = rss_mb()
 print(json.dumps(out))
 """
 

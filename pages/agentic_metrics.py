@@ -15,6 +15,7 @@ from agentic_core.errors import AgenticError
 from ui.agentic_charts import agentic_figure
 from ui.cards import card, kpi, kpi_row
 from ui.controls import settings_or_error, sidebar_controls
+from ui.format import md_text
 from ui.guide import how_to_read
 from ui.runs import keep_agentic
 from ui.state import ensure_run, set_run
@@ -28,7 +29,7 @@ result = run.result
 
 st.title("Agentic metrics")
 how_to_read("agentic_metrics")
-st.caption(f"{run.data_name} — judged by {run.judge_label}")
+st.caption(f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}")
 
 if result.agentic is None:
     st.info(
@@ -53,7 +54,7 @@ if result.agentic is None:
                     st.session_state[KEEP_WARNING_KEY] = problem
                 set_run(updated)
         except AgenticError as exc:
-            st.error(str(exc))
+            st.error(md_text(exc))
             st.stop()
         st.rerun()
     st.stop()
@@ -116,4 +117,4 @@ shown = table[
 ]
 st.dataframe(shown.drop(columns=["conv"]), key="agentic_table", hide_index=True)
 for warning in metrics.warnings:
-    st.caption(f"Note: {warning}")
+    st.caption(f"Note: {md_text(warning)}")

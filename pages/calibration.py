@@ -13,6 +13,7 @@ from ui.calibration_charts import reliability_figure, roc_figure, sweep_figure
 from ui.calibration_view import calibration_source, matrix_cell, open_source_as_run, source_calibration
 from ui.cards import card, kpi_row
 from ui.controls import set_value, sidebar_controls, threshold_default, value
+from ui.format import md_text
 from ui.guide import how_to_read
 from ui.state import ensure_run
 from ui.theme import show_chart
@@ -39,7 +40,9 @@ threshold = float(value("threshold", threshold_default(run)))
 st.title("Calibration")
 how_to_read("calibration")
 if source.active:
-    st.caption(f"{source.name} — judged by {source.judge_label}, against the people's verdicts in the data.")
+    st.caption(
+        f"{md_text(source.name)} — judged by {md_text(source.judge_label)}, against the people's verdicts in the data."
+    )
 else:
     st.info(
         f"The active run (**{run.data_name}**) has no human verdicts, so this page shows the built-in sample "
@@ -54,7 +57,7 @@ else:
 try:
     cal, cases = source_calibration(source, threshold)
 except AgenticError as exc:
-    st.error(str(exc))
+    st.error(md_text(exc))
     st.stop()
 
 notice = st.session_state.pop(NOTICE_KEY, None)
@@ -87,7 +90,7 @@ card(
     delta=f"kappa {best.kappa:.3f}",
 )
 for note in cal.notes:
-    st.caption(f"Note: {note}.")
+    st.caption(f"Note: {md_text(note)}.")
 
 suggested = round(cal.suggested_threshold, 2)
 already = math.isclose(suggested, threshold, abs_tol=1e-9)

@@ -18,7 +18,7 @@ from agentic_core.stats.methods import describe_method
 from ui.cards import card, kpi, kpi_row
 from ui.charts import delta_figure, pair_scatter_figure
 from ui.controls import results_page
-from ui.format import ci_text, pct, prob_text
+from ui.format import ci_text, md_text, pct, prob_text
 from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.runs import open_stored_run, run_store
@@ -120,7 +120,7 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
         )
     st.caption(f"Intervals: {describe_method(success.interval_method)}. P(B > A): {describe_method(success.p_method)}.")
     for note in cmp.notes:
-        st.caption(f"Note: {note}")
+        st.caption(f"Note: {md_text(note)}")
 
     paired = [t for t in cmp.tasks if t.a_rate is not None and t.b_rate is not None]
     if paired:
@@ -164,7 +164,7 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
             try:
                 _open_in_explorer(side, sessions[0], run)
             except AgenticError as exc:
-                st.error(str(exc))
+                st.error(md_text(exc))
     else:
         st.caption("No task changed from mostly wrong to mostly right, or back.")
 
@@ -215,7 +215,7 @@ def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[s
             lambda: leaderboard_of(run.result, settings, metric=metric),
         )
     except AgenticError as exc:
-        st.info(f"No leaderboard: {exc}", icon=":material/leaderboard:")
+        st.info(f"No leaderboard: {md_text(exc)}", icon=":material/leaderboard:")
         return
     probs = {
         f"P(rank {r + 1})": [row.rank_probabilities[r] if row.rank_probabilities else None for row in board.rows]
@@ -282,7 +282,7 @@ if sides is not None:
     try:
         comparison = session_memo(MEMO_KEY, signature, lambda: compare_sides(side_a, side_b))
     except AgenticError as exc:  # e.g. no task in common: a fact about the data, not a failure
-        st.warning(str(exc), icon=":material/compare_arrows:")
+        st.warning(md_text(exc), icon=":material/compare_arrows:")
     else:
         _render(comparison, side_a, side_b, run)
 _leaderboard(run, settings, assistants)

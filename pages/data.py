@@ -19,6 +19,7 @@ from agentic_core.io.load_report import LoadReport
 from agentic_core.io.samples import SAMPLES
 from agentic_core.io.uploads import load_uploads, max_upload_mb
 from agentic_core.report.preview import VIEW_MAX_CHARS, VIEW_MAX_DEPTH, conversations_preview, record_view
+from ui.format import md_text
 from ui.memo import session_memo
 from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
 
@@ -86,7 +87,7 @@ def _load_sample(key: str) -> bool:
     try:
         data = load_sample_data(key)
     except AgenticError as exc:
-        st.error(str(exc))
+        st.error(md_text(exc))
         return False
     except Exception:
         log.exception("loading sample %s failed", key)
@@ -171,7 +172,7 @@ if files:
             changed = _load_uploads(files, upload_format)
         except AgenticError as exc:
             changed = False
-            st.error(str(exc))
+            st.error(md_text(exc))
         except Exception as exc:
             changed = False
             log.exception("loading uploads failed")
@@ -200,9 +201,9 @@ with status_box:
         try:
             last.report.raise_if_empty()
         except AgenticError as exc:
-            st.error(f"Nothing was loaded from {last.name}. {exc}")
+            st.error(f"Nothing was loaded from {md_text(last.name)}. {md_text(exc)}")
         if data is not None:
-            st.caption(f"The active data is still **{data.name}**.")
+            st.caption(f"The active data is still **{md_text(data.name)}**.")
     if data is None:
         st.info("No data loaded yet: upload files below or pick a built-in sample.")
     else:
@@ -229,7 +230,7 @@ shown = (last.name, last.report) if last is not None else (data.name, data.repor
 if shown is not None:
     report_name, report = shown
     st.subheader("Validation report")
-    st.caption(f"{report_name}: {report.summary()}")
+    st.caption(f"{md_text(report_name)}: {md_text(report.summary())}")
     frame = _issues(report)
     errors = frame[frame["severity"] == "error"]
     warnings = frame[frame["severity"] == "warning"]
@@ -258,7 +259,7 @@ if shown is not None:
 
 # -- preview -----------------------------------------------------------------------------------
 if data is not None and data.report.conversations:
-    st.subheader(f"Preview: {data.name}")
+    st.subheader(f"Preview: {md_text(data.name)}")
     table = _preview(data.report)
     _table(
         table,

@@ -39,7 +39,7 @@ from agentic_core.report.tool_tables import table_page
 from ui.agentic_filter import agentic_filter
 from ui.controls import page_number, results_page
 from ui.explorer_filters import apply_link, more_filters, write_page_params
-from ui.format import pct
+from ui.format import md_text, pct
 from ui.memo import session_memo
 from ui.overrides import clear, mark, overrides_table
 from ui.state import ActiveRun
@@ -142,9 +142,9 @@ def _answer_diff(detail: InteractionDetail) -> None:
 
 def _render_interaction(detail: InteractionDetail, k: int, override: Override | None, term: str = "") -> None:
     with st.container(border=True):
-        st.markdown(f"**Turn {detail.position + 1}** · `{detail.qa_id}` · {STATUS_BADGES[detail.status]}")
+        st.markdown(f"**Turn {detail.position + 1}** · {md_text(detail.qa_id)} · {STATUS_BADGES[detail.status]}")
         if override is not None:
-            note = f" — {override.note}" if override.note else ""
+            note = f" — {md_text(override.note)}" if override.note else ""
             marked = "correct" if override.correct else "incorrect"
             st.markdown(f"**Verdict:** :violet-badge[marked {marked} by hand] (replaces the judge's){note}")
         else:
@@ -158,9 +158,9 @@ def _render_interaction(detail: InteractionDetail, k: int, override: Override | 
             _text_block("Ground truth", detail.ground_truth, term)
         _answer_diff(detail)
         if detail.judge_score is None:
-            st.markdown(f"**Judge failure:** {detail.judge_error or 'no score was returned'}")
+            st.markdown(f"**Judge failure:** {md_text(detail.judge_error or 'no score was returned')}")
         elif detail.judge_reasoning:
-            st.markdown(f"**Judge reasoning** ({detail.judge_status}): {detail.judge_reasoning}")
+            st.markdown(f"**Judge reasoning** ({detail.judge_status}): {md_text(detail.judge_reasoning)}")
         if detail.tool is None or detail.tool_diff is None:
             st.caption("No tools were expected or used here: tool correctness does not apply.")
             return
@@ -198,7 +198,7 @@ def _render_interaction(detail: InteractionDetail, k: int, override: Override | 
                 "mismatches": st.column_config.TextColumn("Parameter mismatches"),
             },
         )
-        st.markdown(f"**Tool reasoning:** {tool.reasoning}")
+        st.markdown(f"**Tool reasoning:** {md_text(tool.reasoning)}")
 
 
 def _after_change(warning: str | None, done: str) -> None:
@@ -224,8 +224,8 @@ def _overrides_list(run: ActiveRun) -> None:
             o = run.result.overrides[r]
             cols = st.columns([4, 1])
             cols[0].markdown(
-                f"Row {r} · `{table.loc[table['row'] == r, 'qa_id'].iat[0]}` · marked "
-                f"{'correct' if o.correct else 'incorrect'}" + (f" — {o.note}" if o.note else "")
+                f"Row {r} · {md_text(table.loc[table['row'] == r, 'qa_id'].iat[0])} · marked "
+                f"{'correct' if o.correct else 'incorrect'}" + (f" — {md_text(o.note)}" if o.note else "")
             )
             if cols[1].button("Clear", key=f"override_clear_{r}", icon=":material/undo:"):
                 _after_change(clear(run, r), f"Cleared your verdict on row {r}.")
@@ -331,7 +331,7 @@ st.caption("Click a row, or pick a conversation below, to see its interactions."
 
 if linked_row is not None and linked_row not in all_rows:
     st.warning(
-        f"The link's conversation `{st.query_params.get(CONVERSATION_PARAM)}` is hidden by the filters: "
+        f"The link's conversation {md_text(st.query_params.get(CONVERSATION_PARAM))} is hidden by the filters: "
         "clear them (or select every status) to see it.",
         icon=":material/link:",
     )
@@ -356,7 +356,7 @@ row = st.selectbox(
 try:
     details = conversation_detail(run.result, agg, int(row))
 except AgenticError as exc:
-    st.error(str(exc))
+    st.error(md_text(exc))
     st.stop()
 except Exception:  # never a traceback on screen
     log.exception("explorer drill-down failed for row %s", row)
@@ -368,17 +368,20 @@ write_page_params(
 )
 conv = agg.conversations.iloc[int(row)]
 conversation = run.result.conversations[int(row)]
-st.subheader(f"{conversation.session_id} · {conversation.assistant_id}")
+st.subheader(f"{md_text(conversation.session_id)} · {md_text(conversation.assistant_id)}")
 facts = [
     STATUS_BADGES[str(conv["status"])],
     f"row {int(row)}",
-    f"task `{conv['task_key']}`",
+    f"task {md_text(conv['task_key'])}",
     f"{int(conv['correct_interactions'])} of {int(conv['total_interactions'])} interactions correct",
 ]
 if conv.get("pass_at_k") is not None and not pd.isna(conv.get("pass_at_k")):
     facts.append(f"per-conversation pass@{agg.k} {pct(float(conv['pass_at_k']))} (over its interactions)")
 st.markdown(" · ".join(facts))
-about = [conversation.context or "", f"language: {conversation.language}" if conversation.language else ""]
+about = [
+    md_text(conversation.context or ""),
+    f"language: {md_text(conversation.language)}" if conversation.language else "",
+]
 if any(about):
     st.caption(" · ".join(x for x in about if x))
 start = int(run.result.conversation_bounds()[0][int(row)])  # the conversation's first interaction row

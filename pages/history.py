@@ -8,6 +8,7 @@ import streamlit as st
 from agentic_core.errors import AgenticError
 from agentic_core.runs import age_text
 from ui.controls import settings_or_error
+from ui.format import md_text
 from ui.guide import how_to_read
 from ui.history_trend import trend_section
 from ui.runs import open_stored_run, run_store, store_error
@@ -86,7 +87,7 @@ else:
             with st.spinner("Reopening the run (no judge is called)..."):
                 open_stored_run(meta.id)
         except AgenticError as exc:
-            st.error(str(exc))
+            st.error(md_text(exc))
         else:
             st.switch_page("pages/overview.py")
     cols[1].download_button(
@@ -104,12 +105,12 @@ else:
             try:
                 store.rename(meta.id, new_name)
             except AgenticError as exc:
-                st.error(str(exc))
+                st.error(md_text(exc))
             else:
                 st.session_state["_history_notice"] = f"Renamed to {new_name.strip()!r}."
                 st.rerun()
     with cols[3].popover("Delete", icon=":material/delete:"):
-        st.markdown(f"Delete **{meta.name}** and its overrides from the history? This cannot be undone.")
+        st.markdown(f"Delete **{md_text(meta.name)}** and its overrides from the history? This cannot be undone.")
         if st.button("Delete for good", key="history_delete", type="primary"):
             store.delete(meta.id)
             if meta.id == run.stored_id:
@@ -130,7 +131,7 @@ if upload is not None and st.session_state.get("_history_imported") != upload.fi
     try:
         imported = store.import_(upload.getvalue(), upload.name)
     except AgenticError as exc:
-        st.error(str(exc))
+        st.error(md_text(exc))
     else:
         st.session_state["_history_notice"] = f"Imported {imported.name!r} as {imported.id}."
         st.rerun()

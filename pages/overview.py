@@ -11,7 +11,7 @@ from agentic_core.stats import explain_label
 from ui.cards import KPI_WIDTH, card, kpi, kpi_row
 from ui.charts import curve_figure
 from ui.controls import results_page
-from ui.format import INTERPRETATION_BADGES, ci_text, pct, settings_sentence
+from ui.format import INTERPRETATION_BADGES, ci_text, md_text, pct, settings_sentence
 from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.theme import show_chart
@@ -25,7 +25,7 @@ target_words = "the task population" if head.target == "population" and head.n_g
 
 st.title("Overview")
 how_to_read("overview")
-st.caption(f"{run.data_name} — judged by {run.judge_label}")
+st.caption(f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}")
 
 row = kpi_row()
 card(row, "Conversations", f"{counts.conversations:,}", help="Conversations evaluated")
@@ -75,7 +75,7 @@ if agg.unscored is not None:
         "Toggle *Count unscored as incorrect* to include them."
     )
 if head.n_excluded:
-    names = ", ".join(f"`{name}`" for name in agg.excluded_groups[:10])
+    names = ", ".join(md_text(name) for name in agg.excluded_groups[:10])
     more = f" and {len(agg.excluded_groups) - 10:,} more" if len(agg.excluded_groups) > 10 else ""
     st.warning(f"{head.n_excluded} group(s) left out of the whole curve — {head.excluded_reason}. {names}{more}")
 for note in head.notes:

@@ -24,6 +24,7 @@ from agentic_core.judges.providers import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode
 from agentic_core.secrets import mask_secrets
+from ui.format import md_text
 from ui.memo import session_memo
 from ui.run_job import (
     DONE_KEY,
@@ -190,7 +191,7 @@ def _show_run(run: ActiveRun) -> None:
         if run.stored_id
         else ""
     )
-    st.markdown(f"**Data:** {run.data_name}  \n**Judge:** {run.judge_label}{kept}")
+    st.markdown(f"**Data:** {md_text(run.data_name)}  \n**Judge:** {md_text(run.judge_label)}{kept}")
     with st.expander("Judge identity (recorded with every result and used as the cache key)"):
         st.json(jr.identity.model_dump(mode="json"))
     ok, cached, failed = (jr.counts.get(name, 0) for name in ("ok", "cached", "failed"))
@@ -244,7 +245,7 @@ def _show_run(run: ActiveRun) -> None:
             f"{agentic.model_calls:,} judge calls, {agentic.cache_hits:,} from the cache."
         )
         for warning in agentic.warnings:
-            st.caption(f"Note: {warning}")
+            st.caption(f"Note: {md_text(warning)}")
         st.page_link("pages/agentic_metrics.py", label="See them on Agentic metrics", icon=":material/psychology:")
     frame = result.interactions
     failed = frame[frame["judge_status"] == "failed"]
@@ -279,11 +280,11 @@ if data is None or not data.report.conversations:
 n_conv = len(data.report.conversations)
 n_int = data.report.n_interactions
 evaluated = is_evaluated(data, run)
-st.markdown(f"**Data:** {data.name} — {n_conv:,} conversations, {n_int:,} interactions")
+st.markdown(f"**Data:** {md_text(data.name)} — {n_conv:,} conversations, {n_int:,} interactions")
 if evaluated:
-    st.caption(f"Already evaluated by {run.judge_label}; running again replaces that run.")
+    st.caption(f"Already evaluated by {md_text(run.judge_label)}; running again replaces that run.")
 else:
-    st.caption(f"Not evaluated yet (the active run is of {run.data_name}).")
+    st.caption(f"Not evaluated yet (the active run is of {md_text(run.data_name)}).")
 
 # -- judge -------------------------------------------------------------------------------------
 st.subheader("Judge")
@@ -338,7 +339,7 @@ if judge is not None:
         plan = _plan(data.report, judge, cache_mode)
         distinct, calls = plan.distinct, plan.calls
     except AgenticError as exc:
-        st.error(str(exc))
+        st.error(md_text(exc))
         distinct, calls = n_int, n_int
     else:
         if judge_name == "dataset" and plan.without_score:

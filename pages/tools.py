@@ -20,7 +20,7 @@ from agentic_core.tools import NOT_SCORED
 from ui.cards import card, kpi, kpi_row
 from ui.charts import tool_dimension_figure
 from ui.controls import page_number, settings_or_error, sidebar_controls, tool_controls
-from ui.format import pct
+from ui.format import md_text, pct
 from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.state import ActiveRun, ensure_run, get_aggregate
@@ -47,7 +47,7 @@ result = run.result
 
 st.title("Tools")
 how_to_read("tools")
-st.caption(f"{run.data_name} — judged by {run.judge_label}")
+st.caption(f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}")
 
 n_tool = result.n_tool_interactions
 if n_tool == 0:
@@ -69,7 +69,7 @@ st.markdown(
 try:
     run_tables = per_run(run)
 except AgenticError as exc:
-    st.error(str(exc))
+    st.error(md_text(exc))
     st.stop()
 
 
@@ -140,7 +140,7 @@ def weighted_view() -> None:
             size=_FAILING_MEMO_SIZE,
         )
     except AgenticError as exc:
-        st.error(str(exc))
+        st.error(md_text(exc))
         return
     if failing.empty:
         st.success(f"No failing tool calls: every scored interaction reaches the tool threshold "

@@ -13,7 +13,7 @@ from agentic_core.uncertainty import posterior_view
 from ui.cards import card, kpi, kpi_row
 from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure, shrinkage_figure
 from ui.controls import prior_controls, set_value, settings_or_error, sidebar_controls
-from ui.format import ci_text, pct, prob_text
+from ui.format import ci_text, md_text, pct, prob_text
 from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.state import ensure_run, get_aggregate
@@ -42,7 +42,7 @@ sidebar_controls(run)
 
 st.title("Uncertainty")
 how_to_read("uncertainty")
-st.caption(f"{run.data_name} — judged by {run.judge_label}")
+st.caption(f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}")
 
 settings = settings_or_error(run)
 if settings is None:
@@ -65,11 +65,11 @@ try:
         MEMO_KEY, (run.run_id, settings.model_dump_json()), lambda: posterior_view(agg), size=_MEMO_SIZE
     )
 except AgenticError as exc:
-    st.error(str(exc))
+    st.error(md_text(exc))
     st.stop()
 except Exception as exc:  # an unexpected failure must not show a traceback
     log.exception("posterior computation failed")
-    st.error(f"The posterior could not be computed ({type(exc).__name__}: {exc}). Try other settings, or "
+    st.error(f"The posterior could not be computed ({type(exc).__name__}: {md_text(exc)}). Try other settings, or "
              "reload the page; if it persists, report it with the settings shown in the sidebar.")
     st.stop()
 
@@ -126,7 +126,7 @@ pow_target = st.slider(
 try:
     prob = post.prob_pass_pow_exceeds(float(pow_target))
 except AgenticError as exc:
-    st.error(str(exc))
+    st.error(md_text(exc))
     st.stop()
 
 row = kpi_row()

@@ -29,6 +29,7 @@ from agentic_core.settings import (
     make_settings,
     relabel,
 )
+from ui.format import md_text
 from ui.state import ActiveRun, ensure_run, get_aggregate
 
 # Widget key -> the setting it edits (keys are URL parameters: do not rename).
@@ -209,7 +210,7 @@ def settings_or_error(run: ActiveRun) -> AggregateSettings | None:
     try:
         return current_settings(run)
     except AgenticError as exc:
-        st.error(str(relabel(exc, "ui")))
+        st.error(md_text(relabel(exc, "ui")))
         return None
 
 

@@ -9,7 +9,7 @@ from agentic_core.errors import AgenticError
 from agentic_core.runs import RunMeta, RunStore
 from agentic_core.settings import AggregateSettings
 from agentic_core.trends import ReopenedRuns, TrendPoint, run_trend
-from ui.format import ci_text, pct
+from ui.format import ci_text, md_text, pct
 from ui.theme import show_chart
 from ui.trend_charts import trend_figure
 
@@ -48,7 +48,7 @@ def trend_section(store: RunStore, meta: RunMeta, settings: AggregateSettings | 
             with st.spinner("Reopening the runs of this dataset (no judge is called)..."):
                 points = run_trend(store, meta.data_fingerprint, settings, cache)
         except AgenticError as exc:
-            st.error(f"The trend cannot be drawn: {exc}")
+            st.error(f"The trend cannot be drawn: {md_text(exc)}")
             return
         if len(points) < 2:
             st.info(

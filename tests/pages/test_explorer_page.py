@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from agentic_core.io.loader import load_paths
 from agentic_core.io.samples import SAMPLES
 from agentic_core.report.explorer import STATUS_ORDER
 from tests.pages.conftest import OpenApp
+from ui.format import md_text
 
 APP = Path(__file__).parents[2] / "dashboard.py"
 PAGE = "pages/explorer.py"
@@ -96,7 +98,8 @@ def test_drill_down_shows_interactions_and_the_tool_diff(xapp: Callable[[str | N
     text = markdown(at)
     assert "trv-004 · travel-agent-v2.3" in "\n".join(h.value for h in at.subheader)
     assert text.count("**Turn ") == 4
-    assert "'book_flight' (expected call #1)" in text  # the tool reasoning names the missing call
+    # the tool reasoning names the missing call (as text: data never becomes Markdown)
+    assert md_text("'book_flight' (expected call #1)") in text
     diffs = [d.value for d in at.dataframe[1:]]
     missing = pd.concat(diffs)
     missing = missing[missing["diff"] == "MISSING"]
@@ -133,3 +136,42 @@ def test_selection_follows_the_filter(xapp: Callable[[str | None], AppTest]) -> 
     assert first_incorrect not in set(table["row"])
     assert at.selectbox(key="conversation").value == table["row"].iloc[0]
     assert ":green-badge[correct]" in markdown(at)
+
+
+def test_data_values_are_shown_as_text_never_as_markdown(
+    xapp: Callable[[str | None], AppTest], tmp_path: Path
+) -> None:
+    """A qa_id, a session id, a note or a tool parameter holding Markdown image syntax fetches nothing."""
+    from markdown_it import MarkdownIt
+
+    image = "![x](http://attacker.invalid/p.png)"
+    record = {
+        "session_id": f"s {image}",
+        "assistant_id": "**bold**",
+        "context": image,
+        "conversation": [
+            {
+                "qa_id": f"`{image}`",
+                "query": "Book it",
+                "assistant": "Booked.",
+                "ground_truth_assistant": "Booked it.",
+                "agentic": {"tools_used": [{"tool_name": "book", "parameters": {"id": image}, "step": 1}]},
+                "ground_truth_agentic": {"expected_tools": [{"tool_name": "book", "parameters": {"id": "x"}}]},
+                "score": 0.2,
+            }
+        ],
+    }
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    at = xapp(path)  # type: ignore[arg-type]
+    parser = MarkdownIt("commonmark")
+
+    def images(body: str) -> list[str]:
+        found = []
+        for token in parser.parse(body):
+            found += [c.attrs.get("src", "") for c in token.children or [] if c.type == "image"]
+        return [str(src) for src in found]
+
+    bodies = [m.value for m in [*at.markdown, *at.caption, *at.subheader, *at.warning, *at.error]]
+    assert any(image in body.replace("\\", "") for body in bodies)  # the values are on the page...
+    assert [src for body in bodies for src in images(body)] == []  # ...as text, never as an image

@@ -114,7 +114,7 @@ __all__ = [
     "lexical_score",
 ]
 
-RULES_VERSION = "lexical-v3"
+RULES_VERSION = "lexical-v4"
 """Version of the rules; in the judge identity, so changed rules never reuse old verdicts."""
 
 RECOMMENDED_THRESHOLD = 0.7

@@ -240,13 +240,15 @@ def _missing_fact_gates(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) 
     gates: list[Gate] = []
     for kind, label in (("num", "number"), ("date", "date"), ("time", "time")):
         truth = dedupe([t for t in gt.content if t.kind == kind])
-        missing = [t for t in truth if not present_in(t, qry) and not present_in(t, ans)]
+        # What the answer gives instead: values of this kind that neither the truth nor the query has.
+        others = dedupe([t for t in ans.content if t.kind == kind and not present_in(t, gt)])
+        others = [t for t in others if not present_in(t, qry)]
+        # A truth value the query states need not be repeated ("Is flight 450 on time?" / "Yes, on time"),
+        # but the query is no evidence that the answer states it: once the answer gives another value of
+        # that kind ("What is 102?" / "The answer is 902."), the truth's own value must be there too.
+        missing = [t for t in truth if not present_in(t, ans) and (others or not present_in(t, qry))]
         if not missing:
             continue
-        # Say what the answer gave instead: the reasoning must show why, not only what.
-        others = dedupe([t for t in ans.content if t.kind == kind and not present_in(t, gt)])
-        if kind == "num":
-            others = [t for t in others if not present_in(t, qry)]
         if others:
             found = f" (found {fmt_tokens(others)})"
         elif not any(t.kind == kind for t in ans.content):

@@ -122,7 +122,7 @@ def test_identity_names_the_rules() -> None:
     # Changed rules must never reuse cached verdicts of the old ones.
     params = HybridJudge(use_embedding=False).identity.params
     assert params["version"] == hybrid_module.HYBRID_VERSION == "hybrid-v3"
-    assert params["rules"] == RULES_VERSION == "lexical-v3"
+    assert params["rules"] == RULES_VERSION == "lexical-v4"
 
 
 def test_devset_accuracy_floor(judge: HybridJudge) -> None:

@@ -94,3 +94,44 @@ def test_normalised_tool_weights_sum_to_one_and_keep_ratios() -> None:
     assert ToolWeights().normalised() == pytest.approx(dict.fromkeys(out, 0.25))
     assert ToolWeights(selection=0, parameters=0, sequence=0, utilization=0).normalised() == dict.fromkeys(out, 0.0)
 
+
+
+# -- weights whose sum overflows (issue 23) ------------------------------------------------------------
+
+_HUGE = {"selection": 1e308, "parameters": 1e308}
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: ToolWeights.from_mapping(_HUGE),
+        lambda: ToolWeights.parse("selection=1e308,parameters=1e308"),
+        lambda: ToolWeights(selection=1e308, parameters=1e308, sequence=0, utilization=0),
+        lambda: make_settings(tool_weights=_HUGE),
+        lambda: ToolWeights(selection=8e307, parameters=8e307, sequence=8e307, utilization=8e307),
+    ],
+)
+def test_weights_whose_sum_overflows_are_refused_with_the_rule(build: object) -> None:
+    # Was: each weight finite, so accepted; their sum is inf and every overall tool score was null.
+    with pytest.raises(SettingsError) as info:
+        build()  # type: ignore[operator]
+    assert info.value.place == "tool_weights"
+    assert "sum is finite" in info.value.rule and "Fix:" in str(info.value)
+
+
+def test_the_largest_weights_whose_sum_is_finite_are_accepted_and_normalise() -> None:
+    w = ToolWeights.from_mapping({"selection": 8e307, "parameters": 8e307})
+    assert w.normalised() == pytest.approx({"selection": 0.5, "parameters": 0.5, "sequence": 0.0, "utilization": 0.0})
+
+
+def test_the_cli_refuses_overflowing_weights_with_exit_2() -> None:
+    import io
+
+    from agentic_core.cli import EXIT_USER_ERROR, main
+    from agentic_core.io.samples import SAMPLES
+
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["evaluate", str(SAMPLES["travel"].path), "--judge", "dataset", "--no-progress", "--cache", "off"]
+    code = main([*argv, "--tool-weights", "selection=1e308,parameters=1e308"], stdout=out, stderr=err)
+    assert code == EXIT_USER_ERROR == 2 and out.getvalue() == ""
+    assert "tool-weights" in err.getvalue() and "sum is finite" in err.getvalue()

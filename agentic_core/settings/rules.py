@@ -119,6 +119,33 @@ def check_prior(prior: object) -> tuple[float, float]:
     return check_prior_value(prior[0], "prior_a"), check_prior_value(prior[1], "prior_b")
 
 
+def check_weight_total(weights: dict[str, float], place: str = "tool_weights") -> float:
+    """The sum of finite weights >= 0 is itself finite (the weights are normalised by it).
+
+    Two weights of 1e308 are each valid, but their sum overflows to infinity and every score
+    divided by it becomes NaN: the overall tool score would silently be null.
+
+    Args:
+        weights: The weights by name (each already finite and >= 0).
+        place: The setting named in the error.
+
+    Returns:
+        The sum (0 when every weight is 0: tool use is then not scored).
+
+    Raises:
+        SettingsError: naming ``place``, the weights and the fix.
+    """
+    total = sum(weights.values(), 0.0)
+    if not math.isfinite(total):
+        raise SettingsError(
+            place,
+            "must be finite numbers >= 0 whose sum is finite (their sum overflows to infinity)",
+            weights,
+            "scale them down: only their ratios matter, e.g. selection=1,parameters=1,sequence=1,utilization=1",
+        )
+    return total
+
+
 def check_seed(seed: object) -> int:
     """A whole-number seed (any sign or size).
 

@@ -7,18 +7,19 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from agentic_core.errors import SettingsError
 from agentic_core.settings.choices import DIMENSIONS, PRIORS
-from agentic_core.settings.rules import check_prior
+from agentic_core.settings.rules import check_prior, check_weight_total
 
 
 class ToolWeights(BaseModel):
     """Weights of the four tool-correctness dimensions; normalised before use.
 
-    Negative or non-finite weights are errors (the reference implementation crashed on weights
-    whose float sum was not exactly 1; we normalise instead). All four at 0 means "do not score
+    Negative or non-finite weights are errors, and so are weights whose sum overflows (the
+    reference implementation crashed on weights whose float sum was not exactly 1; we normalise
+    instead, which needs a finite sum). All four at 0 means "do not score
     tool use": no overall tool score, and conversations are judged on their answers alone
     (:attr:`scores_tools`).
     """
@@ -36,6 +37,13 @@ class ToolWeights(BaseModel):
         if not math.isfinite(v) or v < 0:
             raise ValueError("must be a finite number >= 0")
         return float(v)
+
+    @model_validator(mode="after")
+    def _finite_sum(self) -> ToolWeights:
+        # Checked on the model, not only in from_mapping, so every way of building weights
+        # (the CLI's text, the endpoint's object, Python code) refuses an overflowing sum.
+        check_weight_total(dict(zip(DIMENSIONS, self.as_tuple(), strict=True)))
+        return self
 
     def as_tuple(self) -> tuple[float, float, float, float]:
         """The raw weights in :data:`DIMENSIONS` order."""
@@ -65,7 +73,7 @@ class ToolWeights(BaseModel):
         "only selection".
 
         Raises:
-            SettingsError: unknown dimension, negative / non-finite value.
+            SettingsError: unknown dimension, negative / non-finite value, or a sum that overflows.
         """
         unknown = sorted(set(weights) - set(DIMENSIONS))
         if unknown:
@@ -89,6 +97,7 @@ class ToolWeights(BaseModel):
                     f"{place}.{name}", "must be a finite number >= 0", value, "give a number such as 0.25"
                 )
             values[name] = number
+        check_weight_total(values, place)
         return cls(**values)
 
     @classmethod

@@ -141,6 +141,12 @@ BAD_REQUESTS: list[tuple[str, Any, int, str]] = [
     ("threshold as text", lambda r: _with_config(r, threshold="0.7"), 422, "config.threshold"),
     ("tool_threshold -1", lambda r: _with_config(r, tool_threshold=-1), 422, "config.tool_threshold"),
     ("negative tool weight", lambda r: _with_config(r, tool_weights={"selection": -1}), 422, "config.tool_weights"),
+    (
+        "tool weights whose sum overflows",
+        lambda r: _with_config(r, tool_weights={"selection": 1e308, "parameters": 1e308}),
+        422,
+        "config.tool_weights",
+    ),
     ("unknown estimator", lambda r: _with_config(r, estimator="plugin"), 422, "config.estimator"),
     ("ci_level 1.5", lambda r: _with_config(r, ci_level=1.5), 422, "config.ci_level"),
     ("bad prior", lambda r: _with_config(r, prior="flat"), 422, "config.prior"),

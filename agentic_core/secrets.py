@@ -4,12 +4,20 @@ Keys reach the workbench from a password field, an environment variable, a data 
 pasted one into, or an error a provider SDK raised with the key in it. Every path that turns such
 text into a message goes through :func:`mask_secrets` (known secret strings) or :func:`redact`
 (values stored under credential-looking keys).
+
+A judge server can echo a key back (the ``Authorization`` header in its reasoning), and that
+reasoning would be cached and served to another caller. So the process keeps a registry of every
+key handed to a judge (:func:`register_secret`), and everything a judge returns is masked with all
+of them plus the credential-looking environment variables (:func:`mask_known`) before it is stored
+or shown.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import SecretStr
@@ -68,3 +76,126 @@ def redact(value: Any, *, max_items: int = 7, max_depth: int = 4) -> Any:
     if isinstance(value, list):
         return [redact(v, max_items=max_items, max_depth=max_depth - 1) for v in value[:max_items]]
     return value
+
+
+# -- every secret the process knows ---------------------------------------------------------------
+
+# A key registered for the whole process is used to mask everything any judge returns, to every
+# caller; a short one ("true", "the") would turn common words into stars in other callers'
+# results, and no real key is that short. The request's own keys still mask its own answer from
+# _MIN_SECRET_CHARS up.
+_MIN_REGISTERED_CHARS = 8
+# The registry is bounded so a long-running server that sees a new key per request keeps constant
+# memory; the oldest keys are forgotten first (their verdicts were masked when they were made).
+MAX_REGISTERED_SECRETS = 1_000
+"""How many registered keys are remembered at most (oldest forgotten first)."""
+
+# Environment variables whose NAME ends like a credential: OPENAI_API_KEY, GITHUB_TOKEN,
+# AWS_SECRET_ACCESS_KEY, DB_PASSWORD, ... (TOKENIZERS_PARALLELISM does not end like one).
+_SECRET_ENV_NAME = re.compile(
+    r"(?:^|_)(?:API_?KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?"
+    r"|AUTHORIZATION|AUTH)$",
+    re.I,
+)
+
+_registry: dict[str, None] = {}  # insertion-ordered set
+_registry_lock = threading.Lock()
+
+
+def register_secret(*secrets: str | SecretStr | None) -> None:
+    """Remember keys for the rest of the process: everything a judge returns is masked with them.
+
+    Called wherever a key is handed to a judge (the CLI, the dashboard, the endpoint), so a key a
+    judge server echoes can never reach the cache, another caller, a log or a file. Empty and short
+    values are ignored.
+    """
+    with _registry_lock:
+        for secret in secrets:
+            plain = secret_text(secret)
+            if plain is None or len(plain.strip()) < _MIN_REGISTERED_CHARS:
+                continue
+            _registry.pop(plain, None)
+            _registry[plain] = None
+            while len(_registry) > MAX_REGISTERED_SECRETS:
+                del _registry[next(iter(_registry))]
+
+
+def forget_secrets() -> None:
+    """Forget every registered key (tests)."""
+    with _registry_lock:
+        _registry.clear()
+
+
+def environment_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The values of environment variables whose name looks like a credential's, read now.
+
+    Read at use time, so a variable set after start-up still counts.
+    """
+    env = os.environ if environ is None else environ
+    return [
+        value
+        for name, value in list(env.items())
+        if value and len(value.strip()) >= _MIN_REGISTERED_CHARS and _SECRET_ENV_NAME.search(name)
+    ]
+
+
+def known_secrets(extra: Iterable[str | SecretStr | None] = ()) -> list[str]:
+    """Every secret the process knows: ``extra``, the registered keys and the environment's.
+
+    Longest first, so a key that contains another is masked whole.
+    """
+    with _registry_lock:
+        registered = list(_registry)
+    plain = [p for p in (secret_text(s) for s in extra) if p is not None and len(p) >= _MIN_SECRET_CHARS]
+    return sorted(dict.fromkeys([*plain, *registered, *environment_secrets()]), key=len, reverse=True)
+
+
+def mask_known(text: str, extra: Iterable[str | SecretStr | None] = ()) -> str:
+    """``text`` with every known secret (see :func:`known_secrets`) replaced by :data:`MASK`."""
+    return mask_secrets(text, known_secrets(extra))
+
+
+def holds_known_secret(text: str) -> bool:
+    """Whether ``text`` contains any secret the process knows (a cached reasoning must not)."""
+    return any(secret in text for secret in known_secrets())
+
+
+def mask_values(value: Any, secrets: Iterable[str | SecretStr | None]) -> Any:
+    """A copy of a JSON-like document with the secrets masked inside its strings only.
+
+    Masking the serialised text instead would also match the document's own syntax: a key
+    ``"true"`` turned ``{"success": true}`` into invalid JSON. Keys are left as they are (two keys
+    masked to the same text would merge). Walks with an explicit stack, so no nesting depth
+    raises ``RecursionError``; containers are copied (tuples become lists), the input is unchanged.
+    """
+    plain = [p for p in (secret_text(s) for s in secrets) if p is not None and len(p) >= _MIN_SECRET_CHARS]
+    if not plain:
+        return value
+    plain.sort(key=len, reverse=True)
+
+    def mask_str(text: str) -> str:
+        for secret in plain:
+            if secret in text:
+                text = text.replace(secret, MASK)
+        return text
+
+    if isinstance(value, str):
+        return mask_str(value)
+    root: list[Any] = [value]
+    # Each frame: (container, its masked copy or None, the parent copy and slot to fill).
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        node, parent, slot = stack.pop()
+        if isinstance(node, str):
+            masked = mask_str(node)
+            if masked is not node:
+                parent[slot] = masked
+        elif isinstance(node, dict):
+            copy = dict(node)
+            parent[slot] = copy
+            stack.extend((v, copy, k) for k, v in node.items() if isinstance(v, (str, dict, list, tuple)))
+        elif isinstance(node, (list, tuple)):
+            items = list(node)
+            parent[slot] = items
+            stack.extend((v, items, i) for i, v in enumerate(node) if isinstance(v, (str, dict, list, tuple)))
+    return root[0]

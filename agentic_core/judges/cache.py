@@ -15,6 +15,15 @@ Robustness:
       not kept for the next run) unless ``fallback_to_memory=False``, which raises
       :class:`~agentic_core.errors.CacheError` instead. The default favours finishing the run:
       losing the cache costs money on the next run, aborting costs the whole run now.
+    * A read-only file is opened read-only: its verdicts are used, new ones are not kept (a
+      warning says so).
+    * A file written by a newer version (a higher schema number) is left untouched and refused
+      like an unwritable one: its verdicts are never dropped.
+
+Secrets: every reasoning is masked with every key the process knows before it is stored
+(:func:`agentic_core.secrets.mask_known`), and a stored reasoning that holds a known key (written
+by an older version, or before that key was registered) is never served: it counts as a miss and
+is judged again.
 
 The connection opens lazily, so a cache that is never used (``cache_mode="off"``) never
 touches the file.
@@ -29,7 +38,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -37,6 +46,15 @@ import platformdirs
 
 from agentic_core.errors import CacheError
 from agentic_core.judges.base import JudgeItem, Verdict
+from agentic_core.judges.cache_sqlite import (
+    NewerCacheError,
+    chunks,
+    is_busy,
+    is_corruption,
+    is_read_only,
+    storable_reasoning,
+)
+from agentic_core.secrets import known_secrets
 
 APP_NAME = "agentic-workbench"
 DEFAULT_FILENAME = "judge_cache.sqlite3"
@@ -49,10 +67,6 @@ _T = TypeVar("_T")
 
 # SQLite builds before 3.32 allow 999 host parameters per statement; stay under it.
 _CHUNK = 900
-_SQLITE_BUSY = 5
-_SQLITE_LOCKED = 6
-_SQLITE_CORRUPT = 11
-_SQLITE_NOTADB = 26
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS verdicts (
@@ -87,28 +101,6 @@ def cache_key(fingerprint: str, item: JudgeItem) -> str:
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _primary_code(exc: sqlite3.Error) -> int | None:
-    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
-    # Extended result codes keep the primary code in the low byte.
-    return None if code is None else code & 0xFF
-
-
-def _is_corruption(exc: sqlite3.Error) -> bool:
-    code = _primary_code(exc)
-    if code is not None:
-        return code in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
-    text = str(exc).lower()
-    return "not a database" in text or "malformed" in text
-
-
-def _is_busy(exc: sqlite3.Error) -> bool:
-    code = _primary_code(exc)
-    if code is not None:
-        return code in (_SQLITE_BUSY, _SQLITE_LOCKED)
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
-
-
 class JudgeCache:
     """Verdicts by (judge identity, query, answer, ground truth), in SQLite.
 
@@ -139,6 +131,7 @@ class JudgeCache:
         self.busy_timeout_s = busy_timeout_s
         self.warnings: list[str] = []
         self._conn: sqlite3.Connection | None = None
+        self._read_only = False
         self._lock = threading.RLock()
 
     @classmethod
@@ -150,6 +143,11 @@ class JudgeCache:
     def path(self) -> Path | None:
         """The database file, or ``None`` when the cache is in memory."""
         return self._path
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the file could only be opened for reading (new verdicts are not kept)."""
+        return self._read_only
 
     @property
     def persistent(self) -> bool:
@@ -198,18 +196,56 @@ class JudgeCache:
             try:
                 self._conn = self._open(str(self._path))
                 return self._conn
+            except NewerCacheError as newer:
+                return self._unwritable(newer)
             except sqlite3.Error as exc:
-                if _is_busy(exc) and time.monotonic() < deadline:
+                if is_busy(exc) and time.monotonic() < deadline:
                     # Another process holds a lock while it creates or converts the file:
                     # wait for it rather than mistaking a busy cache for an unwritable one.
                     time.sleep(delay)
                     delay = min(delay * 2, 0.5)
                     continue
-                if not quarantined and _is_corruption(exc) and self._confirm_corrupt():
+                if not quarantined and is_corruption(exc) and self._confirm_corrupt():
                     self._quarantine(exc)
                     quarantined = True
                     continue
+                if is_read_only(exc) and self._path.exists():
+                    read_only = self._open_read_only()
+                    if read_only is not None:
+                        return read_only
                 return self._unwritable(exc)
+
+    def _open_read_only(self) -> sqlite3.Connection | None:
+        """Open an existing file that cannot be written, for reading only (``None`` if not even that).
+
+        ``mode=ro`` first; a WAL file in a folder we cannot write needs ``immutable=1`` (SQLite
+        cannot create the shared-memory file), which assumes nobody writes it meanwhile.
+        """
+        assert self._path is not None
+        for options in ("mode=ro", "mode=ro&immutable=1"):
+            uri = f"{self._path.resolve().as_uri()}?{options}"
+            try:
+                conn = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout_s, check_same_thread=False)
+            except sqlite3.Error:
+                continue
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version > SCHEMA_VERSION or version < 0:
+                    conn.close()
+                    self._unwritable(NewerCacheError(version))
+                    return self._conn
+                conn.execute("SELECT 1 FROM verdicts LIMIT 1").fetchall()
+            except sqlite3.Error:
+                conn.close()
+                continue
+            self._read_only = True
+            self._conn = conn
+            self.warnings.append(
+                f"judge cache {self._path} is read-only: its verdicts are used, but this run's new verdicts "
+                f"will not be kept for the next run. Fix: make it writable, or set {ENV_VAR} to a writable file"
+            )
+            return conn
+        return None
 
     def _open(self, target: str) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN IMMEDIATE ourselves, so a writer takes the write
@@ -219,20 +255,16 @@ class JudgeCache:
         )
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION or version < 0:
+                # Checked before anything is written: a newer version's cache is never touched.
+                raise NewerCacheError(version)
             if target != ":memory:":
                 conn.execute("PRAGMA journal_mode = WAL").fetchone()
                 # NORMAL is durable across application crashes in WAL mode and much faster.
                 conn.execute("PRAGMA synchronous = NORMAL")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
             conn.execute("BEGIN IMMEDIATE")
             try:
-                if version not in (0, SCHEMA_VERSION):
-                    # A cache written by another schema version: start over rather than guess.
-                    conn.execute("DROP TABLE IF EXISTS verdicts")
-                    self.warnings.append(
-                        f"judge cache {target}: schema version {version} is not {SCHEMA_VERSION}; "
-                        "the cache was emptied and will be refilled"
-                    )
                 conn.execute(_SCHEMA)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute("COMMIT")
@@ -259,7 +291,7 @@ class JudgeCache:
             rows = conn.execute("PRAGMA quick_check").fetchall()
             return rows != [("ok",)]
         except sqlite3.Error as exc:
-            return _is_corruption(exc)
+            return is_corruption(exc)
         finally:
             conn.close()
 
@@ -288,7 +320,13 @@ class JudgeCache:
 
     def _unwritable(self, exc: BaseException) -> sqlite3.Connection:
         """Handle a location we cannot use: raise, or warn and continue in memory."""
-        if isinstance(exc, sqlite3.Error) and _is_busy(exc):
+        if isinstance(exc, NewerCacheError):
+            problem = (
+                f"was written by a newer workbench (cache schema {exc.version}; this one knows up to "
+                f"{SCHEMA_VERSION}), so it is left as it is"
+            )
+            fix = f"upgrade the workbench, or set {ENV_VAR} to another file path"
+        elif isinstance(exc, sqlite3.Error) and is_busy(exc):
             problem = f"stayed locked by another process for {self.busy_timeout_s:g} s ({exc})"
             fix = f"close other runs using {self._path}, or set {ENV_VAR} to another file path"
         else:
@@ -311,7 +349,7 @@ class JudgeCache:
             try:
                 return fn(conn)
             except sqlite3.DatabaseError as exc:
-                if self._path is None or not _is_corruption(exc) or not self._confirm_corrupt():
+                if self._path is None or not is_corruption(exc) or not self._confirm_corrupt():
                     raise CacheError(
                         f"judge cache {self._path or ':memory:'}",
                         f"{op} failed ({exc})",
@@ -326,14 +364,18 @@ class JudgeCache:
     def get_many(self, keys: Sequence[str]) -> dict[str, Verdict]:
         """The cached verdicts (status ``cached``) of those ``keys`` that are present.
 
+        A verdict whose reasoning holds a secret the process knows is left out (a miss, so the
+        item is judged again), never served: it may be another caller's key echoed by a judge.
+
         Raises:
             CacheError: the database failed for a reason other than corruption.
         """
         unique = list(dict.fromkeys(keys))
+        secrets = known_secrets()
 
         def read(conn: sqlite3.Connection) -> dict[str, Verdict]:
             found: dict[str, Verdict] = {}
-            for chunk in _chunks(unique, _CHUNK):
+            for chunk in chunks(unique, _CHUNK):
                 marks = ",".join("?" * len(chunk))
                 rows = conn.execute(
                     "SELECT key, score, reasoning, input_tokens, output_tokens FROM verdicts "
@@ -341,6 +383,8 @@ class JudgeCache:
                     chunk,
                 )
                 for key, score, reasoning, tin, tout in rows:
+                    if secrets and any(secret in reasoning for secret in secrets):
+                        continue
                     found[key] = Verdict(
                         score=score,
                         reasoning=reasoning,
@@ -358,7 +402,7 @@ class JudgeCache:
 
         def read(conn: sqlite3.Connection) -> set[str]:
             found: set[str] = set()
-            for chunk in _chunks(unique, _CHUNK):
+            for chunk in chunks(unique, _CHUNK):
                 marks = ",".join("?" * len(chunk))
                 found.update(
                     k for (k,) in conn.execute(f"SELECT key FROM verdicts WHERE key IN ({marks})", chunk)
@@ -381,18 +425,23 @@ class JudgeCache:
             CacheError: the database failed for a reason other than corruption.
         """
         now = time.time()
+        secrets = known_secrets()
         rows = [
-            (key, judge, v.score, v.reasoning, v.input_tokens, v.output_tokens, now)
+            (key, judge, v.score, storable_reasoning(v.reasoning, secrets), v.input_tokens, v.output_tokens, now)
             for key, v in entries
             if v.status != "failed" and v.score is not None
         ]
         if not rows:
             return 0
+        with self._lock:
+            self._connect()
+            if self._read_only:
+                return 0  # said once, when the file was opened read-only
 
         def write(conn: sqlite3.Connection) -> int:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                for chunk in _chunks(rows, _CHUNK):
+                for chunk in chunks(rows, _CHUNK):
                     conn.executemany(
                         "INSERT OR REPLACE INTO verdicts "
                         "(key, judge, score, reasoning, input_tokens, output_tokens, created_at) "
@@ -431,8 +480,3 @@ class JudgeCache:
             return conn.execute("DELETE FROM verdicts WHERE judge = ?", (judge,)).rowcount
 
         return self._run("clearing", delete)
-
-
-def _chunks(seq: Sequence[_T], size: int) -> Iterator[Sequence[_T]]:
-    for start in range(0, len(seq), size):
-        yield seq[start : start + size]

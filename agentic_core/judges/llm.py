@@ -46,7 +46,8 @@ from agentic_core.judges.prompt import (
     JudgeOutput,
     JudgePrompt,
 )
-from agentic_core.secrets import mask_secrets
+from agentic_core.judges.reply_text import clip_reasoning, lone_surrogate_at, printable
+from agentic_core.secrets import mask_known, register_secret
 
 StructuredMode = bool | Literal["auto"]
 
@@ -189,6 +190,9 @@ class LLMJudge:
         effective_temperature = temperature if model_temperature is None else model_temperature
         self._model = model
         self._secrets = _secrets_of(chat_model)
+        # Registered for the whole process: a reply echoing this key must be masked for every
+        # caller, including one whose own judge holds another key (see agentic_core.secrets).
+        register_secret(*self._secrets)
         self._prompt = JudgePrompt()
 
         self._structured: Runnable[Any, Any] | None = None
@@ -273,7 +277,15 @@ class LLMJudge:
             # task per item; all workers share one iterator (safe: next() never awaits).
             try:
                 for index, item in pending:
-                    finished.put_nowait((index, await self._judge_one(item)))
+                    started = time.perf_counter()
+                    try:
+                        verdict = await self._judge_one(item)
+                    except Exception as exc:
+                        # A reply no reader survives (nested 100,000 deep, ...) must not abort
+                        # the run: the verdicts already received are paid for.
+                        error = f"the judge's reply could not be read ({type(exc).__name__}: {exc})"
+                        verdict = self._failed(error, time.perf_counter() - started)
+                    finished.put_nowait((index, verdict))
             except asyncio.CancelledError:
                 raise
             except BaseException as exc:  # KeyboardInterrupt & co: hand it to the consumer
@@ -378,7 +390,9 @@ class LLMJudge:
         return delay
 
     def _scrub(self, text: str) -> str:
-        return mask_secrets(text, self._secrets)
+        # Every secret the process knows, not only this judge's: a server may echo another
+        # caller's key (see agentic_core.secrets).
+        return printable(mask_known(text, self._secrets))
 
     def _failed(self, error: str, latency_s: float, *replies: AIMessage | None) -> Verdict:
         """An unscored verdict; the error is scrubbed of secrets (then clipped, never before)."""
@@ -393,12 +407,23 @@ class LLMJudge:
             output_tokens=usage[1],
         )
 
-    @staticmethod
-    def _ok(judgement: Judgement, latency_s: float, *replies: AIMessage | None) -> Verdict:
+    def _ok(self, judgement: Judgement, latency_s: float, *replies: AIMessage | None) -> Verdict:
+        """A scored verdict; its reasoning masked of every known secret, then clipped.
+
+        A reasoning that is not valid Unicode (a lone surrogate) makes the item unscored instead:
+        no writer downstream (stdout, CSV, SQLite) accepts it.
+        """
+        bad = lone_surrogate_at(judgement.reasoning)
+        if bad is not None:
+            error = (
+                f"the judge's reasoning is not valid Unicode (a lone surrogate at character {bad}), "
+                f"so its score {judgement.score:g} is not used; reasoning: {judgement.reasoning[:200]!r}"
+            )
+            return self._failed(error, latency_s, *replies)
         usage = usage_of(*replies)
         return Verdict(
             score=judgement.score,
-            reasoning=judgement.reasoning,
+            reasoning=clip_reasoning(mask_known(judgement.reasoning, self._secrets)),
             status="ok",
             latency_s=latency_s,
             input_tokens=usage[0],

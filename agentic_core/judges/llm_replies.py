@@ -104,3 +104,4 @@ def _structured_judgement(output: dict[str, Any], message: AIMessage | None) -> 
     calls = getattr(message, "tool_calls", None) if message is not None else None
     detail = output.get("parsing_error")
     raise JudgementParseError(f"structured output not parseable: {detail}", repr(calls or raw_text))
+

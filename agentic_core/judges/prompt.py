@@ -274,6 +274,9 @@ def _top_level_objects(text: str) -> list[Any]:
         starts += 1
         try:
             obj, end = _DECODER.raw_decode(text, start)
+        except RecursionError:
+            # A reply nested thousands of levels deep: unreadable, and not worth a second look.
+            raise JudgementParseError("the reply is nested too deeply to read", text[:200]) from None
         except json.JSONDecodeError:
             literal = _python_literal_at(text, start)
             if literal is None:

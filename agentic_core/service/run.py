@@ -29,7 +29,7 @@ from agentic_core.agentic_metrics.results import AgenticView
 from agentic_core.errors import AgenticError, DataError, RequestError, SettingsError, show_value
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.unknown_keys import close_match
-from agentic_core.secrets import mask_secrets
+from agentic_core.secrets import known_secrets, mask_known, mask_values
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import ConnectorJudge, allowed_class_paths, connector_judge, default_judge
 from agentic_core.service.models import RunConfig
@@ -68,12 +68,17 @@ class ServiceReply:
     secrets: tuple[SecretStr, ...] = field(default=(), repr=False)
 
     def json_text(self) -> str:
-        """The document as JSON text, with every key of the request masked (belt and braces)."""
+        """The document as JSON text, every secret the process knows masked in its strings.
+
+        The request's keys and every other known key (see :func:`~agentic_core.secrets.known_secrets`)
+        are masked in the document's string values before it is serialised, never in the serialised
+        text: a key such as ``"true"`` would otherwise match the JSON's own syntax.
+        """
+        body = mask_values(self.body, known_secrets(self.secrets))
         try:
-            text = orjson.dumps(self.body).decode("utf-8")
+            return orjson.dumps(body).decode("utf-8")
         except TypeError:  # lone surrogates in a text: the standard library escapes them
-            text = json.dumps(self.body, ensure_ascii=True)
-        return mask_secrets(text, self.secrets) if self.secrets else text
+            return json.dumps(body, ensure_ascii=True)
 
     def json_bytes(self) -> bytes:
         """:meth:`json_text` as UTF-8."""
@@ -376,11 +381,11 @@ class Service:
         except AgenticError as exc:
             status = exc.status if isinstance(exc, RequestError) else 422
             allowed = list(allowed_class_paths()) if exc.place == "connector.class_path" else None
-            message = mask_secrets(str(exc), secrets)
+            message = mask_known(str(exc), secrets)
             reply = ServiceReply(status, error_body(status, message, [problem_of(exc)], allowed), secrets)
         except Exception as exc:  # the last line of defence: never a traceback to the caller
             incident = uuid.uuid4().hex[:12]
-            details = mask_secrets("".join(traceback.format_exception(exc)), secrets)
+            details = mask_known("".join(traceback.format_exception(exc)), secrets)
             log.error("run %s failed unexpectedly:\n%s", incident, details)
             message = f"internal error (incident {incident}); the details are in the server log"
             reply = ServiceReply(500, error_body(500, message, []), secrets)
@@ -438,7 +443,7 @@ class Service:
             first = f" (first reason: {reasons.iloc[0]})" if len(reasons) else ""
             raise _Refused(
                 502,
-                mask_secrets(
+                mask_known(
                     f"judge: failed on all {result.n_interactions} interaction(s){first}. Fix: check the connector's "
                     "model, key and base_url",
                     secrets + chosen.secrets,

@@ -210,19 +210,6 @@ def test_unwritable_location_strict_raises_cache_error_with_fix(tmp_path: Path) 
     assert ENV_VAR in info.value.fix and "not-a-folder" in str(info.value)
 
 
-def test_other_schema_version_is_emptied_with_warning(tmp_path: Path) -> None:
-    path = tmp_path / "c.sqlite3"
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE verdicts (key TEXT PRIMARY KEY, legacy TEXT)")
-    conn.execute("PRAGMA user_version = 99")
-    conn.commit()
-    conn.close()
-    cache = JudgeCache(path)
-    cache.put_many([("k", ok())])
-    assert set(cache.get_many(["k"])) == {"k"}
-    assert any("schema version 99" in w for w in cache.warnings)
-
-
 # -- concurrency ----------------------------------------------------------------------------------
 
 

@@ -1,0 +1,82 @@
+"""The process-wide registry of secrets, and masking a JSON document's values (not its text)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from pydantic import SecretStr
+
+from agentic_core import secrets
+from agentic_core.secrets import (
+    MASK,
+    MAX_REGISTERED_SECRETS,
+    environment_secrets,
+    known_secrets,
+    mask_known,
+    mask_values,
+    register_secret,
+)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_registry() -> Iterator[None]:
+    secrets.forget_secrets()
+    yield
+    secrets.forget_secrets()
+
+
+def test_registered_keys_are_masked_everywhere_afterwards() -> None:
+    register_secret(SecretStr("sk-first-caller-key-1"), "sk-second-caller-key-2", None, "")
+    text = "A sent sk-first-caller-key-1, B sent sk-second-caller-key-2."
+    assert mask_known(text) == f"A sent {MASK}, B sent {MASK}."
+
+
+def test_short_keys_are_not_registered_for_everyone_but_mask_their_own_text() -> None:
+    # "true" as a key must not turn the word into stars in every other caller's results.
+    register_secret("true")
+    assert "true" not in known_secrets()
+    assert mask_known("it is true") == "it is true"
+    assert mask_known("it is true", ["true"]) == f"it is {MASK}"
+
+
+def test_environment_keys_are_read_at_use_time_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ACME_API_KEY", "acme-0123456789")
+    monkeypatch.setenv("CI_JOB_TOKEN", "tok-abcdefghijk")
+    monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false-but-long")  # not a credential's name
+    found = environment_secrets()
+    assert "acme-0123456789" in found and "tok-abcdefghijk" in found
+    assert "false-but-long" not in found
+    assert mask_known("acme-0123456789 / tok-abcdefghijk") == f"{MASK} / {MASK}"
+
+
+def test_a_longer_key_holding_a_shorter_one_is_masked_whole() -> None:
+    register_secret("abcdefgh", "abcdefgh-and-more")
+    assert mask_known("x abcdefgh-and-more y") == f"x {MASK} y"
+
+
+def test_the_registry_is_bounded_oldest_forgotten_first() -> None:
+    register_secret(*(f"key-number-{i:06d}" for i in range(MAX_REGISTERED_SECRETS + 5)))
+    known = set(known_secrets())
+    assert "key-number-000000" not in known
+    assert f"key-number-{MAX_REGISTERED_SECRETS + 4:06d}" in known
+
+
+def test_mask_values_keeps_the_document_valid_whatever_the_key() -> None:
+    body = {"success": True, "n": 3, "items": [{"reasoning": "true story"}, None, False], "true": "x"}
+    masked = mask_values(body, ["true"])
+    assert masked == {"success": True, "n": 3, "items": [{"reasoning": f"{MASK} story"}, None, False], "true": "x"}
+    assert body["items"][0] == {"reasoning": "true story"}  # the input is not changed
+    json.dumps(masked)
+
+
+def test_mask_values_walks_any_depth_without_recursion() -> None:
+    deep: object = "key-0123456789"
+    for _ in range(100_000):
+        deep = [deep]
+    masked = mask_values(deep, ["key-0123456789"])
+    for _ in range(100_000):
+        assert isinstance(masked, list)
+        masked = masked[0]
+    assert masked == MASK

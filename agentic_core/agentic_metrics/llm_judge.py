@@ -22,6 +22,7 @@ from agentic_core.judges.base import JudgeItem, ProgressFn, Verdict
 from agentic_core.judges.llm import LLMJudge, _CallFailure
 from agentic_core.judges.llm_replies import message_of, usage_of
 from agentic_core.judges.prompt import AmbiguousJudgementError, JudgementParseError, message_text
+from agentic_core.judges.reply_text import clip_reasoning
 
 
 class MetricJudge:
@@ -97,7 +98,9 @@ class MetricJudge:
         except JudgementParseError as exc:
             return self._failed(str(exc), started, message_of(output))
         tokens = usage_of(message)
-        return Verdict(score=score, reasoning=reasoning, latency_s=time.perf_counter() - started,
+        # Masked with every known key and clipped, like the rubric judge's reasoning (a server may echo a key).
+        return Verdict(score=score, reasoning=clip_reasoning(self.base._scrub(reasoning)),
+                       latency_s=time.perf_counter() - started,
                        input_tokens=tokens[0], output_tokens=tokens[1])
 
     def _failed(self, error: str, started: float, message: AIMessage | None = None) -> Verdict:

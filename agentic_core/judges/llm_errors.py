@@ -89,6 +89,40 @@ def empty_response_detail(exc: BaseException) -> str | None:
     return None
 
 
+BODY_NOT_JSON = "the server answered, but its body was not a chat completion in JSON"
+"""How a reply whose body is not JSON (an HTML error page, a proxy's text) is named."""
+
+# How much of such a body the message quotes (it is usually an HTML page).
+_BODY_SNIPPET_CHARS = 120
+
+
+def not_json_detail(exc: BaseException) -> str | None:
+    """What the body began with, when ``exc`` is how a client reports a 2xx reply that is not JSON.
+
+    The OpenAI client hands such a body on as a string: ``langchain_openai`` then fails on
+    ``str.choices`` (with the HTTP 200 response attached, which used to be reported as "check the
+    API key"), its OpenAI-compatible path with "Unexpected response type ... got str", and Groq's
+    on ``str.model_dump``.
+    """
+    body: object = None
+    status = status_code_of(exc)
+    if status is not None and 200 <= status < 300:
+        try:
+            body = getattr(getattr(exc, "response", None), "text", None)
+        except Exception:  # a body not read yet: say so without it
+            body = None
+        if not isinstance(body, str):
+            return f"HTTP {status}"
+    elif isinstance(exc, AttributeError) and isinstance(getattr(exc, "obj", None), str):
+        body = exc.obj
+    elif isinstance(exc, ValueError) and "got str" in str(exc) and "response type" in str(exc):
+        return "HTTP 200"
+    if not isinstance(body, str):
+        return None
+    snippet = " ".join(body[:_BODY_SNIPPET_CHARS].split())
+    return f"it began {snippet!r}" if snippet else "it was empty"
+
+
 def describe_error(error: BaseException, attempts: int) -> str:
     """A one-line error for the user: what happened, the exception, the attempts made.
 
@@ -100,12 +134,18 @@ def describe_error(error: BaseException, attempts: int) -> str:
     """
     text = f"{type(error).__name__}: {error}".strip()
     empty = empty_response_detail(error)
+    not_json = None if empty is not None else not_json_detail(error)
     if empty is not None:
         # The plain words first; the original exception stays for whoever debugs the server.
         text = f"{EMPTY_RESPONSE} ({empty}) [{text}]"
+    elif not_json is not None:
+        text = (
+            f"{BODY_NOT_JSON} ({not_json}): check base_url points at the API (often ending in /v1) and "
+            f"that no proxy answers in its place [{text}]"
+        )
     status = status_code_of(error)
     if attempts > 1:
         text += f" (after {attempts} attempts)"
-    elif status is not None and not is_retryable(error):
+    elif status is not None and status >= 300 and not is_retryable(error):
         text += f" (HTTP {status}: not retried; check the API key, model name and permissions)"
     return text

@@ -10,16 +10,21 @@ MAX_REASONING_CHARS = 20_000
 """The longest judge reasoning kept (stored, cached, printed); longer reasoning is clipped with a note."""
 
 
+# Room kept for the note, so a clipped reasoning is never longer than the limit (and clipping it
+# again, as the cache does with whatever a judge hands it, changes nothing).
+_NOTE_ROOM = 120
+
+
 def clip_reasoning(text: str) -> str:
-    """``text`` cut to :data:`MAX_REASONING_CHARS`, with a note saying how much was left out.
+    """``text`` cut to at most :data:`MAX_REASONING_CHARS`, with a note saying how much was left out.
 
     A judge can reply with megabytes of reasoning; kept whole, it filled the cache, the run
     history and stdout with text nobody reads.
     """
     if len(text) <= MAX_REASONING_CHARS:
         return text
-    left_out = len(text) - MAX_REASONING_CHARS
-    return f"{text[:MAX_REASONING_CHARS]} [… clipped: {left_out:,} more characters of the judge's reasoning not kept]"
+    keep = MAX_REASONING_CHARS - _NOTE_ROOM
+    return f"{text[:keep]} [… clipped: {len(text) - keep:,} more characters of the judge's reasoning not kept]"
 
 
 def lone_surrogate_at(text: str) -> int | None:

@@ -79,8 +79,9 @@ def test_reasoning_is_clipped_with_a_note_and_broken_unicode_never_loses_the_bat
     assert found["good"].reasoning == "fine"
     assert found["bad"].reasoning == "lone \\ud800 surrogate"
     text = found["long"].reasoning
-    assert text.startswith("x" * MAX_REASONING_CHARS) and len(text) < MAX_REASONING_CHARS + 200
-    assert "clipped" in text and f"{MAX_REASONING_CHARS * 2:,} more characters" in text
+    assert text.startswith("x" * (MAX_REASONING_CHARS - 200)) and len(text) <= MAX_REASONING_CHARS
+    kept = text.index(" [")
+    assert "clipped" in text and f"{MAX_REASONING_CHARS * 3 - kept:,} more characters" in text
 
 
 def _fill(path: Path, n: int) -> None:

@@ -285,6 +285,8 @@ async def run_judge(
             # Judging goes on; only persistence is lost, and the user is told.
             writable = False
             warnings.append(f"{exc} Verdicts of this run are not cached.")
+        except Exception as exc:  # one verdict the cache cannot take must not cost the batch
+            _put_one_by_one(cache, pending, fingerprint, exc, warnings)
         pending.clear()
 
     judged: list[Verdict] = []
@@ -330,6 +332,23 @@ async def run_judge(
         cache_path=str(cache.path) if use_cache and cache is not None and cache.path else None,
         warnings=list(dict.fromkeys(warnings)),
     )
+
+
+def _put_one_by_one(
+    cache: JudgeCache, entries: list[tuple[str, Verdict]], fingerprint: str, first: Exception, warnings: list[str]
+) -> None:
+    """Store a batch that failed as a whole verdict by verdict, so only the bad ones are left out (and counted)."""
+    refused = 0
+    for entry in entries:
+        try:
+            cache.put_many([entry], judge=fingerprint)
+        except Exception:  # the same fault as the batch's: that verdict is judged again next run
+            refused += 1
+    if refused:
+        warnings.append(
+            f"judge cache: {refused} verdict(s) could not be stored ({type(first).__name__}: {first}); "
+            "they count in this run and will be judged again next run"
+        )
 
 
 _LOOP: asyncio.AbstractEventLoop | None = None

@@ -299,6 +299,9 @@ def calibrate_run(result: EvaluationResult, threshold: float) -> tuple[Calibrati
     verdicts, sources = run_verdicts(result)
     frame = result.interactions
     scores = frame["score"].to_numpy(dtype=np.float64)
+    labelled = ~np.isnan(verdicts)
+    if labelled.any() and np.isnan(scores[labelled]).all():
+        raise _nothing_scored(result, labelled)
     cal = calibrate(scores, verdicts, threshold)
     keep = ~np.isnan(scores) & ~np.isnan(verdicts)
     judge_ok = reaches(scores[keep], threshold)
@@ -322,3 +325,26 @@ def calibrate_run(result: EvaluationResult, threshold: float) -> tuple[Calibrati
         }
     )
     return cal, cases.sort_values(["judge_score", "row"], kind="stable").reset_index(drop=True)
+
+
+# How many distinct failure reasons the error quotes (the rest are usually the same fault again).
+_REASONS_SHOWN = 3
+
+
+def _nothing_scored(result: EvaluationResult, labelled: npt.NDArray[np.bool_]) -> DataError:
+    """The error when people labelled interactions but the judge scored none of them, with its reasons.
+
+    Saying "add human_label" there sent people to fix labels that were fine: the judge failed.
+    """
+    frame = result.interactions
+    errors = frame["judge_error"].to_numpy()[labelled] if "judge_error" in frame else np.array([], dtype=object)
+    reasons = list(dict.fromkeys(str(e) for e in errors if isinstance(e, str) and e))[:_REASONS_SHOWN]
+    why = "; ".join(reasons) if reasons else "no failure reason was recorded"
+    n = int(labelled.sum())
+    return DataError(
+        f"judge {result.judge_identity.label()}",
+        f"scored none of the {n:,} interactions people labelled (every one is unscored); first reasons: {why}",
+        n,
+        "fix what the reasons name (the model, the key, base_url, the server), then run calibrate again",
+        show=False,
+    )

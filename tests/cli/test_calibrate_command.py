@@ -77,3 +77,20 @@ def test_a_stored_run_counts_its_overrides_as_human_verdicts(monkeypatch: pytest
     doc = calibrate_json(meta.id)
     assert doc["n_labelled"] == 2
     assert {d["human_source"] for d in doc["disagreements"]} <= {"override"}
+
+
+def test_a_judge_that_failed_every_call_is_named_with_its_reasons_not_the_labels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.fakes import OpenAIStandIn
+
+    monkeypatch.setenv("CALIBRATE_TEST_KEY", "sk-calibrate-0123456789")
+    with OpenAIStandIn(status=401) as server:
+        code, out, err = run(
+            "calibrate", str(LABELLED), "--judge", "llm", "--provider", "openai-compatible", "--model", "m",
+            "--base-url", server.base_url, "--api-key-env", "CALIBRATE_TEST_KEY", "--cache", "off", "--no-progress",
+        )
+    assert code == EXIT_USER_ERROR and out == ""
+    assert "scored none of the 56 interactions people labelled" in err
+    assert "first reasons: " in err and "401 - invalid api key" in err
+    assert "add human_label" not in err and "sk-calibrate-0123456789" not in err

@@ -23,7 +23,7 @@ from pydantic import SecretStr
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.llm import LLMJudge, StructuredMode
 from agentic_core.judges.llm_options import DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
-from agentic_core.secrets import mask_secrets, secret_text
+from agentic_core.secrets import mask_secrets, register_secret, secret_text
 
 NO_KEY_PLACEHOLDER = "not-needed"
 """Sent as the key to OpenAI-compatible servers that need none (the client insists on one)."""
@@ -285,6 +285,10 @@ def build_chat_model(
     # Before constructing: ChatOpenAI / ChatGroq fail at construction without a key, with a
     # message that does not say which variable to set.
     key = resolve_api_key(spec, api_key, api_key_env)
+    if key is not None and key.get_secret_value() != NO_KEY_PLACEHOLDER:
+        # Known to the whole process from now on (see agentic_core.secrets), whatever the model
+        # class does with it.
+        register_secret(key)
 
     kwargs: dict[str, Any] = {"model": str(model).strip(), "temperature": temperature}
     if spec.name == "ollama":

@@ -142,3 +142,11 @@ def test_a_200_whose_body_is_not_json_says_so(provider: str, body: bytes) -> Non
     assert run.verdicts[0].status == "failed"
     assert BODY_NOT_JSON in error and "base_url" in error
     assert "check the API key" not in error
+
+
+def test_building_a_judge_registers_its_key_for_the_whole_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNUSUAL_NAME", KEY_B)  # a variable whose name says nothing about keys
+    assert KEY_B not in secrets.known_secrets()
+    build_llm_judge("openai-compatible", "m", api_key_env="UNUSUAL_NAME", base_url="http://127.0.0.1:9/v1")
+    assert KEY_B in secrets.known_secrets()
+    assert secrets.mask_known(f"echo {KEY_B}") == f"echo {secrets.MASK}"

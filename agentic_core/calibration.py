@@ -301,7 +301,7 @@ def calibrate_run(result: EvaluationResult, threshold: float) -> tuple[Calibrati
     scores = frame["score"].to_numpy(dtype=np.float64)
     labelled = ~np.isnan(verdicts)
     if labelled.any() and np.isnan(scores[labelled]).all():
-        raise _nothing_scored(result, labelled)
+        raise _judge_scored_no_label_error(result, labelled)
     cal = calibrate(scores, verdicts, threshold)
     keep = ~np.isnan(scores) & ~np.isnan(verdicts)
     judge_ok = reaches(scores[keep], threshold)
@@ -331,7 +331,7 @@ def calibrate_run(result: EvaluationResult, threshold: float) -> tuple[Calibrati
 _REASONS_SHOWN = 3
 
 
-def _nothing_scored(result: EvaluationResult, labelled: npt.NDArray[np.bool_]) -> DataError:
+def _judge_scored_no_label_error(result: EvaluationResult, labelled: npt.NDArray[np.bool_]) -> DataError:
     """The error when people labelled interactions but the judge scored none of them, with its reasons.
 
     Saying "add human_label" there sent people to fix labels that were fine: the judge failed.

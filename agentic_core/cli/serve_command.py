@@ -1,18 +1,30 @@
 """``python -m agentic_core serve``: seed 001's HTTP endpoint (FastAPI + uvicorn).
 
 Loopback (127.0.0.1) by default: the endpoint evaluates whatever it is sent, with whatever key
-it is sent, so exposing it is a decision (``--host 0.0.0.0``), said on stderr when taken.
+it is sent, so exposing it is a decision (``--host 0.0.0.0``), said on stderr when taken, with
+the advice to require a token (``--token-env``) when none is set.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 from typing import TextIO
 
 from agentic_core.errors import SettingsError
 from agentic_core.judges.runner import CACHE_MODES
-from agentic_core.service.config import DEFAULT_MAX_BODY_MB, DEFAULT_MAX_DATASETS, DEFAULT_MAX_INTERACTIONS, MIB
+from agentic_core.service.config import (
+    DEFAULT_BODY_TIMEOUT_S,
+    DEFAULT_MAX_BODY_MB,
+    DEFAULT_MAX_DATASETS,
+    DEFAULT_MAX_INTERACTIONS,
+    DEFAULT_MAX_JUDGE_CALL_S,
+    DEFAULT_MAX_LLM_REQUESTS,
+    DEFAULT_OFFLINE_WORKERS,
+    DEFAULT_REQUEST_DEADLINE_S,
+    MIB,
+)
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -37,6 +49,50 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         help="let requests without an api_key use this server's key from the environment (off: they must bring one)",
     )
     serve.add_argument(
+        "--token-env",
+        metavar="NAME",
+        help="require 'Authorization: Bearer <token>' on every request but GET /health, the token read from this "
+        "environment variable (recommended for any address other than loopback)",
+    )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a web origin (https://host:port) whose pages may call the endpoint; repeatable (default: none: "
+        "requests with another Origin header are refused)",
+    )
+    serve.add_argument(
+        "--body-timeout-s",
+        type=float,
+        default=DEFAULT_BODY_TIMEOUT_S,
+        help="seconds a client has to send its whole request body (default: 30)",
+    )
+    serve.add_argument(
+        "--request-deadline-s",
+        type=float,
+        default=DEFAULT_REQUEST_DEADLINE_S,
+        help="seconds a request may take from arrival to answer; judging is stopped then (default: 600)",
+    )
+    serve.add_argument(
+        "--max-judge-call-s",
+        type=float,
+        default=DEFAULT_MAX_JUDGE_CALL_S,
+        help="the most a connector's timeout x (max_retries + 1) may be (default: 300)",
+    )
+    serve.add_argument(
+        "--max-llm-requests",
+        type=int,
+        default=DEFAULT_MAX_LLM_REQUESTS,
+        help="requests with an LLM judge served at once; more get 503 with Retry-After (default: 4)",
+    )
+    serve.add_argument(
+        "--offline-workers",
+        type=int,
+        default=DEFAULT_OFFLINE_WORKERS,
+        help="threads for requests with the offline judge (default: 8)",
+    )
+    serve.add_argument(
         "--log-level", choices=["debug", "info", "warning", "error"], default="info", help="server log level"
     )
 
@@ -54,6 +110,16 @@ def run_serve(args: argparse.Namespace, stderr: TextIO) -> int:
 
     if not 0 <= args.port <= 65535:
         raise SettingsError("--port", "must be a port number in [0, 65535]", args.port, "such as --port 8000")
+    token = None
+    if args.token_env is not None:
+        token = os.environ.get(args.token_env, "").strip()
+        if not token:
+            raise SettingsError(
+                "--token-env",
+                "must name an environment variable holding the token; it is unset or empty",
+                args.token_env,
+                f"export {args.token_env}=$(python -c 'import secrets; print(secrets.token_urlsafe(32))') first",
+            )
     config = ServiceConfig.build(
         max_body_bytes=int(args.max_body_mb * MIB),
         max_datasets=args.max_datasets,
@@ -61,11 +127,23 @@ def run_serve(args: argparse.Namespace, stderr: TextIO) -> int:
         cache_mode=args.cache,
         cache_path=args.cache_path,
         allow_env_keys=args.allow_env_keys,
+        token=token,
+        allowed_origins=args.allow_origin,
+        body_timeout_s=args.body_timeout_s,
+        request_deadline_s=args.request_deadline_s,
+        max_judge_call_s=args.max_judge_call_s,
+        max_llm_requests=args.max_llm_requests,
+        offline_workers=args.offline_workers,
     )
     if args.host not in _LOOPBACK:
+        advice = (
+            "keep it behind TLS (keys travel in request bodies)"
+            if token
+            else "require a token with --token-env NAME and put it behind TLS (keys travel in request bodies)"
+        )
         print(
-            f"warning: serving on {args.host}: anyone who can reach this port can run evaluations; put it behind "
-            "TLS and authentication (keys travel in request bodies)",
+            f"warning: serving on {args.host}: anyone who can reach this port can run evaluations"
+            f"{'' if token else ' (no token required)'}; {advice}",
             file=stderr,
         )
     app = create_app(config)

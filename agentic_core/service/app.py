@@ -1,28 +1,47 @@
 """The HTTP server: ``POST /run``, ``GET /health`` and OpenAPI at ``/docs`` (FastAPI).
 
-A thin layer over :meth:`agentic_core.service.run.Service.run`: it reads the body (stopping at
-the size limit, so a huge upload is refused without being held in memory), hands it to the pure
-function in a worker thread (judging is blocking work) and sends the answer. The body is read
-raw rather than declared as a FastAPI model: every bad request then gets the same located
-``success: false`` document the Lambda handler sends, not FastAPI's own error format. The
-request and response models are still published in the OpenAPI document.
+A thin layer over :meth:`agentic_core.service.run.Service.run`: the guard
+(:mod:`agentic_core.service.guard`) checks the origin, token and content type; the body is read
+within the size limit and the body deadline (a huge or trickled upload is refused without being
+held); the pure function then runs in a worker thread (judging is blocking work) and the answer
+is sent. The body is read raw rather than declared as a FastAPI model: every bad request then
+gets the same located ``success: false`` document the Lambda handler sends, not FastAPI's own
+error format. The request and response models are still published in the OpenAPI document.
+
+Two lanes of worker threads: requests with a connector (an LLM judge, which may wait on a slow
+model for minutes) run in their own, bounded lane and are refused with 503 + ``Retry-After``
+when it is full, so requests with the offline judge never queue behind them.
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import time
+from dataclasses import dataclass
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import Response
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import ClientDisconnect
 
-from agentic_core.errors import RequestError
+from agentic_core.errors import AgenticError, RequestError
 from agentic_core.service.config import ServiceConfig
+from agentic_core.service.guard import Guard
 from agentic_core.service.models import ErrorResponse, RunRequest, RunResponse
-from agentic_core.service.run import JSON_HEADERS, Service, ServiceReply, body_too_large, error_body, problem_of
+from agentic_core.service.run import (
+    JSON_HEADERS,
+    Service,
+    ServiceReply,
+    _parse_body,
+    body_too_large,
+    error_body,
+    problem_of,
+)
 from agentic_core.version import __version__
 
 log = logging.getLogger("agentic_core.service")
@@ -43,19 +62,89 @@ def _refuse(error: RequestError) -> Response:
     return _send(ServiceReply(error.status, error_body(error.status, str(error), [problem_of(error)])))
 
 
-async def _read_body(request: Request, limit: int) -> bytes | RequestError:
-    """The body, or the 413 error as soon as it is known to exceed ``limit`` bytes."""
+class _HungUp(Exception):
+    """The client closed the connection before its whole body arrived."""
+
+
+def _too_slow(seconds: float, size: int) -> RequestError:
+    return RequestError(
+        "request body",
+        f"must arrive within this server's body deadline of {seconds:g} s",
+        f"{size:,} bytes received by then",
+        "send the body at once (a slow link: fewer conversations per request), or ask the operator to raise "
+        "--body-timeout-s",
+        status=408,
+    )
+
+
+async def _read_body(request: Request, limit: int, seconds: float) -> bytes | RequestError:
+    """The body, or the 413 error as soon as it exceeds ``limit`` bytes, or the 408 once ``seconds`` pass.
+
+    Raises:
+        _HungUp: the client closed the connection mid-body.
+    """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         return body_too_large(int(declared), limit)
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:  # chunked uploads declare no length: count as they arrive
-            return body_too_large(None, limit)
-        chunks.append(chunk)
+    # One deadline for the whole body, not per chunk: a byte every few seconds must not hold a
+    # connection (and a worker's memory) for minutes.
+    with anyio.move_on_after(seconds) as scope:
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:  # chunked uploads declare no length: count as they arrive
+                    return body_too_large(None, limit)
+                chunks.append(chunk)
+        except ClientDisconnect:
+            log.warning("POST /run: the client hung up after %d bytes of the body; nothing was evaluated", size)
+            raise _HungUp from None
+    if scope.cancelled_caught:
+        return _too_slow(seconds, size)
     return b"".join(chunks)
+
+
+@dataclass
+class _Lanes:
+    """The worker threads: one bounded lane for LLM requests, one for offline requests."""
+
+    llm: anyio.CapacityLimiter
+    offline: anyio.CapacityLimiter
+    llm_active: int = 0  # changed on the event loop only: no lock needed
+
+
+def _busy(config: ServiceConfig) -> ServiceReply:
+    error = RequestError(
+        "connector",
+        f"cannot be served now: this server's {config.max_llm_requests} request(s) with an LLM judge are all busy",
+        fix="retry after the Retry-After seconds, or ask the operator to raise --max-llm-requests",
+        show=False,
+        status=503,
+    )
+    return ServiceReply(503, error_body(503, str(error), [problem_of(error)]))
+
+
+async def _answer(service: Service, lanes: _Lanes, body: bytes, deadline: float) -> Response:
+    """Parse in the offline lane, then evaluate in the lane the request's judge belongs to."""
+    try:
+        doc = await anyio.to_thread.run_sync(_parse_body, body, service.config.max_body_bytes, limiter=lanes.offline)
+    except AgenticError:
+        # Service.run words every refusal; parse errors are answered by it from the raw body.
+        doc = None
+    request: Any = doc if isinstance(doc, dict) else body
+    if not (isinstance(doc, dict) and doc.get("connector") is not None):
+        return _send(await anyio.to_thread.run_sync(service.run, request, deadline, limiter=lanes.offline))
+    if lanes.llm_active >= service.config.max_llm_requests:
+        response = _send(_busy(service.config))
+        # An LLM request may take up to the deadline; a tenth of it is a fair first retry.
+        response.headers["retry-after"] = str(max(1, math.ceil(service.config.request_deadline_s / 10)))
+        return response
+    lanes.llm_active += 1
+    try:
+        return _send(await anyio.to_thread.run_sync(service.run, request, deadline, limiter=lanes.llm))
+    finally:
+        lanes.llm_active -= 1
 
 
 def _openapi_schema(app: FastAPI) -> dict[str, Any]:
@@ -80,8 +169,19 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         The app; serve it with uvicorn (``python -m agentic_core serve``).
     """
     service = Service(config)
+    settings = service.config
     app = FastAPI(title="Agent-evaluation workbench endpoint", version=__version__, description=_DESCRIPTION)
     app.state.service = service
+    lanes = _Lanes(anyio.CapacityLimiter(settings.max_llm_requests), anyio.CapacityLimiter(settings.offline_workers))
+    app.add_middleware(Guard, config=settings, refuse=_refuse)
+    if settings.allowed_origins:
+        # Outside the guard: it answers the preflight a browser sends before posting JSON.
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.allowed_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["content-type", "authorization"],
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -111,10 +211,16 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         responses={
             200: {"model": RunResponse, "description": "the evaluation"},
             400: {"model": ErrorResponse, "description": "not JSON"},
+            401: {"model": ErrorResponse, "description": "the server's bearer token is missing or wrong"},
+            403: {"model": ErrorResponse, "description": "a web page of another origin"},
+            408: {"model": ErrorResponse, "description": "the body did not arrive within the body deadline"},
             413: {"model": ErrorResponse, "description": "body over the size limit"},
+            415: {"model": ErrorResponse, "description": "Content-Type is not application/json"},
             422: {"model": ErrorResponse, "description": "invalid request, with each problem located"},
             500: {"model": ErrorResponse, "description": "unexpected failure (generic message)"},
             502: {"model": ErrorResponse, "description": "the judge model failed on every interaction"},
+            503: {"model": ErrorResponse, "description": "every LLM-judge slot is busy (see Retry-After)"},
+            504: {"model": ErrorResponse, "description": "judging passed the request deadline"},
         },
         openapi_extra={
             "requestBody": {
@@ -124,11 +230,14 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         },
     )
     async def run(request: Request) -> Response:
-        body = await _read_body(request, service.config.max_body_bytes)
+        deadline = time.monotonic() + settings.request_deadline_s  # counted from the request's arrival
+        try:
+            body = await _read_body(request, settings.max_body_bytes, settings.body_timeout_s)
+        except _HungUp:
+            return Response(status_code=400)  # nobody is listening; sent only to end the exchange
         if isinstance(body, RequestError):
             return _refuse(body)
-        reply = await run_in_threadpool(service.run, body)
-        return _send(reply)
+        return await _answer(service, lanes, body, deadline)
 
     app.openapi = lambda: _openapi_schema(app)  # type: ignore[method-assign]
     return app

@@ -1,17 +1,19 @@
-"""The endpoint's own settings: request limits, the judge cache and whether server keys may be used.
+"""The endpoint's own settings: request limits, deadlines, who may call it, the judge cache and keys.
 
 Set by ``python -m agentic_core serve`` options, or from environment variables (the Lambda
 handler, which has no command line): ``AGENTIC_MAX_BODY_MB``, ``AGENTIC_MAX_DATASETS``,
 ``AGENTIC_MAX_INTERACTIONS``, ``AGENTIC_SERVICE_CACHE`` (use / refresh / off),
-``AGENTIC_CACHE_PATH`` (the judge cache's usual variable) and ``AGENTIC_ALLOW_ENV_KEYS`` (1 / true).
+``AGENTIC_CACHE_PATH`` (the judge cache's usual variable), ``AGENTIC_ALLOW_ENV_KEYS`` (1 / true),
+``AGENTIC_REQUEST_DEADLINE_S`` and ``AGENTIC_MAX_JUDGE_CALL_S``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from agentic_core.errors import SettingsError
 from agentic_core.judges.runner import CacheMode
@@ -20,6 +22,14 @@ MIB = 1024 * 1024
 DEFAULT_MAX_BODY_MB = 50.0
 DEFAULT_MAX_DATASETS = 10_000
 DEFAULT_MAX_INTERACTIONS = 100_000
+DEFAULT_BODY_TIMEOUT_S = 30.0
+DEFAULT_REQUEST_DEADLINE_S = 600.0
+# 60 s per call x 5 attempts: the LLM judge's own defaults (timeout 60 s, 4 retries) fit exactly.
+DEFAULT_MAX_JUDGE_CALL_S = 300.0
+DEFAULT_MAX_LLM_REQUESTS = 4
+DEFAULT_OFFLINE_WORKERS = 8
+
+_ORIGIN = re.compile(r"^https?://[^/\s?#]+$")
 
 _TRUE = ("1", "true", "yes", "on")
 
@@ -41,6 +51,24 @@ class ServiceConfig(BaseModel):
             environment (the provider's usual variable, or seed 001's ``LLM_API_KEY``). Off by
             default: anyone who can reach the endpoint could otherwise spend the operator's key.
             Never used for a request that names its own ``base_url``.
+        token: When set, every request except ``GET /health`` must carry
+            ``Authorization: Bearer <token>`` (otherwise 401). ``serve --token-env NAME`` reads it
+            from an environment variable, so it never appears on a command line.
+        allowed_origins: Web origins (``https://host:port``) whose pages may call the endpoint.
+            A request with an ``Origin`` header that is neither the server's own address nor
+            listed is refused (403): without this, any web page a user opens could post to a
+            server on their loopback and spend its keys. Requests without ``Origin`` (curl,
+            scripts, other servers) are not browsers' and are allowed.
+        body_timeout_s: Seconds a client has to send the whole request body (then 408), so a
+            body trickled a byte at a time cannot hold a connection.
+        request_deadline_s: Seconds a request may take from its arrival to its answer; judging
+            still running then is stopped (504; what was judged stays in the judge cache).
+        max_judge_call_s: The most one judge call may take with all its attempts: a connector's
+            ``timeout`` x (``max_retries`` + 1) above it is refused (422).
+        max_llm_requests: Requests with a connector (LLM judge) served at once; one more is
+            answered 503 with ``Retry-After``. They run in their own threads, so requests with
+            the offline judge never wait behind slow models.
+        offline_workers: Threads for requests with the offline judge (more wait their turn).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -51,6 +79,36 @@ class ServiceConfig(BaseModel):
     cache_mode: CacheMode = "use"
     cache_path: str | None = None
     allow_env_keys: bool = False
+    token: SecretStr | None = None
+    allowed_origins: tuple[str, ...] = ()
+    body_timeout_s: float = Field(default=DEFAULT_BODY_TIMEOUT_S, gt=0, allow_inf_nan=False)
+    request_deadline_s: float = Field(default=DEFAULT_REQUEST_DEADLINE_S, gt=0, allow_inf_nan=False)
+    max_judge_call_s: float = Field(default=DEFAULT_MAX_JUDGE_CALL_S, gt=0, allow_inf_nan=False)
+    max_llm_requests: int = Field(default=DEFAULT_MAX_LLM_REQUESTS, ge=1)
+    offline_workers: int = Field(default=DEFAULT_OFFLINE_WORKERS, ge=1)
+
+    @field_validator("token")
+    @classmethod
+    def _token(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None and not v.get_secret_value().strip():
+            raise ValueError("must not be empty (leave it unset for no authentication)")
+        return v
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _origins(cls, v: object) -> object:
+        if isinstance(v, str):
+            v = (v,)
+        if not isinstance(v, (list, tuple)):
+            return v
+        origins = []
+        for origin in v:
+            text = str(origin).strip().rstrip("/").lower()
+            # An origin is exactly what a browser sends: scheme, host and port, no path.
+            if not _ORIGIN.match(text):
+                raise ValueError(f"{origin!r} is not an origin such as https://dashboard.example.com:8443")
+            origins.append(text)
+        return tuple(origins)
 
     @classmethod
     def build(cls, **values: object) -> ServiceConfig:
@@ -64,8 +122,10 @@ class ServiceConfig(BaseModel):
         except ValidationError as exc:
             err = exc.errors()[0]
             name = ".".join(str(p) for p in err["loc"]) or "service settings"
+            # The token's value is never shown, not even a wrong one.
+            value = None if name == "token" else err.get("input")
             raise SettingsError(
-                name, err["msg"].lower(), err.get("input"), "see `python -m agentic_core serve --help`"
+                name, err["msg"].lower(), value, "see `python -m agentic_core serve --help`", show=name != "token"
             ) from None
 
     @classmethod
@@ -81,6 +141,8 @@ class ServiceConfig(BaseModel):
             ("AGENTIC_MAX_BODY_MB", "max_body_bytes", float),
             ("AGENTIC_MAX_DATASETS", "max_datasets", int),
             ("AGENTIC_MAX_INTERACTIONS", "max_interactions", int),
+            ("AGENTIC_REQUEST_DEADLINE_S", "request_deadline_s", float),
+            ("AGENTIC_MAX_JUDGE_CALL_S", "max_judge_call_s", float),
         )
         for var, name, kind in numbers:
             text = env.get(var, "").strip()

@@ -191,6 +191,30 @@ def _resolve_key(
     )
 
 
+def _check_call_budget(options: dict[str, Any], given_as: dict[str, str], config: ServiceConfig) -> None:
+    """One judge call with all its attempts must fit the server's cap (a request cannot buy 600 s x 11).
+
+    Raises:
+        JudgeConfigError: at the timeout (or max_retries) the request gave, naming the cap.
+    """
+    from agentic_core.judges.llm_options import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+
+    timeout = float(options.get("timeout_s", DEFAULT_TIMEOUT_S))
+    attempts = int(options.get("max_retries", DEFAULT_MAX_RETRIES)) + 1
+    if timeout * attempts <= config.max_judge_call_s:
+        return
+    name = given_as.get("timeout") or given_as.get("max_retries") or "timeout"
+    cap = config.max_judge_call_s
+    retries = int(cap // timeout) - 1
+    lower = f"at most {retries} retries with timeout {timeout:g} s" if retries >= 0 else f"a timeout <= {cap:g} s"
+    raise JudgeConfigError(
+        f"connector.params.{name}",
+        f"timeout x attempts (max_retries + 1) must be at most this server's cap of {cap:g} s per judge call",
+        f"{timeout:g} s x {attempts} attempts = {timeout * attempts:g} s",
+        f"lower the timeout or max_retries ({lower}), or ask the operator to raise the cap",
+    )
+
+
 def connector_judge(
     connector: dict[str, Any], config: ServiceConfig, use_structured_output: bool | None, concurrency: int | None
 ) -> ConnectorJudge:
@@ -258,6 +282,7 @@ def connector_judge(
                 integer=True,
             )
         )
+    _check_call_budget(options, given_as, config)
     if concurrency is not None:
         limits = LLM_OPTIONS["concurrency"]
         options["concurrency"] = int(

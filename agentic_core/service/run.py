@@ -32,6 +32,7 @@ from agentic_core.io.unknown_keys import close_match
 from agentic_core.secrets import known_secrets, mask_known, mask_values
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import ConnectorJudge, allowed_class_paths, connector_judge, default_judge
+from agentic_core.service.deadline import judge_within
 from agentic_core.service.models import RunConfig
 from agentic_core.service.response import issue_problem, run_response
 from agentic_core.version import __version__
@@ -358,24 +359,29 @@ class Service:
             raise RuntimeError(f"the endpoint's warm-up request failed: {reply.body.get('error')}")
         return time.perf_counter() - start
 
-    def run(self, body: bytes | str | Mapping[str, Any]) -> ServiceReply:
+    def run(self, body: bytes | str | Mapping[str, Any], deadline: float | None = None) -> ServiceReply:
         """Answer one ``POST /run`` (never raises).
 
         Args:
             body: The raw request body, or the already parsed request object (a Lambda event
                 invoked directly).
+            deadline: When judging must stop, on :func:`time.monotonic`'s clock (the HTTP server
+                counts from the request's arrival); default: ``config.request_deadline_s`` from now.
 
         Returns:
             200 with seed 001's response and our additions; 400 (not JSON), 413 (too large), 422
-            (invalid request, located), 502 (the judge failed on every interaction) or 500
+            (invalid request, located), 502 (the judge failed on every interaction), 504 (the
+            deadline passed while judging; what was judged is in the judge cache) or 500
             (unexpected, generic message; details in the server log) with ``success`` false.
         """
         start = time.perf_counter()
+        if deadline is None:
+            deadline = time.monotonic() + self.config.request_deadline_s
         secrets: tuple[SecretStr, ...] = ()
         try:
             doc = dict(body) if isinstance(body, Mapping) else _parse_body(body, self.config.max_body_bytes)
             secrets = _secrets_in(doc)
-            reply = self._evaluate(doc, secrets)
+            reply = self._evaluate(doc, secrets, deadline)
         except _Refused as exc:
             reply = ServiceReply(exc.status, error_body(exc.status, exc.error, exc.problems, exc.allowed), secrets)
         except AgenticError as exc:
@@ -392,7 +398,7 @@ class Service:
         log.info("POST /run -> %d in %.2f s", reply.status, time.perf_counter() - start)
         return reply
 
-    def _evaluate(self, doc: Any, secrets: tuple[SecretStr, ...]) -> ServiceReply:
+    def _evaluate(self, doc: Any, secrets: tuple[SecretStr, ...], deadline: float) -> ServiceReply:
         from agentic_core.evaluate import aggregate, evaluate
         from agentic_core.io.loader import load_records
 
@@ -429,10 +435,12 @@ class Service:
             raise self._invalid_records(loaded)
         loaded.raise_if_empty()
         cache = self._judge_cache() if chosen.judge.cacheable else None
-        result = evaluate(
-            loaded, chosen.judge, cache=cache, cache_mode=self.config.cache_mode if cache is not None else "off",
-            metrics=metrics,
-        )
+        mode = self.config.cache_mode if cache is not None else "off"
+
+        def judged(monitor: Any) -> Any:
+            return evaluate(loaded, chosen.judge, cache=cache, cache_mode=mode, metrics=metrics, monitor=monitor)
+
+        result = judge_within(deadline, judged, loaded.n_interactions)
         if result.agentic is not None:
             result.agentic.view = AgenticView(
                 order=config.tool_call_order, mode=config.topic_mode, variant=config.topic_variant

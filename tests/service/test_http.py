@@ -176,7 +176,8 @@ def test_concurrent_requests(live_server: LiveServer, seed_request: dict[str, An
 
     def post(_: int) -> int:
         with httpx.Client(base_url=live_server.url, timeout=60) as client:
-            return client.post("/run", content=json.dumps(seed_request)).status_code
+            headers = {"content-type": "application/json"}
+            return client.post("/run", content=json.dumps(seed_request), headers=headers).status_code
 
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         assert list(pool.map(post, range(8))) == [200] * 8

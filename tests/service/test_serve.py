@@ -117,3 +117,38 @@ def test_seed_request_file_is_seed_001s_example_plus_a_wrong_conversation() -> N
     assert [d["session_id"] for d in doc["datasets"]][:2] == ["conversation_001", "conversation_002"]
     assert len(doc["datasets"]) == 3 and "connector" not in doc
     assert doc["config"]["k"] == 3
+
+
+def test_token_env_reads_the_token_and_refuses_to_start_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AGENTIC_TEST_TOKEN", raising=False)
+    code, err, calls = _serve(["--token-env", "AGENTIC_TEST_TOKEN", "--cache", "off"], monkeypatch)
+    assert code == 2 and not calls
+    assert "--token-env" in err and "AGENTIC_TEST_TOKEN" in err and "unset or empty" in err
+    monkeypatch.setenv("AGENTIC_TEST_TOKEN", "t0ken-from-the-environment")
+    argv = ["--token-env", "AGENTIC_TEST_TOKEN", "--host", "0.0.0.0", "--cache", "off"]
+    code, err, calls = _serve([*argv, "--allow-origin", "https://ui.example:8443/"], monkeypatch)
+    assert code == 0
+    config = calls["app"].state.service.config
+    assert config.token.get_secret_value() == "t0ken-from-the-environment"
+    assert config.allowed_origins == ("https://ui.example:8443",)
+    assert "t0ken-from-the-environment" not in err
+    assert "warning: serving on 0.0.0.0" in err and "no token required" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "place"),
+    [
+        (["--allow-origin", "https://ui.example/path"], "allowed_origins"),
+        (["--body-timeout-s", "0"], "body_timeout_s"),
+        (["--max-llm-requests", "0"], "max_llm_requests"),
+    ],
+)
+def test_bad_guard_options_are_user_errors(argv: list[str], place: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, err, calls = _serve([*argv, "--cache", "off"], monkeypatch)
+    assert code == 2 and place in err and not calls
+
+
+def test_the_lambda_settings_read_the_deadline_and_the_call_cap_from_the_environment() -> None:
+    config = ServiceConfig.from_env({"AGENTIC_REQUEST_DEADLINE_S": "45", "AGENTIC_MAX_JUDGE_CALL_S": "120"})
+    assert (config.request_deadline_s, config.max_judge_call_s) == (45.0, 120.0)
+    assert ServiceConfig.from_env({}).max_judge_call_s == ServiceConfig().max_judge_call_s

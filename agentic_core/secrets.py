@@ -14,6 +14,7 @@ or shown.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
@@ -199,3 +200,21 @@ def mask_values(value: Any, secrets: Iterable[str | SecretStr | None]) -> Any:
             parent[slot] = items
             stack.extend((v, items, i) for i, v in enumerate(node) if isinstance(v, (str, dict, list, tuple)))
     return root[0]
+
+
+def json_holds_secret(text: str, secrets: Iterable[str | SecretStr | None]) -> bool:
+    """Whether serialised JSON ``text`` may hold one of ``secrets`` inside a string.
+
+    JSON escapes character by character, so a string holding a secret serialises to text holding
+    the secret's escaped form: looking for both escaped forms (UTF-8 kept, or ``\\uXXXX``) and the
+    plain one finds every occurrence. A match in the document's own syntax (a key ``"true"``) is a
+    false alarm that only costs :func:`mask_values` a walk over the document.
+    """
+    for secret in secrets:
+        plain = secret_text(secret)
+        if plain is None or len(plain) < _MIN_SECRET_CHARS:
+            continue
+        forms = {plain, json.dumps(plain, ensure_ascii=False)[1:-1], json.dumps(plain)[1:-1]}
+        if any(form in text for form in forms):
+            return True
+    return False

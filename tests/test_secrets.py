@@ -80,3 +80,15 @@ def test_mask_values_walks_any_depth_without_recursion() -> None:
         assert isinstance(masked, list)
         masked = masked[0]
     assert masked == MASK
+
+
+@pytest.mark.parametrize("key", ['key"with\\quotes', "clé-secrète-ünïcode", "tab\there-key", "astral-\U0001f600-key"])
+def test_a_secret_that_json_escapes_is_still_found_and_masked(key: str) -> None:
+    from agentic_core.service.run import ServiceReply
+
+    body = {"success": True, "reasoning": f"the judge said {key} twice: {key}"}
+    for text in (json.dumps(body), json.dumps(body, ensure_ascii=False)):
+        assert secrets.json_holds_secret(text, [key])
+    answer = ServiceReply(200, body, (SecretStr(key),)).json_text()
+    assert json.loads(answer)["reasoning"] == f"the judge said {MASK} twice: {MASK}"
+    assert not secrets.json_holds_secret(json.dumps({"reasoning": "nothing here"}), [key])

@@ -29,7 +29,7 @@ from agentic_core.agentic_metrics.results import AgenticView
 from agentic_core.errors import AgenticError, DataError, RequestError, SettingsError, show_value
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.unknown_keys import close_match
-from agentic_core.secrets import known_secrets, mask_known, mask_values
+from agentic_core.secrets import json_holds_secret, known_secrets, mask_known, mask_values
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import ConnectorJudge, allowed_class_paths, connector_judge, default_judge
 from agentic_core.service.deadline import judge_within
@@ -75,15 +75,24 @@ class ServiceReply:
         are masked in the document's string values before it is serialised, never in the serialised
         text: a key such as ``"true"`` would otherwise match the JSON's own syntax.
         """
-        body = mask_values(self.body, known_secrets(self.secrets))
-        try:
-            return orjson.dumps(body).decode("utf-8")
-        except TypeError:  # lone surrogates in a text: the standard library escapes them
-            return json.dumps(body, ensure_ascii=True)
+        secrets = known_secrets(self.secrets)
+        text = _dumps(self.body)
+        # The walk over every string costs far more than serialising: done only when a secret
+        # (or, harmlessly, a key that is also JSON syntax, such as "true") shows in the text.
+        if secrets and json_holds_secret(text, secrets):
+            text = _dumps(mask_values(self.body, secrets))
+        return text
 
     def json_bytes(self) -> bytes:
         """:meth:`json_text` as UTF-8."""
         return self.json_text().encode("utf-8", "surrogatepass")
+
+
+def _dumps(body: dict[str, Any]) -> str:
+    try:
+        return orjson.dumps(body).decode("utf-8")
+    except TypeError:  # lone surrogates in a text: the standard library escapes them
+        return json.dumps(body, ensure_ascii=True)
 
 
 class _Refused(Exception):

@@ -54,6 +54,7 @@ from agentic_core.judges.cache_sqlite import (
     is_read_only,
     storable_reasoning,
 )
+from agentic_core.judges.reply_text import clip_reasoning
 from agentic_core.secrets import known_secrets
 
 APP_NAME = "agentic-workbench"
@@ -387,7 +388,7 @@ class JudgeCache:
                         continue
                     found[key] = Verdict(
                         score=score,
-                        reasoning=reasoning,
+                        reasoning=clip_reasoning(reasoning),  # an older version stored it whole
                         status="cached",
                         input_tokens=tin,
                         output_tokens=tout,

@@ -177,3 +177,12 @@ def test_a_read_only_cache_is_read_with_a_warning(folder_writable: bool) -> None
             child.chmod(0o644)
             child.unlink()
         folder.rmdir()
+
+
+def test_a_huge_reasoning_stored_by_an_older_version_is_served_clipped(tmp_path: Path) -> None:
+    cache = JudgeCache(tmp_path / "c.sqlite3")
+    cache.put_many([("k", Verdict(score=0.5, reasoning="short"))])
+    with sqlite3.connect(tmp_path / "c.sqlite3") as db:
+        db.execute("UPDATE verdicts SET reasoning = ? WHERE key = 'k'", ("y" * 5_000_000,))
+    reasoning = cache.get_many(["k"])["k"].reasoning
+    assert len(reasoning) <= MAX_REASONING_CHARS and "clipped" in reasoning

@@ -165,7 +165,7 @@ def test_an_empty_token_is_a_settings_error_that_does_not_show_it() -> None:
 
     with pytest.raises(SettingsError) as info:
         ServiceConfig.build(token="  ")
-    assert info.value.place == "token"
+    assert info.value.place == "token" and "(got" not in str(info.value)
 
 
 # -- slow bodies and hang-ups -----------------------------------------------------------------------------

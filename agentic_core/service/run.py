@@ -29,7 +29,7 @@ from agentic_core.agentic_metrics.results import AgenticView
 from agentic_core.errors import AgenticError, DataError, RequestError, SettingsError, show_value
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.unknown_keys import close_match
-from agentic_core.secrets import json_holds_secret, known_secrets, mask_known, mask_values
+from agentic_core.secrets import json_holds_secret, known_secrets, mask_known, mask_values, register_secret
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import ConnectorJudge, allowed_class_paths, connector_judge, default_judge
 from agentic_core.service.deadline import judge_within
@@ -390,6 +390,8 @@ class Service:
         try:
             doc = dict(body) if isinstance(body, Mapping) else _parse_body(body, self.config.max_body_bytes)
             secrets = _secrets_in(doc)
+            # Every key this server sees masks every later answer, even if this request is refused.
+            register_secret(*secrets)
             reply = self._evaluate(doc, secrets, deadline)
         except _Refused as exc:
             reply = ServiceReply(exc.status, error_body(exc.status, exc.error, exc.problems, exc.allowed), secrets)

@@ -84,3 +84,21 @@ def test_one_broken_judge_reply_is_one_unscored_interaction_in_a_200(
     doc = json.loads(reply.json_text())
     assert doc["judge"]["counts"] == {"ok": 3, "failed": 1, "cached": 0}
     assert service._judge_cache().count() == 3
+
+
+def test_a_key_seen_in_a_refused_request_is_masked_in_later_answers(
+    tmp_path: Path, seed_request: dict[str, Any]
+) -> None:
+    service = Service(ServiceConfig(cache_path=str(tmp_path / "c.sqlite3")))
+    refused = json.loads(json.dumps(seed_request))
+    refused["connector"] = {"class_path": "os.system", "params": {"model": "m", "api_key": KEY_A}}
+    assert service.run(json.dumps(refused)).status == 422
+
+    def leak_a(body: dict[str, Any], authorization: str) -> str:
+        return json.dumps({"score": 0.9, "reasoning": f"I remember {KEY_A}"})
+
+    with EchoJudgeServer(leak_a) as judge_server:
+        reply = service.run(json.dumps(_with_connector(seed_request, judge_server, KEY_B)))
+    assert reply.status == 200
+    assert KEY_A not in reply.json_text() and "I remember ***" in reply.json_text()
+    assert service._judge_cache().count() == 4

@@ -11,11 +11,26 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR, build_parser
+from agentic_core.cli.parser import (
+    EXIT_NOT_STORED,
+    EXIT_NOTHING_SCORED,
+    EXIT_OK,
+    EXIT_STRICT,
+    EXIT_USER_ERROR,
+    build_parser,
+)
 from agentic_core.errors import AgenticError
 from agentic_core.settings import relabel
 
-__all__ = ["EXIT_NOTHING_SCORED", "EXIT_OK", "EXIT_STRICT", "EXIT_USER_ERROR", "build_parser", "main"]
+__all__ = [
+    "EXIT_NOTHING_SCORED",
+    "EXIT_NOT_STORED",
+    "EXIT_OK",
+    "EXIT_STRICT",
+    "EXIT_USER_ERROR",
+    "build_parser",
+    "main",
+]
 
 
 def main(

@@ -12,11 +12,13 @@ from agentic_core.agentic_metrics.compute import parse_metrics
 from agentic_core.cli.engine_options import engine_keywords
 from agentic_core.cli.gate_options import fail_under_exit
 from agentic_core.cli.metric_options import print_agentic, view_from_args
-from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT
+from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR
+from agentic_core.errors import AgenticError
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
 
 if TYPE_CHECKING:
+    from agentic_core.aggregate import Aggregate
     from agentic_core.io.load_report import LoadReport
     from agentic_core.result import EvaluationResult
 
@@ -172,15 +174,16 @@ def write_run_file(
 
     So a run evaluated elsewhere (a server, a Ray cluster) can be explored on a laptop, with its
     verdicts and settings: no judge is called again.
+
+    Raises:
+        OutputError: the file cannot be written (no partial file is left).
     """
+    from agentic_core.atomic_file import write_atomic
     from agentic_core.cli.runs_command import data_name_of
     from agentic_core.runs.store import RUN_FILE_SUFFIX, new_payload, run_file_bytes
 
     payload = new_payload(result, data_name_of(paths), run_id=run_id, settings=settings.model_dump(mode="json"))
-    target = Path(out) / f"run{RUN_FILE_SUFFIX}"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(run_file_bytes(payload))
-    return target
+    return write_atomic(Path(out) / f"run{RUN_FILE_SUFFIX}", run_file_bytes(payload))
 
 
 def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -209,20 +212,49 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     # building them took 11 s of a 26 s run at 100k interactions (--out writes its own).
     doc = report.summary(result, agg, include_conversations=bool(args.json))
     doc["engine"] = engine_keywords(args)["engine"]  # an added field: where the per-record work ran
+    not_stored: AgenticError | None = None
     if not args.no_save:  # the run history (python -m agentic_core runs ...); its id is an added field
         from agentic_core.cli.runs_command import store_evaluation
 
-        doc["run_id"] = store_evaluation(result, args.paths, settings, stderr)
+        doc["run_id"], not_stored = store_evaluation(result, args.paths, settings, stderr)
+        if not_stored is not None:
+            doc["run_not_stored"] = str(not_stored)  # an added field: --json readers see why run_id is null
+    # Results come first: a history or --out that cannot be written is reported after them, never instead.
+    out_error: AgenticError | None = None
     if args.out:
-        paths = report.write_exports(result, agg, args.out)
-        paths["run"] = write_run_file(result, args.paths, settings, args.out, doc.get("run_id"))
-        print(f"exports written: {', '.join(str(p) for p in paths.values())}", file=stderr)
+        try:
+            paths = report.write_exports(result, agg, args.out)
+            paths["run"] = write_run_file(result, args.paths, settings, args.out, doc.get("run_id"))
+            print(f"exports written: {', '.join(str(p) for p in paths.values())}", file=stderr)
+        except AgenticError as exc:
+            out_error = exc
     if args.json:
         json.dump(doc, stdout, ensure_ascii=False)
         stdout.write("\n")
     else:
         print_human(doc, stdout)
         print_agentic(doc, stdout)
+    code = _outcome(result, loaded, settings, agg, args, stderr)
+    if not_stored is not None:
+        print(f"error: the results above were printed, but the run could not be stored in the history: "
+              f"{not_stored}", file=stderr)
+    if out_error is not None:
+        print(f"error: {out_error}", file=stderr)
+        return EXIT_USER_ERROR  # a requested file is missing: outranks every other outcome
+    if code == EXIT_OK and not_stored is not None:
+        return EXIT_NOT_STORED  # the lowest rank: 5, 3 and the gate's 4 say more about the run itself
+    return code
+
+
+def _outcome(
+    result: EvaluationResult,
+    loaded: LoadReport,
+    settings: AggregateSettings,
+    agg: Aggregate,
+    args: argparse.Namespace,
+    stderr: TextIO,
+) -> int:
+    """The evaluation's own exit code (nothing scored, --strict, the gate), its reasons said on stderr."""
     counts = result.judge_run.counts
     failed = counts.get("failed", 0)
     if counts.get("ok", 0) + counts.get("cached", 0) == 0:

@@ -12,7 +12,7 @@ import argparse
 
 from agentic_core.cli.calibrate_options import add_calibrate_parser
 from agentic_core.cli.engine_options import add_engine_options
-from agentic_core.cli.gate_options import add_compare_parser, add_gate_options
+from agentic_core.cli.gate_options import EXIT_GATE, add_compare_parser, add_gate_options
 from agentic_core.cli.metric_options import add_metric_options
 from agentic_core.cli.runs_command import add_runs_parser
 from agentic_core.cli.serve_command import add_serve_parser
@@ -26,6 +26,16 @@ EXIT_OK = 0
 EXIT_USER_ERROR = 2
 EXIT_STRICT = 3
 EXIT_NOTHING_SCORED = 5
+EXIT_NOT_STORED = 6
+"""``evaluate`` printed its results (and wrote ``--out``) but could not store the run in the history."""
+
+EXIT_CODES_EPILOG = (
+    "exit codes: 0 done; 2 bad input, or an --out file could not be written (results are still printed); "
+    f"{EXIT_STRICT} --strict and some file or record could not be loaded; {EXIT_GATE} a --fail-under gate failed; "
+    f"{EXIT_NOTHING_SCORED} the judge scored nothing; {EXIT_NOT_STORED} results printed and --out written, but the "
+    "run could not be stored in the history (damaged, read-only or full; the reason is on stderr). When several "
+    f"apply, the first in this order wins: 2, {EXIT_NOTHING_SCORED}, {EXIT_STRICT}, {EXIT_GATE}, {EXIT_NOT_STORED}."
+)
 
 # Options whose value the command line takes as text and the settings parse (kept as text here).
 _TEXT_OPTIONS = {"tool_weights", "prior", "k"}
@@ -66,7 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate AI-agent conversations: pass@K / pass^K with intervals, tool correctness.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    ev = sub.add_parser("evaluate", help="judge and aggregate one or more dataset files", formatter_class=_PlainHelp)
+    ev = sub.add_parser(
+        "evaluate",
+        help="judge and aggregate one or more dataset files",
+        formatter_class=_PlainHelp,
+        epilog=EXIT_CODES_EPILOG,
+    )
     ev.add_argument(
         "paths",
         nargs="+",

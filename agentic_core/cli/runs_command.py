@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
+from agentic_core.atomic_file import write_atomic
 from agentic_core.errors import AgenticError, DataError
 from agentic_core.result import EvaluationResult
 from agentic_core.runs import RunMeta, RunStore, age_text
@@ -155,13 +156,7 @@ def run_runs(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         print(f"deleted {meta.id} ({meta.name!r}) and its overrides", file=stdout)
     elif action == "export":
         data = store.export(args.run_id)
-        target = Path(args.out or f"run-{args.run_id}.json.gz").expanduser()
-        try:
-            target.write_bytes(data)
-        except OSError as exc:
-            raise AgenticError(
-                "--out", "cannot be written", str(target), f"choose a writable file ({exc.strerror})"
-            ) from None
+        target = write_atomic(Path(args.out or f"run-{args.run_id}.json.gz").expanduser(), data)
         print(f"exported {args.run_id} to {target}", file=stdout)
     elif action == "import":
         path = Path(args.file).expanduser()
@@ -187,21 +182,31 @@ def data_name_of(paths: list[str]) -> str:
 
 def store_evaluation(
     result: EvaluationResult, paths: list[str], settings: AggregateSettings, stderr: TextIO
-) -> str | None:
-    """Store an ``evaluate`` run in the history; returns its id (``None``, said on stderr, when it cannot be).
+) -> tuple[str | None, AgenticError | None]:
+    """Store an ``evaluate`` run in the history, never raising for the history's sake.
+
+    A damaged, read-only or full history must not cost the evaluation: the caller prints the results
+    and then reports the returned error (``evaluate`` exits ``EXIT_NOT_STORED``).
 
     Args:
         result: The evaluation.
         paths: The data files as given (their names name the run).
         settings: The settings it was reported with (stored with it).
-        stderr: Where the run id (or why it was not stored) is said.
+        stderr: Where the new run's id is said.
+
+    Returns:
+        The run's id and ``None``; or ``None`` and why it could not be stored.
     """
+    import sqlite3
+
     data_name = data_name_of(paths)
     try:
         store = RunStore()
         meta = store.save(result, data_name, settings=settings.model_dump(mode="json"))
-    except (AgenticError, OSError) as exc:
-        print(f"warning: the run was not stored in the history: {exc}", file=stderr)
-        return None
+    except AgenticError as exc:
+        return None, exc
+    except (OSError, sqlite3.Error) as exc:  # the store words its own; anything else is named as it came
+        return None, AgenticError("the run history", "could not store the run", str(exc),
+                                  "check the history file, or set AGENTIC_RUNS_PATH to another one")
     print(f"run stored: {meta.id} (python -m agentic_core runs show {meta.id}; --no-save skips this)", file=stderr)
-    return meta.id
+    return meta.id, None

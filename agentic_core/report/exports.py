@@ -248,14 +248,21 @@ def summary(
 def write_exports(result: EvaluationResult, agg: Aggregate, out_dir: str | Path) -> dict[str, Path]:
     """Write the three CSVs, the JSON summary and the settings file into ``out_dir``.
 
+    Each file is written whole or not at all (:func:`~agentic_core.atomic_file.write_atomic`): a full
+    disk leaves no half-written CSV.
+
     Returns:
         Mapping of export name to the path written.
+
+    Raises:
+        OutputError: a file cannot be written (the message names it and the fix).
     """
+    from agentic_core.atomic_file import write_atomic
+
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     paths = {name: out / file_name for name, file_name in EXPORT_FILES.items()}
     for name, path in paths.items():
-        path.write_bytes(export_bytes(result, agg, name))
+        write_atomic(path, export_bytes(result, agg, name))
     return paths
 
 

@@ -14,6 +14,7 @@ is refused with the reason, an older one is migrated in place (there is one vers
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
@@ -104,39 +105,91 @@ def _unpack(blob: bytes, place: str) -> RunPayload:
         return RunPayload.model_validate(upgrade(document, place))
 
 
+def _writable(path: Path) -> bool:
+    """Whether SQLite may write ``path``: the file and its folder (for the journal beside it)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+_READ_ONLY_RULE = "is read-only: its runs can be listed, shown and exported, not stored or changed"
+_READ_ONLY_FIX = f"make the file and its folder writable, or point {ENV_VAR} at a writable file"
+
+
+def _store_error(path: Path, exc: BaseException) -> RunStoreError:
+    """The user's words for an SQLite or file-system failure on the history: what happened and what to do."""
+    message = str(exc)
+    lowered = message.lower()
+    where = str(path)
+    if "malformed" in lowered or "not a database" in lowered or "corrupt" in lowered:
+        return RunStoreError(
+            where, "is damaged and cannot be read", message,
+            f"move the file aside (a new history is started in its place), or point {ENV_VAR} at another file",
+        )
+    if "full" in lowered or getattr(exc, "errno", None) == errno.ENOSPC:
+        return RunStoreError(
+            where, "cannot be written: the disk is full", message,
+            f"free some disk space, or point {ENV_VAR} at a file on another disk",
+        )
+    if "readonly" in lowered or "read-only" in lowered or isinstance(exc, PermissionError):
+        return RunStoreError(where, _READ_ONLY_RULE, message, _READ_ONLY_FIX)
+    if "locked" in lowered:
+        return RunStoreError(where, "is locked by another program", message, "retry when that program is done")
+    return RunStoreError(where, "cannot be used as the run history", message, f"check the file, or set {ENV_VAR}")
+
+
 class RunStore:
     """The run history in one SQLite file.
 
+    A file that cannot be written (its permissions, or its folder's) is opened read-only: runs can be
+    listed, shown and exported; storing or changing one raises :class:`RunStoreError` saying so.
+
     Args:
         path: The database file (default :func:`default_runs_path`); created with its folder.
+        read_only: Open the file read-only (it must exist); ``None`` (default) decides from the
+            file's and its folder's permissions.
 
     Raises:
-        RunStoreError: the file cannot be opened, or was written by a newer version.
+        RunStoreError: the file cannot be opened, is damaged, or was written by a newer version.
     """
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, read_only: bool | None = None) -> None:
         self.path = path or default_runs_path()
+        exists = self.path.exists()
+        self.read_only = (exists and not _writable(self.path)) if read_only is None else read_only
+        if self.read_only and not exists:
+            raise RunStoreError(
+                str(self.path), "does not exist, so it cannot be opened read-only", None,
+                f"check the path, or set {ENV_VAR}", show=False,
+            )
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.read_only:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as conn:
                 self._migrate(conn)
-        except sqlite3.Error as exc:
-            raise RunStoreError(
-                str(self.path), "cannot be opened as the run history", str(exc), f"check the file, or set {ENV_VAR}"
-            ) from None
+        except OSError as exc:
+            raise _store_error(self.path, exc) from None
 
     def __repr__(self) -> str:
         return f"RunStore({str(self.path)!r})"
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30)
         try:
-            conn.execute("PRAGMA foreign_keys = ON")
-            with conn:  # one transaction: committed on success, rolled back on error
-                yield conn
-        finally:
-            conn.close()
+            if self.read_only:  # SQLite itself refuses every write, whoever runs the process (root too)
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+            else:
+                conn = sqlite3.connect(self.path, timeout=30)
+            try:
+                conn.execute("PRAGMA foreign_keys = ON")
+                with conn:  # one transaction: committed on success, rolled back on error
+                    yield conn
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:  # a damaged page, a full disk, a read-only file: said, never a traceback
+            raise _store_error(self.path, exc) from None
+
+    def _check_writable(self) -> None:
+        if self.read_only:
+            raise RunStoreError(str(self.path), _READ_ONLY_RULE, None, _READ_ONLY_FIX, show=False)
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
@@ -147,6 +200,13 @@ class RunStore:
                 version,
                 f"upgrade the workbench, or point {ENV_VAR} at another file",
             )
+        if self.read_only:
+            if version < SCHEMA_VERSION:  # upgrading writes, which a read-only file refuses
+                raise RunStoreError(
+                    str(self.path), f"needs upgrading to history schema {SCHEMA_VERSION}, and it is read-only",
+                    version, f"make it writable once so it can be upgraded, or point {ENV_VAR} at another file",
+                )
+            return
         conn.executescript(_SCHEMA)
         # Later schema versions add their ALTER TABLE steps here, from `version` upwards.
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -173,6 +233,7 @@ class RunStore:
         return payload.meta
 
     def _insert(self, payload: RunPayload) -> None:
+        self._check_writable()
         meta = payload.meta
         with self._connect() as conn:
             conn.execute(
@@ -202,6 +263,7 @@ class RunStore:
         """
         if not name.strip():
             raise RunStoreError("name", "must not be blank", name, "give the run a name")
+        self._check_writable()
         with self._connect() as conn:
             (blob,) = self._row(conn, run_id, "meta")
             meta = RunMeta.model_validate_json(blob).model_copy(update={"name": name.strip()})
@@ -215,12 +277,14 @@ class RunStore:
         Raises:
             RunStoreError: unknown run.
         """
+        self._check_writable()
         with self._connect() as conn:
             self._row(conn, run_id, "id")
             conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
 
     def set_override(self, run_id: str, override: Override) -> None:
         """Record (or replace) a person's verdict on one interaction of a run."""
+        self._check_writable()
         with self._connect() as conn:
             self._row(conn, run_id, "id")
             conn.execute(
@@ -237,6 +301,7 @@ class RunStore:
         Raises:
             RunStoreError: unknown or damaged run, or metrics for another number of conversations.
         """
+        self._check_writable()
         with self._connect() as conn:
             (blob,) = self._row(conn, run_id, "payload")
             payload = _unpack(blob, f"run {run_id}")
@@ -251,6 +316,7 @@ class RunStore:
 
     def clear_override(self, run_id: str, row: int) -> None:
         """Remove a person's verdict (the judge's counts again)."""
+        self._check_writable()
         with self._connect() as conn:
             conn.execute("DELETE FROM overrides WHERE run_id = ? AND row = ?", (run_id, row))
 

@@ -42,9 +42,15 @@ def write_atomic(path: Path, data: bytes, place: str = "--out") -> Path:
     Raises:
         OutputError: the folder or the file cannot be written; no partial file is left behind.
     """
-    path = Path(path)
+    target = Path(path)
+    path = Path(os.path.realpath(target))  # the file a symbolic link points to is replaced, not the link
     tmp: str | None = None
     try:
+        if path.exists() and not path.is_file():
+            # A device or a pipe (/dev/stdout, a FIFO) cannot be swapped by a rename: it is written in place.
+            with path.open("wb") as handle:
+                handle.write(data)
+            return target
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as handle:
@@ -57,10 +63,10 @@ def write_atomic(path: Path, data: bytes, place: str = "--out") -> Path:
         tmp = None
     except OSError as exc:
         raise OutputError(
-            place, f"could not be written to {path} ({exc.strerror or exc})", None, _fix_for(exc), show=False
+            place, f"could not be written to {target} ({exc.strerror or exc})", None, _fix_for(exc), show=False
         ) from None
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-    return path
+    return target

@@ -23,7 +23,16 @@ if store is None:
     st.stop()
 assert store is not None  # st.stop() ends the script run
 
-runs = store.runs()
+try:
+    runs = store.runs()
+except AgenticError as exc:  # a damaged file: said with its fix, not a traceback
+    st.error(f"The run history cannot be read: {md_text(exc)}")
+    st.stop()
+if store.read_only:
+    st.info(
+        f"`{store.path}` is read-only: its runs can be opened and downloaded here, not renamed, deleted or added "
+        "(new runs are not stored). Make the file and its folder writable to change it."
+    )
 st.caption(
     f"Every run made on the Run page (or with the command line) is kept in `{store.path}` with its data, verdicts "
     "and settings, never an API key. Opening one shows its results again without calling a judge. "
@@ -112,7 +121,11 @@ else:
     with cols[3].popover("Delete", icon=":material/delete:"):
         st.markdown(f"Delete **{md_text(meta.name)}** and its overrides from the history? This cannot be undone.")
         if st.button("Delete for good", key="history_delete", type="primary"):
-            store.delete(meta.id)
+            try:
+                store.delete(meta.id)
+            except AgenticError as exc:  # a read-only or damaged history
+                st.error(md_text(exc))
+                st.stop()
             if meta.id == run.stored_id:
                 run.stored_id = None  # still open in this session, no longer in the history
             st.session_state["_history_notice"] = f"Deleted {meta.name!r}."

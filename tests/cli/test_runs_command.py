@@ -108,3 +108,22 @@ def test_show_reads_a_run_without_settings_with_the_defaults(history: Path) -> N
 def test_an_empty_history_says_how_to_fill_it(history: Path) -> None:
     code, out, _ = run("runs", "list")
     assert code == EXIT_OK and "no stored run" in out and "runs import" in out
+
+
+def test_export_on_a_full_disk_is_a_clean_error_and_no_half_file(
+    history: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    run_id = evaluate_json()["run_id"]
+    target = tmp_path / "run.json.gz"
+
+    def no_space(fd: int) -> None:  # the disk fills up before the file is complete
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", no_space)
+    code, _, err = run("runs", "export", run_id, "--out", str(target))
+    assert code == EXIT_USER_ERROR
+    assert str(target) in err and "free some disk space" in err
+    assert list(tmp_path.glob("*.gz")) == [] and list(tmp_path.glob(".run.json.gz.*")) == []

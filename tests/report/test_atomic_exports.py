@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import io
+import os
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +95,15 @@ def test_out_under_a_file_is_a_clean_error(tmp_path: Path, seeds: EvaluationResu
     agg = aggregate(seeds, make_settings(threshold=seeds.recommended_threshold))
     with pytest.raises(OutputError, match="--out"):
         write_exports(seeds, agg, blocker / "out")
+
+
+def test_a_link_is_followed_and_a_device_is_written_in_place(tmp_path: Path) -> None:
+    real = tmp_path / "real.csv"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    assert write_atomic(link, b"new") == link
+    assert link.is_symlink() and real.read_bytes() == b"new"
+    devnull = Path(os.devnull)
+    write_atomic(devnull, b"discarded")  # not replaced by a regular file
+    assert devnull.exists() and not devnull.is_file()

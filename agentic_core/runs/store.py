@@ -131,6 +131,9 @@ def _store_error(path: Path, exc: BaseException) -> RunStoreError:
         )
     if "readonly" in lowered or "read-only" in lowered or isinstance(exc, PermissionError):
         return RunStoreError(where, _READ_ONLY_RULE, message, _READ_ONLY_FIX)
+    if "unable to open" in lowered or getattr(exc, "errno", None) in (errno.ENOENT, errno.ENOTDIR, errno.EROFS):
+        fix = f"point {ENV_VAR} at a file in a folder you can write to"
+        return RunStoreError(where, "cannot be opened or created there", message, fix)
     if "locked" in lowered:
         return RunStoreError(where, "is locked by another program", message, "retry when that program is done")
     return RunStoreError(where, "cannot be used as the run history", message, f"check the file, or set {ENV_VAR}")

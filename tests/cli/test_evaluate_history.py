@@ -150,3 +150,17 @@ def test_help_documents_exit_code_6_and_the_precedence() -> None:
     text = " ".join(proc.stdout.split())
     assert f"{EXIT_NOT_STORED} results printed and --out written, but the run could not be stored" in text
     assert f"the first in this order wins: 2, 5, 3, {EXIT_GATE}, {EXIT_NOT_STORED}" in text
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc, a folder even root cannot write")
+def test_history_in_a_folder_nobody_can_write_prints_results_and_exits_6(tmp_path: Path) -> None:
+    # A real unwritable place, root included (tests run as root, whom chmod does not stop).
+    path = Path("/proc/agentic-test-runs.sqlite3")
+    proc = _cli(path, *EVALUATE, "--json")
+    assert proc.returncode == EXIT_NOT_STORED, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["counts"]["conversations"] == 11 and doc["run_id"] is None
+    assert "cannot be opened or created there" in doc["run_not_stored"]
+    assert "Traceback" not in proc.stderr and "a folder you can write to" in proc.stderr
+    listing = _cli(path, "runs", "list")
+    assert listing.returncode == EXIT_USER_ERROR and "Traceback" not in listing.stderr

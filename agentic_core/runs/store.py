@@ -269,7 +269,7 @@ class RunStore:
         self._check_writable()
         with self._connect() as conn:
             (blob,) = self._row(conn, run_id, "meta")
-            meta = RunMeta.model_validate_json(blob).model_copy(update={"name": name.strip()})
+            meta = self._parse_meta(blob).model_copy(update={"name": name.strip()})
             conn.execute(
                 "UPDATE runs SET name = ?, meta = ? WHERE id = ?", (meta.name, meta.model_dump_json(), run_id)
             )
@@ -325,6 +325,12 @@ class RunStore:
 
     # -- reading ---------------------------------------------------------------------------------
 
+    def _parse_meta(self, text: str | bytes) -> RunMeta:
+        try:
+            return RunMeta.model_validate_json(text)
+        except ValueError as exc:  # a damaged row that SQLite itself still reads
+            raise _store_error(self.path, ValueError(f"a run's description is malformed: {str(exc)[:120]}")) from None
+
     def _row(self, conn: sqlite3.Connection, run_id: str, columns: str) -> tuple[Any, ...]:
         row = conn.execute(f"SELECT {columns} FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
@@ -337,7 +343,7 @@ class RunStore:
         """Every stored run, newest first."""
         with self._connect() as conn:
             rows = conn.execute("SELECT meta FROM runs ORDER BY created_at DESC, id DESC").fetchall()
-        return [RunMeta.model_validate_json(meta) for (meta,) in rows]
+        return [self._parse_meta(meta) for (meta,) in rows]
 
     def meta(self, run_id: str) -> RunMeta:
         """One run's description.
@@ -347,7 +353,7 @@ class RunStore:
         """
         with self._connect() as conn:
             (meta,) = self._row(conn, run_id, "meta")
-        return RunMeta.model_validate_json(meta)
+        return self._parse_meta(meta)
 
     def payload(self, run_id: str) -> RunPayload:
         """One run's whole document, with its current overrides.
@@ -363,7 +369,7 @@ class RunStore:
         payload = _unpack(blob, f"run {run_id}")
         overrides = [Override(row=r, correct=bool(c), note=n, created_at=t) for r, c, n, t in rows]
         # The name may have changed since the document was packed.
-        return payload.model_copy(update={"meta": RunMeta.model_validate_json(meta_json), "overrides": overrides})
+        return payload.model_copy(update={"meta": self._parse_meta(meta_json), "overrides": overrides})
 
     def overrides_by_run(self, run_ids: list[str]) -> dict[str, list[Override]]:
         """The current overrides of several runs in one query (runs without any left out)."""

@@ -138,3 +138,15 @@ def test_read_only_needs_an_existing_file(tmp_path: Path) -> None:
     with pytest.raises(RunStoreError, match="does not exist"):
         RunStore(tmp_path / "missing.sqlite3", read_only=True)
     assert not (tmp_path / "missing.sqlite3").exists()
+
+
+def test_a_damaged_run_description_is_a_store_error(tmp_path: Path, seeds: EvaluationResult) -> None:
+    # Damage SQLite still reads (its structure intact): the run's description is garbage.
+    path = tmp_path / "runs.sqlite3"
+    (run_id,) = _history_with_runs(path, seeds, n=1)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE runs SET meta = ? WHERE id = ?", ("\x00garbage{", run_id))
+    store = RunStore(path)
+    for read in (store.runs, lambda: store.meta(run_id), lambda: store.payload(run_id)):
+        with pytest.raises(RunStoreError, match="damaged"):
+            read()

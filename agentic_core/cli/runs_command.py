@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agentic_core.atomic_file import write_atomic
-from agentic_core.errors import AgenticError, DataError
+from agentic_core.errors import AgenticError
 from agentic_core.result import EvaluationResult
 from agentic_core.runs import RunMeta, RunStore, age_text
+from agentic_core.runs.run_file import read_run_file
 from agentic_core.settings import AggregateSettings
 
 EXIT_OK = 0  # agentic_core.cli.parser imports this module, so its constants are not imported here
@@ -160,12 +161,7 @@ def run_runs(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         print(f"exported {args.run_id} to {target}", file=stdout)
     elif action == "import":
         path = Path(args.file).expanduser()
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise DataError(
-                str(path), "cannot be read", exc.strerror, "give the path of a file written by 'runs export'"
-            ) from None
+        data = read_run_file(path)
         meta = store.import_(data, str(path))
         if as_json:
             json.dump(_meta_dict(meta), stdout, ensure_ascii=False)

@@ -406,14 +406,14 @@ class RunStore:
         """Add an exported run to the history (a new id if its id is taken).
 
         Raises:
-            DataError: not a run file, a damaged one, or one from a newer version.
+            DataError: not a run file, a damaged one, one expanding past the limit, or one from a newer version.
         """
-        import gzip
+        from agentic_core.runs.run_file import expand_run_file
 
+        raw = expand_run_file(data, place)
         try:
-            raw = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
             document = orjson.loads(raw)
-        except (OSError, EOFError, orjson.JSONDecodeError) as exc:
+        except orjson.JSONDecodeError as exc:
             raise DataError(
                 place, "is not a run file (gzip-compressed JSON)", str(exc)[:120], "export the run again"
             ) from None

@@ -16,6 +16,7 @@ from agentic_core.errors import DataError
 ENV_MAX_RUN_MB = "AGENTIC_MAX_RUN_MB"
 DEFAULT_MAX_RUN_MB = 1024
 _MB = 1024 * 1024
+_STEP = 16 * _MB
 
 
 def max_run_mb() -> int:
@@ -50,7 +51,7 @@ def read_run_file(path: Path) -> bytes:
     return data
 
 
-def expand_run_file(data: bytes, place: str) -> bytes:
+def expand_run_file(data: bytes, place: str) -> bytes | bytearray:
     """A run file's JSON text: gunzipped with the expanded size bounded (``$AGENTIC_MAX_RUN_MB``).
 
     Content that is not gzip is returned as it is (a run document saved uncompressed).
@@ -62,8 +63,17 @@ def expand_run_file(data: bytes, place: str) -> bytes:
         return data
     limit = max_run_mb() * _MB
     inflater = zlib.decompressobj(wbits=31)  # 31: the gzip container
+    raw = bytearray()
+    pending = data
     try:
-        raw = inflater.decompress(data, limit + 1)  # never more than the limit (+1 to see it passed)
+        # In steps, so a bomb is stopped one step past the limit: one call with the limit as its
+        # bound grew its buffer by doubling, twice the limit in memory before refusing.
+        while not inflater.eof and len(raw) <= limit:
+            chunk = inflater.decompress(pending, _STEP)
+            pending = inflater.unconsumed_tail
+            if not chunk and not pending:
+                break  # no input left and no output: the stream ends early (said below)
+            raw += chunk
     except zlib.error as exc:
         raise DataError(
             place, "is not a run file (a damaged gzip stream)", str(exc)[:120], "export the run again"

@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from agentic_core.errors import show_value
 from agentic_core.gc_control import gc_paused, trim_memory
+from agentic_core.io.bounded_read import UnreadableFile, read_data_file
 from agentic_core.io.conversation_store import ConversationStore
 from agentic_core.io.importers import DEFAULT_FORMAT, check_format, import_parsed
 from agentic_core.io.importers.common import relocate
@@ -99,7 +100,10 @@ class _Loader:
     def add_path(self, path: str | Path) -> None:
         name = str(path)
         try:
-            data = Path(path).read_bytes()
+            data = read_data_file(path)
+        except UnreadableFile as err:
+            self._file_error(name, err.what, err.fix)
+            return
         except FileNotFoundError:
             self._file_error(
                 name, "file not found", f"check the path (relative paths start from {Path.cwd()})"

@@ -129,7 +129,7 @@ _MAGIC = (
 _UTF16_FIX = "save the file with the UTF-8 encoding (for example: iconv -f UTF-16 -t UTF-8)"
 
 
-def _binary_format(data: bytes) -> tuple[str, str] | None:
+def binary_format(data: bytes) -> tuple[str, str] | None:
     """What a file that cannot be UTF-8 JSON is (compressed, archive, UTF-16), or ``None``."""
     for magic, what, fix in _MAGIC:
         if data.startswith(magic):
@@ -139,6 +139,9 @@ def _binary_format(data: bytes) -> tuple[str, str] | None:
     # UTF-16 without a byte-order mark: ASCII text leaves every other byte NUL, which UTF-8 JSON
     # never contains outside a string escape.
     head = data[:512]
+    if len(head) >= 4 and head.count(0) == len(head):
+        # All zeros (a sparse or zero-filled file, a disk image): not text in any encoding.
+        return "holds only zero bytes (NUL), not text", "check that this is the data file you meant"
     if len(head) >= 4 and head.count(0) * 3 >= len(head):
         odd, even = head[1::2].count(0), head[0::2].count(0)
         order = "little-endian" if odd > even else "big-endian"
@@ -212,7 +215,7 @@ def is_json_lines(data: bytes) -> bool:
     """Whether :func:`parse` reads ``data`` (without a byte-order mark) as JSON Lines, decided from
     its first lines (for :mod:`agentic_core.io.load_pieces`; ``False`` when that takes more)."""
     return (
-        _binary_format(data) is None
+        binary_format(data) is None
         and not data.startswith(_BOM)
         and _more_than_one_value(data)
         and _looks_like_jsonl(data)
@@ -231,7 +234,7 @@ def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
     Returns:
         The records and the file-level issues. Never raises for bad input.
     """
-    binary = _binary_format(data)
+    binary = binary_format(data)
     if binary is not None:
         what, fix = binary
         return Parsed("invalid", issues=[Issue("error", file, None, "", what, None, fix)])
@@ -239,6 +242,9 @@ def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
         data = data[len(_BOM) :]
     if _BYTE.search(data) is None:
         return Parsed("empty", issues=[empty_issue(file)])
+    if b"\r" in data and b"\n" not in data:
+        # Old Mac line endings (CR only): a CR is JSON whitespace, so every line would read as one.
+        data = data.replace(b"\r", b"\n")
 
     if not _more_than_one_value(data):
         try:

@@ -98,16 +98,29 @@ def _encoding_issue(
     )
 
 
+# 19 digits in a row: an integer orjson may not hold in 64 bits (it silently reads one past 2^64
+# as a float, so ids ending ...890 and ...891 compare equal). Such a text goes to the standard
+# library, which keeps every integer exact. Digits inside strings only cost that slower parse.
+_BIG_INTEGER = re.compile(rb"[0-9]{19}")
+
+
+def has_big_integer(data: bytes | str) -> bool:
+    """Whether a JSON text may hold an integer past 64 bits (then parse it with :mod:`json`, not orjson)."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    return _BIG_INTEGER.search(raw) is not None
+
+
 def _loads(data: bytes) -> tuple[Any, Exception | None, bool]:
     """Parse one JSON text: orjson, then the standard library (NaN, Infinity, big integers).
 
     Returns:
         ``(value, error, whether the standard library parsed it)``.
     """
-    try:
-        return orjson.loads(data), None, False
-    except orjson.JSONDecodeError:
-        pass
+    if not has_big_integer(data):
+        try:
+            return orjson.loads(data), None, False
+        except orjson.JSONDecodeError:
+            pass
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -246,7 +259,7 @@ def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
         # Old Mac line endings (CR only): a CR is JSON whitespace, so every line would read as one.
         data = data.replace(b"\r", b"\n")
 
-    if not _more_than_one_value(data):
+    if not _more_than_one_value(data) and not has_big_integer(data):
         try:
             return from_document(file, orjson.loads(data), data)
         except orjson.JSONDecodeError:

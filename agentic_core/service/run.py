@@ -28,6 +28,7 @@ from agentic_core.agentic_metrics.compute import parse_metrics
 from agentic_core.agentic_metrics.results import AgenticView
 from agentic_core.errors import AgenticError, DataError, RequestError, SettingsError, show_value
 from agentic_core.io.load_report import LoadReport
+from agentic_core.io.parse import has_big_integer
 from agentic_core.io.unknown_keys import close_match
 from agentic_core.secrets import json_holds_secret, known_secrets, mask_known, mask_values, register_secret
 from agentic_core.service.config import ServiceConfig
@@ -146,7 +147,8 @@ def _parse_body(body: bytes | str, limit: int) -> Any:
     if not data.strip():
         raise RequestError("request body", "is empty", fix="send seed 001's JSON request object", show=False)
     try:
-        return orjson.loads(data)
+        if not has_big_integer(data):  # orjson reads an integer past 64 bits as a float
+            return orjson.loads(data)
     except orjson.JSONDecodeError:
         pass
     try:

@@ -314,7 +314,9 @@ def _assemble(
             "position": positions,
             "session_id": per_interaction(session_ids),
             "assistant_id": per_interaction(columns.assistant_ids),
-            "task_key": per_interaction(task_keys_per_conv),
+            # Codes into the distinct keys, not a copy per row: a key joins every qa_id of its
+            # conversation, so a copy per row grows with the square of the conversation's length.
+            "task_key": pd.Categorical.from_codes(codes[conv_index], categories=uniques) if len(conv_index) else [],
             "qa_id": _text_column(columns, "qa_id"),
             "query": _text_column(columns, "query"),
             "answer": _text_column(columns, "answer"),

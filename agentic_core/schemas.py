@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, model_validator
 
 _ALLOW = ConfigDict(extra="allow", frozen=False)
 
@@ -36,6 +36,8 @@ class ParameterRule(BaseModel):
     values: list[Any] | None = None
     abs_tol: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
     rel_tol: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
+    # The any_of values indexed for lookup (built on first use by tools.values.in_values).
+    _value_index: Any = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _check_kind_fields(self) -> ParameterRule:

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from typing import NamedTuple, cast
 
 import numpy as np
+import orjson
 
 from agentic_core.schemas import ExpectedTool, ToolCall
 from agentic_core.tools.results import MatchRow, ParamError
@@ -17,6 +19,11 @@ from agentic_core.tools.values import in_values, num_exact, str_exact, structura
 # total agreement (a fraction with small denominators, >= 1e-3 for any realistic parameter
 # count), even summed over a large group: 1e-9 * (100 calls)^2 = 1e-5.
 _TIE_BREAK = 1e-9
+
+# Above this many (expected, used) pairs in one tool name group, the optimal assignment (every pair
+# compared, then a cubic solver) gives way to a pairing in linear time (:func:`_pair_in_linear_time`):
+# a single interaction with thousands of calls of one tool must not take the server's memory.
+MAX_ASSIGNMENT_PAIRS = 40_000
 
 
 def pair_agreement(expected: ExpectedTool, used: ToolCall) -> tuple[float, list[ParamError]]:
@@ -99,16 +106,22 @@ def assign(value: list[list[float]]) -> list[tuple[int, int]]:
 
 
 def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
-    """Length of the longest common subsequence (O(len(a) * len(b)), tiny inputs)."""
+    """Length of the longest common subsequence, exact, by the bit-parallel method (Hyyrö, 2004).
+
+    One pass over ``a`` with a few operations on integers of ``len(b)`` bits: the classic table
+    (``len(a) * len(b)`` Python steps) took seconds for one interaction with thousands of calls.
+    """
     if not a or not b:
         return 0
-    prev = [0] * (len(b) + 1)
+    masks: dict[str, int] = {}
+    for j, y in enumerate(b):
+        masks[y] = masks.get(y, 0) | (1 << j)
+    full = (1 << len(b)) - 1
+    v = full  # a 0 bit marks a column where the common subsequence grew
     for x in a:
-        cur = [0] * (len(b) + 1)
-        for j, y in enumerate(b, start=1):
-            cur[j] = prev[j - 1] + 1 if x == y else max(prev[j], cur[j - 1])
-        prev = cur
-    return prev[-1]
+        u = v & masks.get(x, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(b) - v.bit_count()
 
 
 def f1(precision: float, recall: float) -> float:
@@ -150,21 +163,67 @@ def match_calls(
             agreement, errors = pair_agreement(exp[e_list[0]], used[u_list[0]])
             matched[e_list[0]] = Match(u_list[0], agreement, errors)
             continue
-        pairs = [[pair_agreement(exp[e], used[u]) for u in u_list] for e in e_list]
-        # Required matches first (worth more than any total agreement), then total agreement,
-        # then closeness in order within the name group.
-        bonus = min(len(e_list), len(u_list)) + 1.0
-        value = [
-            [
-                (0.0 if exp[e].optional else bonus) + pairs[i][j][0] - _TIE_BREAK * abs(i - j)
-                for j in range(len(u_list))
+        if len(e_list) * len(u_list) > MAX_ASSIGNMENT_PAIRS:
+            chosen = _pair_in_linear_time(exp, used, e_list, u_list)
+        else:
+            # Agreements only (the disagreements of the chosen pairs are computed once, below):
+            # a list of errors per pair held every pair's errors at once.
+            agreements = [[pair_agreement(exp[e], used[u])[0] for u in u_list] for e in e_list]
+            # Required matches first (worth more than any total agreement), then total agreement,
+            # then closeness in order within the name group.
+            bonus = min(len(e_list), len(u_list)) + 1.0
+            value = [
+                [
+                    (0.0 if exp[e].optional else bonus) + agreements[i][j] - _TIE_BREAK * abs(i - j)
+                    for j in range(len(u_list))
+                ]
+                for i, e in enumerate(e_list)
             ]
-            for i, e in enumerate(e_list)
-        ]
-        for i, j in assign(value):
-            agreement, errors = pairs[i][j]
+            chosen = assign(value)
+        for i, j in chosen:
+            agreement, errors = pair_agreement(exp[e_list[i]], used[u_list[j]])
             matched[e_list[i]] = Match(u_list[j], agreement, errors)
     return matched
+
+
+def _parameters_key(call: ToolCall | ExpectedTool) -> bytes | None:
+    """The call's parameters as canonical JSON (equal keys: equal parameters), or ``None``."""
+    try:
+        return orjson.dumps(call.parameters, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):  # an integer past 64 bits: paired in order instead
+        return None
+
+
+def _pair_in_linear_time(
+    exp: Sequence[ExpectedTool], used: Sequence[ToolCall], e_list: list[int], u_list: list[int]
+) -> list[tuple[int, int]]:
+    """A pairing of one large name group without comparing every pair (positions in the lists).
+
+    Calls with the very same parameters are paired first (expected calls without rules, whose
+    agreement is then 1.0); the rest are paired in order, required expected calls first. This is
+    not always the optimal assignment, which needs every pair compared and a cubic solver.
+    """
+    free: dict[bytes, deque[int]] = {}
+    for j, u in enumerate(u_list):
+        key = _parameters_key(used[u])
+        if key is not None:
+            free.setdefault(key, deque()).append(j)
+    taken = [False] * len(u_list)
+    pairs: list[tuple[int, int]] = []
+    left: list[int] = []
+    for i, e in enumerate(e_list):
+        key = None if exp[e].parameter_rules else _parameters_key(exp[e])
+        queue = free.get(key) if key is not None else None
+        if queue:
+            j = queue.popleft()
+            taken[j] = True
+            pairs.append((i, j))
+        else:
+            left.append(i)
+    left.sort(key=lambda i: (bool(exp[e_list[i]].optional), i))
+    rest = (j for j in range(len(u_list)) if not taken[j])
+    pairs.extend(zip(left, rest, strict=False))
+    return pairs
 
 
 def display_rows(e_order: list[int], u_order: list[int], matched: dict[int, Match]) -> list[MatchRow]:

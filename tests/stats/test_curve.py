@@ -89,8 +89,12 @@ def test_dataset_curve_invariants(data: list[tuple[int, int]], mode: str, target
         assert point.pass_pow_k is not None
         assert point.pass_at_k is not None
         assert point.success_rate is not None
-        assert 0.0 <= point.pass_pow_k <= point.success_rate + 1e-12
-        assert point.success_rate <= point.pass_at_k + 1e-12 <= 1.0 + 1e-12
+        # The curve's own pass@1 bounds it; the success rate is the same only when no group is left
+        # out (it uses every group with an attempt, issue 30).
+        first = curve[0].pass_at_k
+        assert first is not None
+        assert 0.0 <= point.pass_pow_k <= first + 1e-12
+        assert first <= point.pass_at_k + 1e-12 <= 1.0 + 1e-12
         for value, ci in (
             (point.pass_at_k, point.pass_at_k_ci),
             (point.pass_pow_k, point.pass_pow_k_ci),
@@ -98,7 +102,9 @@ def test_dataset_curve_invariants(data: list[tuple[int, int]], mode: str, target
         ):
             assert ci is not None
             assert 0.0 <= ci[0] <= value <= ci[1] <= 1.0  # every point inside its own interval
-        assert curve[0].pass_at_k == curve[0].pass_pow_k == curve[0].success_rate
+        assert curve[0].pass_at_k == curve[0].pass_pow_k
+        if point.n_excluded == int(np.count_nonzero(n == 0)):
+            assert curve[0].pass_at_k == curve[0].success_rate
 
 
 def test_dataset_value_is_the_mean_over_groups_of_the_group_value() -> None:
@@ -163,7 +169,9 @@ def test_unbiased_groups_with_too_few_attempts_are_excluded_from_the_whole_curve
     k1, k3 = curve
     assert k1.pass_pow_k == pytest.approx((3 / 5 + 4 / 5) / 2)
     assert k3.pass_pow_k == pytest.approx((pass_pow_k(5, 3, 3) + pass_pow_k(5, 4, 3)) / 2)
-    assert k3.observed_success_rate == pytest.approx((3 / 5 + 4 / 5) / 2)
+    # The success rate is over every group with an attempt, whatever K leaves out (issue 30).
+    assert k3.observed_success_rate == pytest.approx((1 + 3 / 5 + 4 / 5 + 0) / 4)
+    assert k3.success_rate == k1.success_rate == pytest.approx((1 + 3 / 5 + 4 / 5 + 0) / 4)
     # plug-in and Bayesian keep every group
     assert dataset_curve(n, c, [3], mode="frequentist", estimator="plug-in")[0].n_groups == 4
     assert dataset_curve(n, c, [3], mode="bayesian", estimator="unbiased")[0].n_groups == 4
@@ -182,7 +190,7 @@ def test_no_usable_group_gives_none_with_the_reason() -> None:
     [point] = dataset_curve([2, 3], [1, 3], [5], mode="frequentist", estimator="unbiased")
     assert point.pass_at_k is None
     assert point.pass_pow_k_ci is None
-    assert point.success_rate is None
+    assert point.success_rate == pytest.approx((1 / 2 + 3 / 3) / 2)  # every group with an attempt (issue 30)
     assert (point.n_groups, point.n_excluded) == (0, 2)
     assert point.excluded_reason is not None
     assert "no group can be used" in point.excluded_reason

@@ -44,6 +44,7 @@ from agentic_core.io.load_report import Issue, LoadReport, SkippedRecord
 from agentic_core.io.parse import from_document, parse
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.record_stream import LineOf, stream_records
+from agentic_core.io.task_conflicts import ground_truth_conflicts
 from agentic_core.schemas import Conversation
 
 __all__ = [
@@ -149,6 +150,12 @@ class _Loader:
     def finish(self) -> LoadReport:
         """The report, once every file is loaded (memory freed meanwhile handed back when it was a lot)."""
         self.close()
+        if self.report.conversations:
+            files = self.report.files
+            place = files[0] if len(files) == 1 else "the loaded files"
+            conflict = ground_truth_conflicts(self.report.conversations.columns, place)
+            if conflict is not None:
+                self.report.issues.append(conflict)
         if self.report.n_records >= _TRIM_FROM:
             trim_memory()
         return self.report

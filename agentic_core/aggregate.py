@@ -124,7 +124,8 @@ class Aggregate:
             ``n``, ``c``, per-group pass@K / pass^K with intervals.
         tool_summary: Mean of each tool dimension and overall with intervals, and counts.
         counts: Conversation / interaction counts, unscored and excluded numbers.
-        success_rate: The success rate: pass@1 by the curve's method, same groups, same interval.
+        success_rate: The success rate: pass@1 by the curve's method over every group with an attempt
+            (the same at every K; the curve names the groups each k leaves out).
         k: The K used (``auto`` resolved).
         k_reason: Why that K, in words.
         excluded_groups: Keys of the groups left out of the curve (too few attempts, none scored).

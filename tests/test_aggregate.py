@@ -215,3 +215,19 @@ def test_all_zero_tool_weights_judge_conversations_on_answers_alone() -> None:
     assert agg.interactions["tool_overall"].isna().all()
     assert any("Tool use is not scored" in note for note in agg.headline.notes)
     assert agg.tool_summary.overall.mean is None
+
+
+@pytest.mark.parametrize("mode", ["frequentist", "bayesian"])
+def test_success_rate_does_not_change_with_k(mode: str) -> None:
+    # Issue 30: K = 3 drops the task with 2 attempts from the curve; it stays in the success rate.
+    records = [conv(f"a{i}", [0.9 if i < 2 else 0.1], task="A") for i in range(4)]
+    records += [conv(f"b{i}", [0.9 if i < 3 else 0.1], task="B") for i in range(4)]
+    records += [conv(f"c{i}", [0.9], task="C") for i in range(2)]
+    result = evaluate(convs(records), "dataset")
+    at = {k: aggregate(result, make_settings(k=k, mode=mode)) for k in (1, 3)}
+    assert at[3].excluded_groups == (["C"] if mode == "frequentist" else [])
+    assert at[1].success_rate.value == pytest.approx(at[3].success_rate.value, abs=1e-12)
+    assert at[1].success_rate.ci == pytest.approx(at[3].success_rate.ci, abs=1e-12)
+    assert at[1].headline.success_rate == pytest.approx(at[3].headline.success_rate, abs=1e-12)
+    if mode == "frequentist":
+        assert at[3].success_rate.value == pytest.approx((2 / 4 + 3 / 4 + 2 / 2) / 3)

@@ -12,7 +12,8 @@ are the same. Intervals by mode and target:
                   population                                   these tasks
 ================  ===========================================  ==============================================
 frequentist       BCa bootstrap over groups, with Hesterberg's  bootstrap of the attempts within each group
-                  small-sample expansion (``bca-bootstrap``)    (``within-task-bootstrap``)
+                  small-sample expansion, widened to hold the   (``within-task-bootstrap``)
+                  hierarchical interval (``bca-bootstrap``)
 bayesian          hierarchical Beta-Binomial, exact on a grid   independent Beta posteriors per group
                   (``hierarchical-grid``)                       (``monte-carlo`` / ``cornish-fisher``)
 one group         Wilson (frequentist), Beta quantiles (Bayesian), pushed through the transforms

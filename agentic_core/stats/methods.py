@@ -26,7 +26,8 @@ IntervalMethod = Literal[
 """How an interval was obtained (shown on screen so the user knows what the bars mean).
 
 ``wilson``: Wilson score interval for p, transformed (one frequentist group).
-``bca-bootstrap``: BCa bootstrap over groups with a small-sample expansion (frequentist, population).
+``bca-bootstrap``: BCa bootstrap over groups with a small-sample expansion, widened to hold the
+hierarchical Beta-Binomial interval where that is wider (frequentist, population; issue 30).
 ``within-task-bootstrap``: the attempts within each group resampled (frequentist, these tasks).
 ``hierarchical-grid``: the hierarchical Beta-Binomial posterior, exact on a grid (Bayesian, population).
 ``beta-quantiles``: exact Beta posterior quantiles, transformed (one Bayesian group).

@@ -76,7 +76,12 @@ def run(code: Path, shape: str, n: int, timeout: float) -> str:
     env = {**os.environ, "PYTHONPATH": str(code)}
     try:
         out = subprocess.run(
-            [sys.executable, "-c", _CHILD, shape, str(n)], capture_output=True, text=True, env=env, timeout=timeout
+            [sys.executable, "-c", _CHILD, shape, str(n)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=timeout,
+            cwd=code,  # `python -c` puts the working directory first on the import path
         )
     except subprocess.TimeoutExpired:
         return f"over {timeout:.0f} s"

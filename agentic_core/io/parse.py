@@ -101,13 +101,17 @@ def _encoding_issue(
 # 19 digits in a row: an integer orjson may not hold in 64 bits (it silently reads one past 2^64
 # as a float, so ids ending ...890 and ...891 compare equal). Such a text goes to the standard
 # library, which keeps every integer exact. Digits inside strings only cost that slower parse.
-_BIG_INTEGER = re.compile(rb"[0-9]{19}")
+# Found with bytes.translate (every digit to "0", everything else to a space) and a substring search,
+# both C loops over the buffer: a regular expression scan of the same text is about ten times slower,
+# and this check runs on every line of every file.
+_DIGITS_ONLY = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))
+_NINETEEN_DIGITS = b"0" * 19
 
 
 def has_big_integer(data: bytes | str) -> bool:
     """Whether a JSON text may hold an integer past 64 bits (then parse it with :mod:`json`, not orjson)."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-    return _BIG_INTEGER.search(raw) is not None
+    return _NINETEEN_DIGITS in raw.translate(_DIGITS_ONLY)
 
 
 def _loads(data: bytes) -> tuple[Any, Exception | None, bool]:

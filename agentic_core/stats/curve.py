@@ -26,6 +26,7 @@ quantile), the interval is widened to the point and the point's ``notes`` say so
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -308,11 +309,9 @@ def _frequentist(
         # task it was not dealt. The hierarchical model's interval pools the tasks through a Beta
         # law and covers on those shapes, but not on every mixture; the interval is the smallest
         # one holding both, which covered >= 0.93 in every cell of benchmarks/bench_coverage.py.
-        post = hyper_posterior(dist, ks, level)
-        summary = population_summary(post, ks, level)
-        low = np.minimum(low, np.concatenate([summary["pass_at"][1], summary["pass_pow"][1]]))
-        high = np.maximum(high, np.concatenate([summary["pass_at"][2], summary["pass_pow"][2]]))
-        return point, low, high, "bca-bootstrap", notes
+        key = [np.asarray(x, dtype=np.int64).tobytes() for x in (dist.n, dist.c, dist.m, ks)]
+        h_low, h_high = _hierarchical_bounds(*key, level)
+        return point, np.minimum(low, h_low), np.maximum(high, h_high), "bca-bootstrap", notes
 
     def value_of(n: int) -> FloatArray:
         c_star = np.arange(n + 1)
@@ -323,6 +322,23 @@ def _frequentist(
     tail = (1.0 - level) / 2.0
     low, high = np.quantile(replicates, [tail, 1.0 - tail], axis=0)
     return point, low, high, "within-task-bootstrap", []
+
+
+@functools.lru_cache(maxsize=64)
+def _hierarchical_bounds(n: bytes, c: bytes, m: bytes, ks: bytes, level: float) -> tuple[FloatArray, FloatArray]:
+    """The hierarchical posterior's pass@k then pass^k bounds (memoised on the counts: a trend or a
+    page reopening the same data pays for the grid once; the arrays are read-only)."""
+    counts = np.frombuffer(m, dtype=np.int64)
+    dist = DistinctPairs(
+        np.frombuffer(n, dtype=np.int64), np.frombuffer(c, dtype=np.int64), counts, np.arange(counts.size)
+    )
+    k_arr = np.frombuffer(ks, dtype=np.int64)
+    summary = population_summary(hyper_posterior(dist, k_arr, level), k_arr, level)
+    low = np.concatenate([summary["pass_at"][1], summary["pass_pow"][1]])
+    high = np.concatenate([summary["pass_at"][2], summary["pass_pow"][2]])
+    low.flags.writeable = False
+    high.flags.writeable = False
+    return low, high
 
 
 def bca_population(

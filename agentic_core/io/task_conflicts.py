@@ -36,10 +36,13 @@ def _per_conversation(codes: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         return np.add.reduceat(terms, starts.astype(np.int64)) if len(terms) else np.zeros(0, np.uint64)
 
 
-def _first_with_code(columns: InteractionColumns, code: int) -> int:
-    """The first conversation whose task key has dictionary code ``code``."""
-    tasks = _codes(pa.chunked_array([pa.array(columns.task_keys, type=pa.large_string())]))
-    return int(np.flatnonzero(tasks == np.uint64(code))[0])
+def _key_is_given(columns: InteractionColumns, conversation: int, start: int) -> bool:
+    """Whether the conversation's task key is a ``task_id`` of the data, not its qa_ids joined.
+
+    ``start`` is the conversation's first row.
+    """
+    qa_ids = columns.texts["qa_id"].slice(start, int(columns.sizes[conversation])).to_pylist()
+    return columns.task_keys[conversation] != "|".join(qa_ids)
 
 
 def ground_truth_conflicts(columns: InteractionColumns, place: str) -> Issue | None:
@@ -56,6 +59,10 @@ def ground_truth_conflicts(columns: InteractionColumns, place: str) -> Issue | N
     if len(sizes) < 2 or not (sizes > 0).all():
         return None
     tasks = _codes(pa.chunked_array([pa.array(columns.task_keys, type=pa.large_string())]))
+    # The first conversation of each task code, and each conversation's first row: found once, so
+    # naming many conflicting tasks stays linear.
+    _, first_of_task = np.unique(tasks, return_index=True)
+    row_starts = np.cumsum(sizes) - sizes
     questions = _per_conversation(_codes(columns.texts["qa_id"]), sizes)
     truths = _per_conversation(_codes(columns.texts["ground_truth"]), sizes)
     with np.errstate(over="ignore"):
@@ -70,10 +77,18 @@ def ground_truth_conflicts(columns: InteractionColumns, place: str) -> Issue | N
     if not len(conflicting):
         return None
     counts = distinct[distinct > 1]
-    conflicts = [(columns.task_keys[_first_with_code(columns, int(tasks[i]))], int(n)) for i, n in
-                 zip(conflicting[:_SHOWN], counts[:_SHOWN], strict=True)]
-    named = ", ".join(f"{show_value(task)} ({n} different ground truths)" for task, n in conflicts)
-    more = f" and {len(conflicting) - _SHOWN} more" if len(conflicting) > _SHOWN else ""
+    conflicts = []
+    for i, n in zip(conflicting, counts, strict=True):
+        first = int(first_of_task[int(tasks[i])])
+        # A task_id the data sets says on purpose that these are attempts at one task (later turns may
+        # differ from attempt to attempt); only a key made of the qa_ids groups them by accident.
+        if _key_is_given(columns, first, int(row_starts[first])):
+            continue
+        conflicts.append((columns.task_keys[first], int(n)))
+    if not conflicts:
+        return None
+    named = ", ".join(f"{show_value(task)} ({n} different ground truths)" for task, n in conflicts[:_SHOWN])
+    more = f" and {len(conflicts) - _SHOWN} more" if len(conflicts) > _SHOWN else ""
     return Issue(
         "warning",
         place,
@@ -82,5 +97,6 @@ def ground_truth_conflicts(columns: InteractionColumns, place: str) -> Issue | N
         f"conversations with the same task key and qa_id(s) but different ground truths are scored as "
         f"attempts at one task: {named}{more}",
         None,
-        "give each different question its own qa_id, or set task_id to tell the tasks apart",
+        "give each different question its own qa_id, or a task_id per task (conversations sharing a task_id "
+        "are attempts at one task, whatever their ground truths)",
     )

@@ -36,3 +36,21 @@ def test_order_of_the_ground_truths_counts() -> None:
     report = load_bytes("d.jsonl", as_jsonl([conversation("a", *two), conversation("b", *swapped)]))
     warnings = [w for w in report.warnings if "different ground truths" in w.rule]
     assert len(warnings) == 1 and "'q1|q2'" in warnings[0].rule
+
+
+def test_a_shared_task_id_says_the_attempts_are_one_task_on_purpose() -> None:
+    # Multi-turn attempts at one task drift apart in later turns: the data's task_id groups them on purpose.
+    records = [_attempt("a", "8", task_id="t1"), _attempt("b", "9", task_id="t1")]
+    report = load_bytes("d.jsonl", as_jsonl(records))
+    assert not [w for w in report.warnings if "different ground truths" in w.rule]
+
+
+def test_only_the_tasks_grouped_by_their_qa_ids_are_named() -> None:
+    records = [
+        _attempt("a", "8", task_id="t1"),
+        _attempt("b", "9", task_id="t1"),
+        _attempt("c", "8"),
+        _attempt("d", "9"),
+    ]
+    warnings = [w for w in load_bytes("d.jsonl", as_jsonl(records)).warnings if "different ground truths" in w.rule]
+    assert len(warnings) == 1 and "'q1' (2 different" in warnings[0].rule and "t1" not in warnings[0].rule

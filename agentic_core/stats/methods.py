@@ -58,7 +58,9 @@ ProbabilityMethod = Literal["bootstrap-share", "posterior-share", "t-distributio
 
 METHOD_TEXT: dict[str, str] = {
     "wilson": "Wilson score interval for the success probability, pushed through the pass@k / pass^k formulas",
-    "bca-bootstrap": "a seeded BCa bootstrap over tasks with Hesterberg's small-sample expansion",
+    "bca-bootstrap": "a seeded BCa bootstrap over tasks with Hesterberg's small-sample expansion, widened to hold "
+    "the hierarchical Beta-Binomial interval (the bootstrap alone misses the truth too often when most tasks "
+    "are hard, or most are easy)",
     "within-task-bootstrap": "a seeded bootstrap of the attempts within each task",
     "hierarchical-grid": "the hierarchical Beta-Binomial posterior over tasks (BDA3 5.3), exact on a grid",
     "beta-quantiles": "exact Beta posterior quantiles (a single group, no Monte Carlo)",

@@ -26,12 +26,20 @@ class UnreadableFile(Exception):
         self.fix = fix
 
 
+def env_megabytes(name: str, default: int) -> int:
+    """A size limit in MB from the environment variable ``name`` (at least 1), else ``default``.
+
+    A deployment's choice, read at each use; a value that is not a whole number keeps the default.
+    """
+    try:
+        return max(1, int(os.environ.get(name, str(default))))
+    except ValueError:
+        return default
+
+
 def max_file_mb() -> int:
     """The per-file limit of a data file given by path, in MB: 4096, or ``$AGENTIC_MAX_FILE_MB``."""
-    try:
-        return max(1, int(os.environ.get(ENV_MAX_FILE_MB, str(DEFAULT_MAX_FILE_MB))))
-    except ValueError:
-        return DEFAULT_MAX_FILE_MB
+    return env_megabytes(ENV_MAX_FILE_MB, DEFAULT_MAX_FILE_MB)
 
 
 def _not_a_regular_file(mode: int) -> str | None:

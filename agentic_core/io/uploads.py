@@ -6,10 +6,10 @@ like any other unreadable file (with its place and the fix), never silently drop
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Protocol
 
+from agentic_core.io.bounded_read import env_megabytes
 from agentic_core.io.importers.formats import DEFAULT_FORMAT
 from agentic_core.io.load_report import Issue, LoadReport
 from agentic_core.io.loader import load_many
@@ -31,10 +31,7 @@ class Upload(Protocol):
 
 def max_upload_mb() -> int:
     """The per-file upload limit in MB: 200, or ``$AGENTIC_MAX_UPLOAD_MB`` (a deployment's choice)."""
-    try:
-        return max(1, int(os.environ.get(ENV_MAX_UPLOAD_MB, str(DEFAULT_MAX_UPLOAD_MB))))
-    except ValueError:
-        return DEFAULT_MAX_UPLOAD_MB
+    return env_megabytes(ENV_MAX_UPLOAD_MB, DEFAULT_MAX_UPLOAD_MB)
 
 
 def load_uploads(

@@ -7,11 +7,11 @@ as they pass the limit, with the cause named.
 
 from __future__ import annotations
 
-import os
 import zlib
 from pathlib import Path
 
 from agentic_core.errors import DataError
+from agentic_core.io.bounded_read import env_megabytes
 
 ENV_MAX_RUN_MB = "AGENTIC_MAX_RUN_MB"
 DEFAULT_MAX_RUN_MB = 1024
@@ -21,10 +21,7 @@ _STEP = 16 * _MB
 
 def max_run_mb() -> int:
     """The limit of a run document once decompressed, in MB: 1024, or ``$AGENTIC_MAX_RUN_MB``."""
-    try:
-        return max(1, int(os.environ.get(ENV_MAX_RUN_MB, str(DEFAULT_MAX_RUN_MB))))
-    except ValueError:
-        return DEFAULT_MAX_RUN_MB
+    return env_megabytes(ENV_MAX_RUN_MB, DEFAULT_MAX_RUN_MB)
 
 
 def read_run_file(path: Path) -> bytes:

@@ -114,8 +114,12 @@ def has_big_integer(data: bytes | str) -> bool:
     return _NINETEEN_DIGITS in raw.translate(_DIGITS_ONLY)
 
 
-def _loads(data: bytes) -> tuple[Any, Exception | None, bool]:
+def loads_json(data: bytes) -> tuple[Any, Exception | None, bool]:
     """Parse one JSON text: orjson, then the standard library (NaN, Infinity, big integers).
+
+    The one rule for every JSON text the workbench reads (data files, request bodies): orjson for
+    speed, the standard library where orjson would lose an integer past 64 bits, read NaN, or
+    fail to say where a syntax error is.
 
     Returns:
         ``(value, error, whether the standard library parsed it)``.
@@ -371,7 +375,7 @@ def parse_jsonl(file: str, data: bytes, lazy: bool = False, first_line: int = 1)
                 continue
             # The raw line is parsed (JSON allows the surrounding spaces and a trailing \r), so
             # error columns count from the start of the line as an editor shows it.
-            value, err, stdlib = _loads(raw)
+            value, err, stdlib = loads_json(raw)
             if stdlib and pending is not None:
                 parsed.stdlib = True
                 pending[index] = None  # not exact as JSON text (NaN, big integers): not kept

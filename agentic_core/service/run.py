@@ -28,7 +28,7 @@ from agentic_core.agentic_metrics.compute import parse_metrics
 from agentic_core.agentic_metrics.results import AgenticView
 from agentic_core.errors import AgenticError, DataError, RequestError, SettingsError, show_value
 from agentic_core.io.load_report import LoadReport
-from agentic_core.io.parse import has_big_integer
+from agentic_core.io.parse import loads_json
 from agentic_core.io.unknown_keys import close_match
 from agentic_core.secrets import json_holds_secret, known_secrets, mask_known, mask_values, register_secret
 from agentic_core.service.config import ServiceConfig
@@ -146,30 +146,24 @@ def _parse_body(body: bytes | str, limit: int) -> Any:
         raise body_too_large(len(data), limit)
     if not data.strip():
         raise RequestError("request body", "is empty", fix="send seed 001's JSON request object", show=False)
-    try:
-        if not has_big_integer(data):  # orjson reads an integer past 64 bits as a float
-            return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        pass
-    try:
-        # The standard library reads NaN / Infinity (then refused with their place by the loader)
-        # and says where a syntax error is.
-        return json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
+    # NaN / Infinity are read (then refused with their place by the loader); integers stay exact.
+    value, error, _ = loads_json(data)
+    if isinstance(error, UnicodeDecodeError):
         raise RequestError(
-            "request body", f"is not valid UTF-8 (byte {exc.start})", fix="send UTF-8 encoded JSON", show=False
+            "request body", f"is not valid UTF-8 (byte {error.start})", fix="send UTF-8 encoded JSON", show=False
         ) from None
-    except json.JSONDecodeError as exc:
+    if isinstance(error, json.JSONDecodeError):
         raise RequestError(
-            f"request body line {exc.lineno}, column {exc.colno}",
-            f"is not valid JSON: {exc.msg}",
+            f"request body line {error.lineno}, column {error.colno}",
+            f"is not valid JSON: {error.msg}",
             fix='send one JSON object: {"datasets": [...], "config": {...}} (check quotes, commas and brackets)',
             show=False,
         ) from None
-    except RecursionError:
+    if isinstance(error, RecursionError):
         raise RequestError(
             "request body", "is nested too deeply to read", fix="flatten the data (at most 64 levels)", show=False
         ) from None
+    return value
 
 
 def _config_error(exc: ValidationError, raw: dict[str, Any]) -> AgenticError:

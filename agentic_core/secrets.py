@@ -156,11 +156,6 @@ def mask_known(text: str, extra: Iterable[str | SecretStr | None] = ()) -> str:
     return mask_secrets(text, known_secrets(extra))
 
 
-def holds_known_secret(text: str) -> bool:
-    """Whether ``text`` contains any secret the process knows (a cached reasoning must not)."""
-    return any(secret in text for secret in known_secrets())
-
-
 def mask_values(value: Any, secrets: Iterable[str | SecretStr | None]) -> Any:
     """A copy of a JSON-like document with the secrets masked inside its strings only.
 

@@ -67,12 +67,17 @@ class _PlainHelp(argparse.HelpFormatter):
         return action.help or ""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (exposed for tests and documentation)."""
+def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and documentation).
+
+    Args:
+        prog: the command as typed, shown in usage lines: ``agentic-eval`` for the console script.
+    """
+    from agentic_core.cli.dashboard_command import add_dashboard_parser
     from agentic_core.judges.providers import PROVIDERS
 
     parser = argparse.ArgumentParser(
-        prog="python -m agentic_core",
+        prog=prog,
         description="Evaluate AI-agent conversations: pass@K / pass^K with intervals, tool correctness.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
@@ -160,4 +165,5 @@ def build_parser() -> argparse.ArgumentParser:
     add_metric_options(ev)
     add_engine_options(ev)
     add_compare_parser(sub, ev)
+    add_dashboard_parser(sub)
     return parser

@@ -1,4 +1,4 @@
-"""The built-in sample datasets shipped in ``sample_data/``."""
+"""The built-in sample datasets shipped in ``sample_data/`` (installed as ``agentic_core/sample_data``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,19 @@ from pathlib import Path
 from agentic_core.errors import DataError
 from agentic_core.io.loader import LoadReport, load_paths
 
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data"
+
+def _sample_dir() -> Path:
+    """Where the samples are: the package data of an installed copy first, else the checkout's sample_data/.
+
+    The wheel installs ``sample_data/`` as ``agentic_core/sample_data`` (pyproject.toml), so an installed
+    copy works from any folder; in a checkout that folder does not exist and the repository's is used.
+    """
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "sample_data"
+    return installed if installed.is_dir() else package.parent / "sample_data"
+
+
+SAMPLE_DIR = _sample_dir()
 
 
 @dataclass(frozen=True)

@@ -362,7 +362,7 @@ class StructuredFakeChatModel(GenericFakeChatModel):
         return self
 
 
-def tool_call_reply(score: Any, reasoning: str = "Structured verdict.", name: str = "JudgeOutput") -> AIMessage:
+def tool_call_reply(score: Any, reasoning: str = "Structured verdict.", name: str = "JudgeReply") -> AIMessage:
     """An AI message carrying a structured judgement as a tool call, with token usage."""
     return AIMessage(
         content="",

@@ -41,10 +41,9 @@ from agentic_core.judges.llm_replies import message_of, read_judgement, usage_of
 from agentic_core.judges.prompt import (
     PROMPT_VERSION,
     AmbiguousJudgementError,
-    Judgement,
     JudgementParseError,
-    JudgeOutput,
     JudgePrompt,
+    JudgeReply,
 )
 from agentic_core.judges.reply_text import clip_reasoning, lone_surrogate_at, printable
 from agentic_core.secrets import mask_known, register_secret
@@ -202,7 +201,7 @@ class LLMJudge:
         if wants_structured:
             try:
                 # include_raw keeps the AIMessage: token usage, and the text when parsing fails.
-                self._structured = model.with_structured_output(JudgeOutput, include_raw=True)
+                self._structured = model.with_structured_output(JudgeReply, include_raw=True)
             except NotImplementedError:
                 if use_structured_output is True:
                     self.warnings.append(
@@ -407,7 +406,7 @@ class LLMJudge:
             output_tokens=usage[1],
         )
 
-    def _ok(self, judgement: Judgement, latency_s: float, *replies: AIMessage | None) -> Verdict:
+    def _ok(self, judgement: JudgeReply, latency_s: float, *replies: AIMessage | None) -> Verdict:
         """A scored verdict; its reasoning masked of every known secret, then clipped.
 
         A reasoning that is not valid Unicode (a lone surrogate) makes the item unscored instead:

@@ -15,8 +15,8 @@ from pydantic import BaseModel
 
 from agentic_core.judges.llm_errors import EMPTY_RESPONSE
 from agentic_core.judges.prompt import (
-    Judgement,
     JudgementParseError,
+    JudgeReply,
     message_text,
     parse_judgement,
     validate_judgement,
@@ -67,7 +67,7 @@ def _empty_reply(message: AIMessage | None) -> EmptyReplyError | None:
     return EmptyReplyError(f"no content, finish reason {reason!r}" if reason else "no content")
 
 
-def read_judgement(output: Any, message: AIMessage | None) -> Judgement:
+def read_judgement(output: Any, message: AIMessage | None) -> JudgeReply:
     """Read a model reply (an ``AIMessage``, or the structured dict) as a judgement.
 
     Args:
@@ -89,7 +89,7 @@ def read_judgement(output: Any, message: AIMessage | None) -> Judgement:
     return parse_judgement(text)
 
 
-def _structured_judgement(output: dict[str, Any], message: AIMessage | None) -> Judgement:
+def _structured_judgement(output: dict[str, Any], message: AIMessage | None) -> JudgeReply:
     parsed = output.get("parsed")
     raw_text = message_text(message.content) if message is not None else ""
     if parsed is not None:

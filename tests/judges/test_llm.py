@@ -159,7 +159,7 @@ def test_concurrency_bound_is_respected_and_reached() -> None:
 
 def _item_index(prompt: str) -> int:
     """The ``i`` of the item ``q{i}?`` (see ``make_items``) quoted in a prompt."""
-    found = re.search(r"<judge_data_query>\nq(\d+)\?", prompt)
+    found = re.search(r"<query-\w+>\nq(\d+)\?", prompt)
     assert found is not None
     return int(found.group(1))
 
@@ -221,7 +221,7 @@ def test_structured_output_path() -> None:
     )
     judge = fast_judge(model, concurrency=1)
     assert judge.structured and judge.identity.params["structured"] is True
-    assert [getattr(t, "__name__", t) for t in model.bound_tools] == ["JudgeOutput"]
+    assert [getattr(t, "__name__", t) for t in model.bound_tools] == ["JudgeReply"]
     ok, bad = judge_sync(judge, make_items(2))
     assert (ok.status, ok.score, ok.reasoning, ok.input_tokens, ok.output_tokens) == (
         "ok",
@@ -341,7 +341,8 @@ def test_ambiguous_reply_is_asked_again_once_and_the_clean_reply_scored() -> Non
     assert (judge.stats.reasks, judge.stats.requests, judge.stats.retries) == (1, 2, 0)
     # The same prompt, the model's own reply, then the short follow-up.
     first, second = model.received
-    assert second[: len(first)] == first == judge.messages(CARRYING_ITEM)
+    assert second[: len(first)] == first and first[0] == judge.messages(CARRYING_ITEM)[0]
+    assert len(first) == 2 and "Lyon. " + CARRIED in str(first[1].content)  # the same code: the same fence
     assert isinstance(second[-2], AIMessage) and second[-2].content == AMBIGUOUS
     assert isinstance(second[-1], HumanMessage) and second[-1].content == REASK_PROMPT
     assert "only your own final verdict" in REASK_PROMPT and "one JSON object" in REASK_PROMPT

@@ -236,10 +236,10 @@ def _metric_reply(prompt: str) -> str:
     """A fake LLM: answer verdicts, topic classifications and goal verdicts, by the prompt's data blocks."""
     import json
 
-    if "<judge_data_conversation>" in prompt:
+    if "<conversation-" in prompt:
         return json.dumps({"goal": "", "achieved": True, "score": 0.8, "evidence": [],
                            "reasoning": "Done as the reference says."})
-    if "<judge_data_topics>" in prompt:
+    if "<topics-" in prompt:
         return json.dumps({"answered": True, "on_topic": True, "topic": "weather", "reasoning": "on topic"})
     return judgement_json(0.9)
 
@@ -265,7 +265,7 @@ def test_agentic_metrics_are_computed_with_the_runs_llm_judge(
     assert "Agentic metrics computed" in _texts(at.success)
     assert "**Agentic metrics:** topic adherence, goal accuracy, judged by llm" in _texts(at.markdown)
     prompts = "\n".join(model.prompts)
-    assert "<judge_data_topics>" in prompts and "<judge_data_conversation>" in prompts  # no network: the fake
+    assert "<topics-" in prompts and "<conversation-" in prompts  # no network: the fake
 
     at.switch_page("pages/agentic_metrics.py").run()
     assert not at.exception

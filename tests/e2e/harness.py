@@ -30,6 +30,21 @@ CHROMIUM_ARGS = [
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 
+DOCS_SHOTS_ENV = "AGENTIC_DOCS_SCREENSHOTS"
+
+
+def docs_screenshot_dir() -> Path | None:
+    """``docs/img/`` when ``AGENTIC_DOCS_SCREENSHOTS=1``: the browser tests then make the docs' screenshots.
+
+    ``AGENTIC_DOCS_SCREENSHOTS=1 .venv/bin/python -m pytest tests/e2e/test_browser.py
+    tests/e2e/test_history_compare.py`` refreshes every image the docs show; otherwise they go to
+    tests/e2e/screenshots/ (ignored by git) for a person to look at.
+    """
+    if os.environ.get(DOCS_SHOTS_ENV) != "1":
+        return None
+    return ROOT / "docs" / "img"
+
+
 def require_chromium() -> None:
     """Called at the top of each browser test module: Debian's Chromium must be there.
 

@@ -13,9 +13,17 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.e2e.harness import chromium, metric_value, open_page, require_chromium, streamlit_server, wait_idle
+from tests.e2e.harness import (
+    chromium,
+    docs_screenshot_dir,
+    metric_value,
+    open_page,
+    require_chromium,
+    streamlit_server,
+    wait_idle,
+)
 
-SHOTS = Path(__file__).resolve().parent / "screenshots"
+SHOTS = docs_screenshot_dir() or Path(__file__).resolve().parent / "screenshots"
 PAGES = [  # (url path, heading); the Overview is the default page, served at "/"
     ("", "Overview"),
     ("data", "Data"),

@@ -15,9 +15,17 @@ import pytest
 from agentic_core import evaluate, load_paths
 from agentic_core.io.samples import SAMPLES
 from agentic_core.runs import RunStore
-from tests.e2e.harness import chromium, metric_value, open_page, require_chromium, streamlit_server, wait_idle
+from tests.e2e.harness import (
+    chromium,
+    docs_screenshot_dir,
+    metric_value,
+    open_page,
+    require_chromium,
+    streamlit_server,
+    wait_idle,
+)
 
-SHOTS = Path(__file__).resolve().parent / "screenshots"
+SHOTS = docs_screenshot_dir() or Path(__file__).resolve().parent / "screenshots"
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 

@@ -1,4 +1,4 @@
-"""Compare two evaluated runs, or two assistants of one run, task by task (DESIGN.md section 12).
+"""Compare two evaluated runs, or two assistants of one run, task by task (docs/compare.md).
 
 A *side* is an :class:`~agentic_core.result.EvaluationResult` under some settings, optionally
 restricted to one ``assistant_id``. Its conversations are grouped by task (``task_id``, else the

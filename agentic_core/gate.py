@@ -1,4 +1,4 @@
-"""The CI gate (DESIGN.md section 12): fail a build when a run is below its bounds or worse than its baseline.
+"""The CI gate (docs/compare.md): fail a build when a run is below its bounds or worse than its baseline.
 
 Two checks, each returning the failures as sentences that name the metric, its value and the bound:
 

@@ -1,4 +1,4 @@
-"""Benchmark of seed 004's agentic metrics, offline paths (DESIGN.md section 13; target >= 1,000 conversations/s).
+"""Benchmark of seed 004's agentic metrics, offline paths (docs/agentic-metrics.md; target >= 1,000 conversations/s).
 
 Run: ``.venv/bin/python benchmarks/bench_agentic_metrics.py [--tasks 1000] [--attempts 5]``. Prints conversations
 per second for each offline path, computed from scratch (no verdict cache: ``cache_mode="off"``) unless said:

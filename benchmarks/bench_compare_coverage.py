@@ -1,4 +1,4 @@
-"""Coverage of the paired comparison's 95% intervals for B - A, by simulation (DESIGN.md section 12).
+"""Coverage of the paired comparison's 95% intervals for B - A, by simulation (docs/compare.md).
 
 Run: ``.venv/bin/python benchmarks/bench_compare_coverage.py [--sims 400] [--quick]``. For each cell,
 T tasks with n attempts per side. Task difficulty for A is U-shaped, p_A ~ Beta(0.5, 0.5) (like real

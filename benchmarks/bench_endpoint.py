@@ -1,6 +1,6 @@
 """Benchmark: ``POST /run`` with 1,000 conversations and an offline judge, over real HTTP.
 
-Target (DESIGN.md section 9): seed 001's request with the offline judge, 1,000 conversations,
+Target: seed 001's request with the offline judge, 1,000 conversations,
 answered in <= 2 s after warm-up.
 
 Starts ``python -m agentic_core serve`` in its own process on a free loopback port (the command

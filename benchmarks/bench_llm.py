@@ -1,4 +1,4 @@
-"""LLM judging throughput against an OpenAI-compatible stand-in on loopback (DESIGN §9).
+"""LLM judging throughput against an OpenAI-compatible stand-in on loopback (figures in benchmarks/RESULTS.md).
 
 Measured in one run, against one stand-in server process with 200 ms latency:
 

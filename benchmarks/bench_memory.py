@@ -1,4 +1,4 @@
-"""Benchmark: the server's memory over browser sessions that upload, judge and close (DESIGN §9).
+"""Benchmark: the server's memory over browser sessions that upload, judge and close (figures in benchmarks/RESULTS.md).
 
 ``python benchmarks/bench_memory.py [--conversations 20000] [--interactions 5] [--sessions 3]``
 

@@ -1,4 +1,4 @@
-"""Benchmark of ``agentic_core.stats.dataset_curve`` (DESIGN.md §9: the aggregate must stay interactive).
+"""Benchmark of ``agentic_core.stats.dataset_curve`` (the aggregate must stay interactive).
 
 Run: ``.venv/bin/python benchmarks/bench_stats.py [--repeat 15]``. Prints the median and the best
 wall time per call in milliseconds, for the default target (the task population). Target: <= 40 ms per

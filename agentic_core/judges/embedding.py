@@ -5,8 +5,8 @@ encoder is :class:`agentic_core.judges.minilm.MiniLMEncoder`, its files and inst
 :mod:`agentic_core.judges.minilm_files`. This module holds the pair similarity (each distinct text
 embedded once) and the judge's rules for blank texts and scores.
 
-Cosine similarity alone is a weak correctness judge (DESIGN §6: "3.15" vs "3.14" scores
-0.85, a negated answer can be closer than a paraphrase), so this judge is offered but is
+Cosine similarity alone is a weak correctness judge ("3.15" vs "3.14" scores high, a negated
+answer can be closer than a paraphrase; see docs/judges.md), so this judge is offered but is
 not the default; the hybrid judge calls :func:`similarities` for its paraphrase signal.
 """
 

@@ -1,4 +1,4 @@
-"""pass@k and pass^k estimators, frequentist and Bayesian (DESIGN.md §4): pure functions.
+"""pass@k and pass^k estimators, frequentist and Bayesian (docs/statistics.md): pure functions.
 
 Vocabulary: a *group* is one unit of trial (a task, the whole set of conversations, or one
 conversation's interactions) with ``n`` attempts of which ``c`` are correct.

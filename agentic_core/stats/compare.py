@@ -1,9 +1,9 @@
-"""Comparing two runs or agents on the same tasks (DESIGN.md section 12): deltas, intervals, P(B > A).
+"""Comparing two runs or agents on the same tasks (docs/compare.md): deltas, intervals, P(B > A).
 
 The tasks are *paired*: each task was attempted by both sides. For every metric (success rate, pass@k
 and pass^k at each k) the comparison reports a and b (exactly :func:`dataset_curve`'s values of each
 side on the paired tasks), delta = b - a, an interval for delta and P(B > A), the probability that B's
-*population* value (the task population, DESIGN.md section 4) exceeds A's.
+*population* value (the task population, docs/statistics.md) exceeds A's.
 
 Frequentist (``paired-t``): the mean over tasks of the per-task difference b_i - a_i, with a Student-t
 interval on T - 1 degrees of freedom and P(B > A) = the t distribution's probability that the mean

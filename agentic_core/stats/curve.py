@@ -4,7 +4,7 @@ The dataset value is the mean over groups of the per-group value (one group: its
 curve is computed on one set of groups (those with n >= K under the unbiased estimator, every group
 with an attempt otherwise), so pass@k never falls and pass^k never rises as k grows.
 
-Targets (DESIGN.md section 4): ``population`` (the default) treats the evaluated tasks as a sample of
+Targets (docs/statistics.md): ``population`` (the default) treats the evaluated tasks as a sample of
 the tasks the agent will face; ``these-tasks`` describes exactly these tasks. With one group both
 are the same. Intervals by mode and target:
 

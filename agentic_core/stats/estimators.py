@@ -1,4 +1,4 @@
-"""pass@k and pass^k point estimates per group (DESIGN.md section 4), scalar and vectorised.
+"""pass@k and pass^k point estimates per group (docs/statistics.md), scalar and vectorised.
 
 - ``unbiased`` (Chen et al. 2021): pass@k = 1 - C(n-c, k) / C(n, k), pass^k = C(c, k) / C(n, k),
   defined only for k <= n, computed as products of ratios (never huge binomials).

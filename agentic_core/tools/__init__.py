@@ -1,4 +1,4 @@
-"""Tool-correctness scoring per interaction: pure functions, no IO (DESIGN.md §5).
+"""Tool-correctness scoring per interaction: pure functions, no IO (docs/statistics.md, tool correctness).
 
 Scoring happens in two stages, because weights, the tool threshold and "ignore extra calls"
 are slider settings applied later, vectorised, over many interactions:

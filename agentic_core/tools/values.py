@@ -23,7 +23,7 @@ _WORD_JOINERS = frozenset(".'\u2019-\u2010\u2011")
 def normalise_text(text: str) -> str:
     """Normalise text for the ``text`` rule: NFKC, case-fold, punctuation to spaces, squeeze spaces.
 
-    Punctuation and runs of whitespace become one space (DESIGN.md section 5), so ``"New York, NY"``
+    Punctuation and runs of whitespace become one space (docs/statistics.md), so ``"New York, NY"``
     equals ``"new york,ny"``. A hyphen, apostrophe or full stop *inside* a word, between two letters
     (``e-mail``, ``U.S.A``, ``don't``), joins rather than separates: it is dropped, so ``"e-mail"``
     equals ``"email"`` and ``"U.S.A."`` equals ``"usa"``. Between digits it separates, so ``"3.14"``

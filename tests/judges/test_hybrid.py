@@ -30,7 +30,7 @@ def test_cosine_map_endpoints() -> None:
 
 
 def test_a_high_cosine_never_rescues_a_wrong_number() -> None:
-    # DESIGN §6: cosine scores "3.15" vs "3.14" about 0.85; the number gate caps it below 0.7.
+    # Cosine scores "3.15" vs "3.14" high (docs/judges.md); the number gate caps it below 0.7.
     analysis = lexical_analysis("Pi is approximately 3.15.", "Pi is approximately 3.14.")
     score, reasoning = combine_scores(analysis, 0.99)
     assert score < 0.7

@@ -111,7 +111,7 @@ def test_golden_bayesian_these_tasks_agrees_with_values_worked_out_by_hand() -> 
     assert doc["unit"] == "task"
     assert doc["counts"]["conversations"] == 11 and doc["counts"]["correct_conversations"] == 9
     # Bayesian, uniform prior: per task p ~ Beta(1 + c, 1 + n - c); E[p^k] = prod_{i<k} (a+i)/(a+b+i)
-    # (DESIGN.md section 4), averaged over the 5 tasks. Exact fractions, independent of the code.
+    # (docs/statistics.md), averaged over the 5 tasks. Exact fractions, independent of the code.
     tasks = SEED_TASKS
 
     def moment(a: int, b: int, k: int) -> Fraction:

@@ -2,8 +2,8 @@
 
 Task difficulty is U-shaped, p_i ~ Beta(0.5, 0.5), or mostly hard (Beta(2, 5), issue 30). The full tables (more
 cells, more simulations, six difficulty shapes) come from ``benchmarks/bench_coverage.py`` and are
-in the README. Here a few cells with enough simulations that a method covering 0.70 (the old
-Bayesian "these tasks" default read as the population's interval, DESIGN.md) fails for certain.
+in benchmarks/RESULTS.md. Here a few cells with enough simulations that a method covering 0.70 (the old
+Bayesian "these tasks" default read as the population's interval) fails for certain.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _coverage(tasks: int, attempts: int, mode: str, target: str, sims: int, k: i
 @pytest.mark.parametrize(
     ("tasks", "mode", "target", "sims", "floor"),
     [
-        # floor: the DESIGN target minus about two standard errors of the simulation.
+        # floor: the 0.95 target minus about two standard errors of the simulation.
         (20, "frequentist", "population", 200, 0.90),
         (10, "frequentist", "population", 200, 0.86),
         (20, "bayesian", "population", 60, 0.85),

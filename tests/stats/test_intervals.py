@@ -44,7 +44,7 @@ def test_wilson_extremes_are_exact_zero_and_one() -> None:
 
 
 def test_bayesian_reference_design_section_4() -> None:
-    # DESIGN.md §4: 7 of 10 correct, k=3, uniform prior: pass@3 = 0.945 [0.773, 0.999],
+    # Worked example (docs/statistics.md): 7 of 10 correct, k=3, uniform prior: pass@3 = 0.945 [0.773, 0.999],
     # pass^3 = 0.330 [0.059, 0.707]. Posterior Beta(8, 4).
     at = posterior_estimate(10, 7, 3, "pass@k")
     pw = posterior_estimate(10, 7, 3, "pass^k")

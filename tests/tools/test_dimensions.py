@@ -77,8 +77,8 @@ def test_only_optional_expected_and_nothing_used_is_perfect_but_utilization_not_
 def test_tools_used_when_none_expected_are_extra() -> None:
     c = score(ag(call("search", q="x")), gt())
     assert c.selection == 0.0 and c.selection_ignore_extra == 1.0
-    # Nothing expected: parameters, sequence and utilization have nothing to measure (DESIGN.md
-    # section 5): left out, not counted as 1.0, so the overall score is the selection score.
+    # Nothing expected: parameters, sequence and utilization have nothing to measure
+    # (docs/statistics.md): left out, not counted as 1.0, so the overall score is the selection score.
     assert (c.parameters, c.sequence, c.utilization) == (None, None, None)
     assert "No tool call was expected" in " ".join(c.deductions)
     assert combine(c, DEFAULT, 1.0, ignore_extra=True).tool_selection_correct == 1.0

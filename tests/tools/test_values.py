@@ -1,4 +1,4 @@
-"""Tests of agentic_core.tools.values: parameter value comparison and its rules (DESIGN.md §5)."""
+"""Tests of agentic_core.tools.values: parameter value comparison and its rules (docs/data-format.md)."""
 
 from __future__ import annotations
 

@@ -21,8 +21,8 @@ METRIC_NAMES: tuple[MetricName, ...] = ("tool_call_accuracy", "topic_adherence",
 GOAL_JUDGES: tuple[str, ...] = ("lexical", "hybrid", "embedding")
 """The offline judges that may score goal accuracy with reference (``--goal-judge``)."""
 DEFAULT_GOAL_JUDGE = "lexical"
-"""Offline goal accuracy's judge unless one is asked for: as accurate as hybrid on the judge devset (test
-ROC-AUC 0.945 vs 0.942) and not bound by MiniLM (about 1,750 conversations/s instead of 300)."""
+"""Offline goal accuracy's judge unless one is asked for: about as accurate as hybrid on the judge devset
+and not bound by MiniLM, so several times faster (figures in benchmarks/RESULTS.md)."""
 
 
 class AgenticView(BaseModel):

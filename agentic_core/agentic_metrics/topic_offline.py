@@ -11,10 +11,9 @@ Per user query:
 
 Threshold and accuracy, measured on ``sample_data/topic_devset.jsonl`` (112 hand-labelled queries over
 eight topic sets; threshold chosen on the four *dev* sets, then the four *test* sets looked at once):
-MiniLM at 0.125 (after the stem check): dev accuracy 0.982, test accuracy 0.982 (ROC-AUC of the cosine alone
-0.995 / 1.000). The lexical fallback
-is much weaker (dev 0.554, test 0.661): queries rarely repeat their topic's word, so it misses most
-on-topic queries. Either way the result is labelled approximate.
+MiniLM at 0.125 (after the stem check), accurate on both halves; the lexical fallback is much weaker:
+queries rarely repeat their topic's word, so it misses most on-topic queries (``benchmarks/topic_accuracy.py``;
+figures in benchmarks/RESULTS.md). Either way the result is labelled approximate.
 """
 
 from __future__ import annotations

@@ -44,13 +44,12 @@ it is part of the identity, hence of the cache key."""
 RECOMMENDED_THRESHOLD = 0.55
 """Cosine at which right and wrong answers separate best on the project's labelled pairs.
 
-From ``benchmarks/bench_embedding.py`` (section "calibration") on ``sample_data/judge_devset.jsonl``
-(200 labelled answer/ground-truth pairs in 14 categories): balanced accuracy peaks at 0.54 (0.560;
-0.555 at 0.55, rounded because 200 pairs cannot resolve 0.01), and ROC-AUC is 0.55 overall. The
-curve is flat and low: cosine ranks paraphrases, refusals, wrong entities and lists well (AUC
-0.8-0.9 there) but numbers, units, times, negation and yes/no at or below chance, so no threshold
-makes this judge good alone. The seeds' 0.7 does worse (0.53) because it fails most correct but
-differently worded answers. A starting point for the threshold slider, not a probability.
+From ``benchmarks/bench_embedding.py`` (section "calibration") on ``sample_data/judge_devset.jsonl``:
+balanced accuracy peaks near 0.55 (figures in benchmarks/RESULTS.md). The curve is flat and low: cosine
+ranks paraphrases, refusals, wrong entities and lists well but numbers, units, times, negation and yes/no
+at or below chance, so no threshold makes this judge good alone. The seeds' 0.7 does worse because it
+fails most correct but differently worded answers. A starting point for the threshold slider, not a
+probability.
 """
 
 

@@ -8,8 +8,8 @@ Run without torch and without a model hub, from the files of :mod:`agentic_core.
   in numpy, with truncation at 256 tokens like the reference model's ``max_seq_length``.
 
 Nothing here downloads anything. Measured against an fp32 numpy forward pass of the original
-weights (model.safetensors) with the same tokenizer and pooling, the vectors of the 328 texts of
-``sample_data/judge_devset.jsonl`` agree with a mean cosine of 0.9994 (min 0.996).
+weights (model.safetensors) with the same tokenizer and pooling, the vectors of the texts of
+``sample_data/judge_devset.jsonl`` agree to a cosine close to 1 (the figure is in benchmarks/RESULTS.md).
 
 Judging rules (blank texts, scores) are not here: they are the embedding judge's
 (:mod:`agentic_core.judges.embedding`).

@@ -118,8 +118,9 @@ def _llm_options() -> tuple[dict[str, Any], str | None]:
     else:
         st.caption(f"{spec.label} needs no API key.")
     values: dict[str, Any] = {}
-    steps = {"concurrency": 1, "rps": 0.5, "timeout_s": 5.0}
+    steps = {"concurrency": 1, "rps": 0.5, "timeout_s": 5.0, "max_tokens": 64}
     keys = {"concurrency": "llm_concurrency", "rps": "llm_rps", "timeout_s": "llm_timeout"}
+    keys["max_tokens"] = "llm_max_tokens"
     for col, option in zip(st.columns(len(LLM_OPTIONS)), LLM_OPTIONS.values(), strict=True):
         whole = isinstance(option.default, int)
         # A page's number field needs a number: 0 stands for "no limit" where the default is None.
@@ -142,6 +143,7 @@ def _llm_options() -> tuple[dict[str, Any], str | None]:
         "concurrency": int(values["concurrency"]),
         "rps": float(values["rps"]) or None,
         "timeout_s": float(values["timeout_s"]),
+        "max_tokens": int(values["max_tokens"]),
     }
     return options, api_key or None
 

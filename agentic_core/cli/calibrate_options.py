@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.judges.llm_options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.judges.runner import CACHE_MODES
 
@@ -38,6 +38,7 @@ def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
             default=option.default,
             help=option.help,
         )
+    cal.add_argument("--structured-output", choices=STRUCTURED_MODES, default="auto", help=STRUCTURED_HELP)
     cal.add_argument("--cache", choices=list(CACHE_MODES), default="use", help="judge cache mode (default: use)")
     cal.add_argument("--cache-path", help="judge cache file (default: the user cache directory)")
     cal.add_argument("--threshold", type=float, help="answer threshold of the confusion matrix (default: the judge's)")

@@ -59,6 +59,7 @@ def _judge_options(args: argparse.Namespace) -> dict[str, Any]:
         "model": args.model,
         "base_url": args.base_url,
         "api_key_env": args.api_key_env,
+        "use_structured_output": getattr(args, "structured_output", "auto"),
         **{name: getattr(args, name) for name in LLM_OPTIONS},
     }
 

@@ -17,7 +17,7 @@ from agentic_core.cli.metric_options import add_metric_options
 from agentic_core.cli.runs_command import add_runs_parser
 from agentic_core.cli.serve_command import add_serve_parser
 from agentic_core.io.importers.formats import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
-from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.judges.llm_options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.judges.runner import CACHE_MODES
 from agentic_core.settings import PRIORS, SETTINGS, default_of
@@ -121,6 +121,7 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
             default=default,
             help=f"{option.help} (default: {'no limit' if default is None else f'{default:g}'})",
         )
+    j.add_argument("--structured-output", choices=STRUCTURED_MODES, default="auto", help=STRUCTURED_HELP)
     j.add_argument("--cache", choices=list(CACHE_MODES), default="use", help="judge cache mode")
     j.add_argument("--cache-path", help="judge cache file (default: the user cache directory)")
     a = ev.add_argument_group("aggregation")

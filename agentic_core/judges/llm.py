@@ -6,9 +6,15 @@ becomes a ``failed`` verdict with ``score=None`` and the error kept: one bad ite
 and is never scored 0.
 
 Speed matters (the reference judged strictly one item at a time): calls run in a pool of
-``concurrency`` workers; the system message, the structured-output runnable and the chat
-model's own HTTP client are built once and reused; per call we only format one string, await
-the model and parse its reply.
+``concurrency`` workers, paced by :mod:`agentic_core.judges.llm_pacing` (fewer in flight when the
+server queues them); the system message, the runnables and the chat model's HTTP client are
+built once and reused.
+
+Structured output is negotiated (``"auto"``): the provider's native structured output (a JSON
+schema for OpenAI-style servers), else JSON mode (``json_object``; the rubric states the object's
+shape), else plain text read by the tolerant parser. A server that refuses a format with an
+invalid-request error moves the judge one step down at once, without retrying, and the format
+that worked is kept for the rest of the run and said in the warnings.
 """
 
 from __future__ import annotations
@@ -33,13 +39,23 @@ from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdi
 from agentic_core.judges.llm_errors import (
     MAX_RETRY_AFTER_S,
     describe_error,
+    is_format_refused,
     is_retryable,
     retry_after_s,
 )
-from agentic_core.judges.llm_options import DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
-from agentic_core.judges.llm_replies import message_of, read_judgement, usage_of
+from agentic_core.judges.llm_options import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    STRUCTURED_MODES,
+    check_int,
+    check_positive,
+)
+from agentic_core.judges.llm_pacing import Pacer
+from agentic_core.judges.llm_replies import cut_at_budget, message_of, read_judgement, usage_of
 from agentic_core.judges.prompt import (
     PROMPT_VERSION,
+    REPLY_SCHEMA,
     AmbiguousJudgementError,
     JudgementParseError,
     JudgePrompt,
@@ -48,11 +64,10 @@ from agentic_core.judges.prompt import (
 from agentic_core.judges.reply_text import clip_reasoning, lone_surrogate_at, printable
 from agentic_core.secrets import mask_known, register_secret
 
-StructuredMode = bool | Literal["auto"]
-
-# Providers whose servers are often local or third-party OpenAI look-alikes without tool
-# calling / JSON-schema support: "auto" uses text parsing for them, which every server handles.
-_TEXT_FIRST_PROVIDERS = frozenset({"openai-compatible", "ollama"})
+StructuredMode = bool | Literal["auto", "json_schema", "json_object", "text"]
+# with_structured_output's method for each step (None: the provider's own default, a JSON schema
+# or tool calling); "text" is the chat model itself.
+_METHODS: dict[str, str | None] = {"json_schema": None, "json_object": "json_mode"}
 
 _MAX_ERROR_CHARS = 2_000
 
@@ -117,9 +132,12 @@ class LLMJudge:
         timeout_s: Per-call timeout in seconds (each retry gets its own).
         max_retries: Repeats after a retryable error (rate limit, timeout, connection, 5xx).
         rps: Requests per second at most (retries included), or ``None`` for no limit.
-        use_structured_output: ``True`` to use the model's structured output, ``False`` for
-            text parsing, ``"auto"`` for structured output where the provider reliably supports
-            it. Models without structured output fall back to text parsing either way.
+        use_structured_output: ``"auto"`` negotiates (see the module docstring);
+            ``"json_schema"`` (or ``True``), ``"json_object"`` or ``"text"`` (or ``False``) pins one
+            format. A model without the format asked for falls back to text, with a warning.
+        max_tokens: The reply budget the chat model was built with, named in the error of a
+            reply cut at it (the budget itself is set on the chat model: see
+            :func:`agentic_core.judges.providers.build_chat_model`).
         temperature: Sampling temperature; applied to models that have a ``temperature``
             field, and recorded in the identity. ``None`` leaves the model's own setting.
         base_url: Server URL recorded in the identity; read from the model when omitted.
@@ -148,28 +166,28 @@ class LLMJudge:
         base_url: str | None = None,
         backoff_base_s: float = 1.0,
         backoff_max_s: float = 30.0,
+        max_tokens: int | None = None,
     ) -> None:
-        _check_int("concurrency", concurrency, 1, "use a whole number such as 8 (32 for fast servers)")
-        _check_int("max_retries", max_retries, 0, "use a whole number >= 0, such as 4")
-        _check_positive("timeout_s", timeout_s, "use a number of seconds > 0, such as 60")
-        _check_positive(
-            "backoff_base_s", backoff_base_s, "use a number of seconds > 0, such as 1", zero_ok=True
-        )
-        _check_positive(
-            "backoff_max_s", backoff_max_s, "use a number of seconds > 0, such as 30", zero_ok=True
-        )
+        check_int("concurrency", concurrency, 1, "use a whole number such as 8 (32 for fast servers)")
+        check_int("max_retries", max_retries, 0, "use a whole number >= 0, such as 4")
+        check_positive("timeout_s", timeout_s, "use a number of seconds > 0, such as 60")
+        check_positive("backoff_base_s", backoff_base_s, "use a number of seconds > 0, such as 1", zero_ok=True)
+        check_positive("backoff_max_s", backoff_max_s, "use a number of seconds > 0, such as 30", zero_ok=True)
         if rps is not None:
-            _check_positive("rps", rps, "use a number of requests per second > 0, or leave it empty")
-        if use_structured_output not in (True, False, "auto"):
-            raise JudgeConfigError(
-                "use_structured_output", "must be true, false or 'auto'", use_structured_output, "use 'auto'"
-            )
+            check_positive("rps", rps, "use a number of requests per second > 0, or leave it empty")
+        mode = str(use_structured_output)
+        if isinstance(use_structured_output, bool):
+            mode = "json_schema" if use_structured_output else "text"
+        elif use_structured_output not in STRUCTURED_MODES:
+            rule = f"must be true, false or one of {', '.join(STRUCTURED_MODES)}"
+            raise JudgeConfigError("use_structured_output", rule, use_structured_output, "use 'auto'")
 
         self.concurrency = concurrency
         self.timeout_s = float(timeout_s)
         self.max_retries = max_retries
         self.backoff_base_s = float(backoff_base_s)
         self.backoff_max_s = float(backoff_max_s)
+        self.max_tokens = max_tokens
         self.stats = JudgeStats()
         self.warnings: list[str] = []
         self.rate_limiter: InMemoryRateLimiter | None = None
@@ -194,32 +212,25 @@ class LLMJudge:
         register_secret(*self._secrets)
         self._prompt = JudgePrompt()
 
-        self._structured: Runnable[Any, Any] | None = None
-        wants_structured = use_structured_output is True or (
-            use_structured_output == "auto" and provider not in _TEXT_FIRST_PROVIDERS
-        )
-        if wants_structured:
-            try:
-                # include_raw keeps the AIMessage: token usage, and the text when parsing fails.
-                self._structured = model.with_structured_output(JudgeReply, include_raw=True)
-            except NotImplementedError:
-                if use_structured_output is True:
-                    self.warnings.append(
-                        f"{type(chat_model).__name__} has no structured output; "
-                        "the judge parses its text replies instead"
-                    )
+        steps = ["json_schema", "json_object", "text"] if mode == "auto" else [mode]
+        self._steps = [(name, r) for name in steps if (r := _runnable(model, name)) is not None]
+        if not self._steps:
+            name = type(chat_model).__name__
+            self.warnings.append(f"{name} has no {mode} structured output; the judge parses its text replies instead")
+            self._steps = [("text", model)]
+        self._step = 0
+        self._settled = len(self._steps) == 1  # a format worked (or there is nothing to negotiate)
+        self._pacer: Pacer | None = None
 
         params: dict[str, Any] = {
             "provider": provider,
             "temperature": effective_temperature,
-            "structured": self._structured is not None,
+            "structured": self._steps[0][0] != "text",
         }
         url = sanitise_url(base_url or _base_url_of(chat_model))
         if url:
             params["base_url"] = url
-        self.identity = JudgeIdentity(
-            kind="llm", model=model_name, prompt_version=PROMPT_VERSION, params=params
-        )
+        self.identity = JudgeIdentity(kind="llm", model=model_name, prompt_version=PROMPT_VERSION, params=params)
 
     def __repr__(self) -> str:
         # Never the model's repr: the judge's repr may end up in logs.
@@ -227,8 +238,13 @@ class LLMJudge:
 
     @property
     def structured(self) -> bool:
-        """Whether replies are read through the model's structured output."""
-        return self._structured is not None
+        """Whether replies are read through the model's structured output (now: it may be negotiated down)."""
+        return self._steps[self._step][0] != "text"
+
+    @property
+    def reply_format(self) -> str:
+        """The reply format in use: ``json_schema``, ``json_object`` or ``text``."""
+        return self._steps[self._step][0]
 
     def messages(self, item: JudgeItem) -> list[BaseMessage]:
         """The exact prompt sent for ``item`` (for benchmarks, debugging and tests)."""
@@ -261,9 +277,8 @@ class LLMJudge:
     async def ajudge_stream(self, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
         """Judge items concurrently, yielding ``(index, verdict)`` as each one completes.
 
-        The runner uses this to write verdicts to the cache while the run is still going, so an
-        interrupted run keeps everything judged so far. Closing the iterator early cancels the
-        calls still in flight.
+        The runner caches verdicts as they come, so an interrupted run keeps what was judged;
+        closing the iterator early cancels the calls still in flight.
         """
         total = len(items)
         if total == 0:
@@ -290,6 +305,7 @@ class LLMJudge:
             except BaseException as exc:  # KeyboardInterrupt & co: hand it to the consumer
                 finished.put_nowait(exc)
 
+        self._pacer = Pacer(self.concurrency, self.timeout_s)
         workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, total))]
         try:
             for _ in range(total):
@@ -302,6 +318,8 @@ class LLMJudge:
                 task.cancel()
             with contextlib.suppress(BaseException):
                 await asyncio.gather(*workers, return_exceptions=True)
+            self.warnings.extend(n for n in self._pacer.notes if n not in self.warnings)
+            self._pacer = None
 
     async def _judge_one(self, item: JudgeItem) -> Verdict:
         """One item: call (timeout, retries), parse, and ask once more if the reply was ambiguous.
@@ -319,7 +337,11 @@ class LLMJudge:
         except AmbiguousJudgementError as exc:
             return await self._reask(messages, exc, message, started)
         except JudgementParseError as exc:
-            return self._failed(str(exc), time.perf_counter() - started, message)
+            error = str(exc)
+            if cut_at_budget(message):
+                budget = f" ({self.max_tokens} tokens)" if self.max_tokens else ""
+                error = f"the reply was cut at the reply budget{budget}: raise --max-tokens; {error}"
+            return self._failed(error, time.perf_counter() - started, message)
         return self._ok(judgement, time.perf_counter() - started, message)
 
     async def _reask(
@@ -331,10 +353,9 @@ class LLMJudge:
     ) -> Verdict:
         """Ask once more after a reply that held several different verdicts.
 
-        An answer carrying its own ``{"score": 1.0, ...}`` can make the model quote it and then
-        add its verdict; the parser cannot tell which one is the model's, and an unscored item
-        silently leaves the denominator. Told that only its own final verdict is wanted, the
-        model usually settles it; a second ambiguous reply leaves the item unscored, saying so.
+        An answer carrying its own ``{"score": 1.0, ...}`` can make the model quote it, then add its
+        verdict. Told that only its own final verdict is wanted, the model usually settles it; a
+        second ambiguous reply leaves the item unscored, saying so.
         """
         self.stats.reasks += 1
         output = await self._call(self._prompt.reask_messages(messages, first.raw))
@@ -356,27 +377,53 @@ class LLMJudge:
         """One model call, with its timeout and retries: the reply, or a :class:`_CallFailure`.
 
         ``runnable`` replaces the judge's own (the agentic metrics call the same model, with the same
-        retries, rate limit and counters, through their own structured-output schemas).
+        retries, rate limit and counters, through their own structured-output schemas); only the
+        judge's own calls negotiate the reply format.
         """
-        if runnable is None:
-            runnable = self._structured if self._structured is not None else self._model
         attempt = 0
         while True:
+            step = self._step
+            use = runnable if runnable is not None else self._steps[step][1]
+            pacer = self._pacer
+            started = await pacer.acquire() if pacer is not None else 0.0
+            timed_out = False
             if self.rate_limiter is not None:
                 await self.rate_limiter.aacquire()
             self.stats.requests += 1
             try:
-                return await asyncio.wait_for(runnable.ainvoke(messages), self.timeout_s)
+                result = await asyncio.wait_for(use.ainvoke(messages), self.timeout_s)
+                if pacer is not None:
+                    await pacer.release(started, replied=True)
+                self._settled = self._settled or runnable is None
+                return result
             except asyncio.TimeoutError:
                 error: Exception = TimeoutError(f"no reply within {self.timeout_s:g} s")
+                timed_out = True
             except Exception as exc:
                 error = exc
+            if pacer is not None:
+                await pacer.release(started, replied=False, timed_out=timed_out)
+            if runnable is None and not self._settled and step + 1 < len(self._steps) and is_format_refused(error):
+                self._step_down(step, error)
+                continue
             if attempt < self.max_retries and is_retryable(error):
                 attempt += 1
                 self.stats.retries += 1
                 await asyncio.sleep(self._backoff_s(attempt, error))
                 continue
             return _CallFailure(self._scrub(describe_error(error, attempt + 1))[:_MAX_ERROR_CHARS])
+
+    def _step_down(self, step: int, error: BaseException) -> None:
+        """Use the next reply format after the server refused ``step``'s (once, however many calls saw it)."""
+        if self._step != step:
+            return
+        self._step = step + 1
+        refused, now = self._steps[step][0], self._steps[step + 1][0]
+        reason = self._scrub(describe_error(error, 1))[:300]
+        self.warnings.append(
+            f"structured output: the server refused {refused} ({reason}); the judge asks for {now} for the rest "
+            "of the run (set --structured-output to choose)"
+        )
 
     def _backoff_s(self, attempt: int, error: BaseException) -> float:
         """Exponential backoff with jitter, at least the server's ``Retry-After``."""
@@ -437,16 +484,17 @@ class _CallFailure:
     error: str
 
 
-def _check_int(name: str, value: Any, minimum: int, fix: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise JudgeConfigError(name, f"must be a whole number >= {minimum}", value, fix)
-
-
-def _check_positive(name: str, value: Any, fix: str, *, zero_ok: bool = False) -> None:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
-    if ok:
-        ok = value >= 0 if zero_ok else value > 0
-        ok = ok and value != float("inf")
-    if not ok:
-        rule = "must be a finite number >= 0" if zero_ok else "must be a finite number > 0"
-        raise JudgeConfigError(name, rule, value, fix)
+def _runnable(model: BaseChatModel, step: str) -> Runnable[Any, Any] | None:
+    """The runnable asking ``model`` for replies in format ``step``, or ``None`` when it has none."""
+    if step == "text":
+        return model
+    method = _METHODS[step]
+    if method is not None and type(model).with_structured_output is BaseChatModel.with_structured_output:
+        return None  # the generic implementation ignores the method: always tool calling
+    try:
+        # include_raw keeps the AIMessage: token usage, and the text when parsing fails.
+        if method is None:
+            return model.with_structured_output(REPLY_SCHEMA, include_raw=True)
+        return model.with_structured_output(REPLY_SCHEMA, include_raw=True, method=method)
+    except (NotImplementedError, ValueError, TypeError):
+        return None

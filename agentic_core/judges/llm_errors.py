@@ -44,16 +44,54 @@ def status_code_of(exc: BaseException) -> int | None:
     return None
 
 
+# Words of an error body saying the request itself was refused, whatever the status: llama-cpp-python
+# answers a response_format it does not know with HTTP 500 and a validation error, which would fail
+# the same way on every repeat.
+_INVALID_REQUEST_WORDS = (
+    "validation error",
+    "literal_error",
+    "input should be",
+    "must be one of",
+    "invalid_request_error",
+    "extra inputs are not permitted",
+    "not supported",
+    "unsupported",
+)
+
+
+def is_request_invalid(exc: BaseException) -> bool:
+    """Whether the server said the request itself is invalid (so repeating it cannot help).
+
+    A 4xx other than 408, 409 and 429 is; so is a 5xx whose body reads as a validation error.
+    """
+    status = status_code_of(exc)
+    if status is not None and 400 <= status < 500:
+        return status not in (408, 409, 429)
+    if status is not None and status >= 500:
+        text = str(exc).lower()
+        return any(word in text for word in _INVALID_REQUEST_WORDS)
+    return False
+
+
+def is_format_refused(exc: BaseException) -> bool:
+    """Whether an invalid-request error may be the server refusing the reply format asked for.
+
+    Authentication, permission and not-found errors are not: they would fail in every format.
+    """
+    return is_request_invalid(exc) and status_code_of(exc) not in (401, 403, 404)
+
+
 def is_retryable(exc: BaseException) -> bool:
     """Whether a failed call is worth repeating.
 
     Rate limits (429), request timeouts (408), conflicts (409), server errors (5xx), timeouts
     and connection errors are; other 4xx (authentication, permission, bad request, unknown
-    model) are not, since repeating them only wastes time and quota.
+    model) and a 5xx whose body says the request is invalid are not, since repeating them only
+    wastes time and quota.
     """
     status = status_code_of(exc)
     if status is not None:
-        return status in (408, 409, 429) or status >= 500
+        return not is_request_invalid(exc) and (status in (408, 409, 429) or status >= 500)
     if isinstance(exc, (TimeoutError, ConnectionError)):
         return True
     return any(cls.__name__ in _RETRYABLE_NAMES for cls in type(exc).__mro__)
@@ -146,6 +184,8 @@ def describe_error(error: BaseException, attempts: int) -> str:
     status = status_code_of(error)
     if attempts > 1:
         text += f" (after {attempts} attempts)"
+    elif status is not None and status >= 500 and is_request_invalid(error):
+        text += f" (HTTP {status}, but the server says the request is invalid: not retried)"
     elif status is not None and status >= 300 and not is_retryable(error):
         text += f" (HTTP {status}: not retried; check the API key, model name and permissions)"
     return text

@@ -7,6 +7,9 @@ loading the LLM stack.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from agentic_core.errors import JudgeConfigError
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,16 @@ class LLMOption:
 DEFAULT_CONCURRENCY = 8
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 4
+DEFAULT_MAX_TOKENS = 512
+"""The reply budget: the rubric's JSON answer needs about a hundred tokens; a small local model that
+rambles on would otherwise run until its context is full, far past the timeout."""
+
+STRUCTURED_MODES = ("auto", "json_schema", "json_object", "text")
+"""Reply formats one may ask the LLM judge for: ``auto`` negotiates json_schema -> json_object -> text."""
+STRUCTURED_HELP = (
+    "LLM reply format: auto (default) tries the provider's structured output (a JSON schema), then JSON mode, "
+    "then plain text, and keeps what the server accepted for the run; the others pin one format"
+)
 
 LLM_OPTIONS: dict[str, LLMOption] = {
     option.name: option
@@ -60,6 +73,32 @@ LLM_OPTIONS: dict[str, LLMOption] = {
             600.0,
             "Seconds per call; a call that times out is retried, then counted as failed (unscored, never 0).",
         ),
+        LLMOption(
+            "max_tokens",
+            "--max-tokens",
+            "Reply budget (tokens)",
+            DEFAULT_MAX_TOKENS,
+            16,
+            32_768,
+            "Most tokens a judge reply may use; raise it for models that reason at length before answering.",
+        ),
     )
 }
 """The options an interface offers for an LLM run, by keyword."""
+
+
+def check_int(name: str, value: Any, minimum: int, fix: str) -> None:
+    """Raise :class:`~agentic_core.errors.JudgeConfigError` unless ``value`` is a whole number >= ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise JudgeConfigError(name, f"must be a whole number >= {minimum}", value, fix)
+
+
+def check_positive(name: str, value: Any, fix: str, *, zero_ok: bool = False) -> None:
+    """Raise :class:`~agentic_core.errors.JudgeConfigError` unless ``value`` is a finite number > 0 (or >= 0)."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+    if ok:
+        ok = value >= 0 if zero_ok else value > 0
+        ok = ok and value != float("inf")
+    if not ok:
+        rule = "must be a finite number >= 0" if zero_ok else "must be a finite number > 0"
+        raise JudgeConfigError(name, rule, value, fix)

@@ -105,3 +105,14 @@ def _structured_judgement(output: dict[str, Any], message: AIMessage | None) -> 
     detail = output.get("parsing_error")
     raise JudgementParseError(f"structured output not parseable: {detail}", repr(calls or raw_text))
 
+
+
+def cut_at_budget(message: AIMessage | None) -> bool:
+    """Whether the provider says the reply stopped at the reply budget (``max_tokens``).
+
+    OpenAI-style servers say ``finish_reason: "length"``, Anthropic ``stop_reason: "max_tokens"``,
+    Ollama ``done_reason: "length"``, Gemini ``MAX_TOKENS``.
+    """
+    metadata = (getattr(message, "response_metadata", None) or {}) if message is not None else {}
+    reasons = (metadata.get(key) for key in ("finish_reason", "stop_reason", "done_reason"))
+    return any(str(reason).lower() in ("length", "max_tokens") for reason in reasons if reason)

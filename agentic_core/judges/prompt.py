@@ -206,6 +206,15 @@ class JudgeReply(BaseModel):
         return value.strip()
 
 
+REPLY_SCHEMA: dict[str, Any] = {
+    **JudgeReply.model_json_schema(),
+    "description": "The grader's verdict on the answer: a score from 0 to 1 and the reasoning behind it.",
+}
+"""The JSON schema asked of structured output. A schema rather than the class: the OpenAI client
+would validate a class itself and raise, losing the reply's text; with the schema every reply
+reaches :func:`validate_judgement`, the one reader, and an invalid one stays unscored with its text."""
+
+
 class JudgementParseError(ValueError):
     """The judge's reply could not be read as a valid judgement.
 

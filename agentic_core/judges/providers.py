@@ -22,11 +22,20 @@ from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.llm import LLMJudge, StructuredMode
-from agentic_core.judges.llm_options import DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+from agentic_core.judges.llm_options import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TIMEOUT_S,
+    check_int,
+)
 from agentic_core.secrets import mask_secrets, register_secret, secret_text
 
 NO_KEY_PLACEHOLDER = "not-needed"
 """Sent as the key to OpenAI-compatible servers that need none (the client insists on one)."""
+
+# The keyword each chat model class takes for the reply budget (checked against the pinned versions).
+_BUDGET_KEYWORD = {"ollama": "num_predict", "google": "max_output_tokens"}
 
 
 @dataclass(frozen=True)
@@ -256,6 +265,7 @@ def build_chat_model(
     base_url: str | None = None,
     temperature: float = 0.0,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    max_tokens: int | None = DEFAULT_MAX_TOKENS,
 ) -> BaseChatModel:
     """Build the chat model of ``provider`` for ``model``.
 
@@ -272,6 +282,9 @@ def build_chat_model(
         base_url: Server URL (required for ``openai-compatible``; optional for ``ollama``).
         temperature: Sampling temperature (0 for reproducible judging).
         timeout_s: Request timeout handed to the client.
+        max_tokens: The reply budget (``None``: the server's own, often the whole context). For
+            ``openai-compatible`` servers it is sent both as ``max_completion_tokens`` (what
+            ``ChatOpenAI`` sends) and as ``max_tokens`` (all that llama-cpp-python reads).
 
     Raises:
         JudgeConfigError: unknown provider, empty model name, missing package (naming the pip
@@ -281,6 +294,8 @@ def build_chat_model(
     if not str(model or "").strip():
         raise JudgeConfigError("model", "must be a model name of the provider", model, "such as gpt-4o-mini")
     url = _check_base_url(spec, base_url)
+    if max_tokens is not None:
+        check_int("max_tokens", max_tokens, 1, "use a whole number of tokens such as 512")
     cls = _load_class(spec)
     # Before constructing: ChatOpenAI / ChatGroq fail at construction without a key, with a
     # message that does not say which variable to set.
@@ -291,6 +306,10 @@ def build_chat_model(
         register_secret(key)
 
     kwargs: dict[str, Any] = {"model": str(model).strip(), "temperature": temperature}
+    if max_tokens is not None:
+        kwargs[_BUDGET_KEYWORD.get(spec.name, "max_tokens")] = max_tokens
+        if spec.name == "openai-compatible":
+            kwargs["extra_body"] = {"max_tokens": max_tokens}
     if spec.name == "ollama":
         if url:
             kwargs["base_url"] = url
@@ -326,6 +345,7 @@ def build_llm_judge(
     max_retries: int = DEFAULT_MAX_RETRIES,
     rps: float | None = None,
     use_structured_output: StructuredMode = "auto",
+    max_tokens: int | None = DEFAULT_MAX_TOKENS,
 ) -> LLMJudge:
     """Build an :class:`~agentic_core.judges.llm.LLMJudge` for ``provider`` / ``model``.
 
@@ -342,6 +362,7 @@ def build_llm_judge(
         base_url=base_url,
         temperature=temperature,
         timeout_s=timeout_s,
+        max_tokens=max_tokens,
     )
     return LLMJudge(
         chat_model,
@@ -354,4 +375,5 @@ def build_llm_judge(
         use_structured_output=use_structured_output,
         temperature=temperature,
         base_url=base_url,
+        max_tokens=max_tokens,
     )

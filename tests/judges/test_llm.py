@@ -221,7 +221,7 @@ def test_structured_output_path() -> None:
     )
     judge = fast_judge(model, concurrency=1)
     assert judge.structured and judge.identity.params["structured"] is True
-    assert [getattr(t, "__name__", t) for t in model.bound_tools] == ["JudgeReply"]
+    assert [t["title"] for t in model.bound_tools] == ["JudgeReply"]  # the schema, read by our one reader
     ok, bad = judge_sync(judge, make_items(2))
     assert (ok.status, ok.score, ok.reasoning, ok.input_tokens, ok.output_tokens) == (
         "ok",
@@ -246,11 +246,14 @@ def test_structured_requested_but_unsupported_falls_back_with_warning() -> None:
     assert judge_sync(judge, [ITEM])[0].score == 0.5
 
 
-def test_auto_uses_text_for_openai_compatible_servers() -> None:
+def test_auto_starts_with_structured_output_and_each_setting_pins_its_format() -> None:
     model = StructuredFakeChatModel(messages=iter([]))
-    assert fast_judge(model, provider="openai-compatible").structured is False
-    assert fast_judge(model, provider="groq").structured is True
-    assert fast_judge(model, provider="groq", use_structured_output=False).structured is False
+    assert fast_judge(model, provider="openai-compatible").reply_format == "json_schema"
+    assert fast_judge(model, provider="groq", use_structured_output=False).reply_format == "text"
+    assert fast_judge(model, use_structured_output="text").structured is False
+    # The generic with_structured_output has no JSON mode: pinning it falls back to text, saying so.
+    pinned = fast_judge(model, use_structured_output="json_object")
+    assert pinned.reply_format == "text" and "no json_object structured output" in pinned.warnings[0]
 
 
 def test_one_bad_item_never_spoils_the_others() -> None:

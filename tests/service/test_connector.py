@@ -12,6 +12,7 @@ import pytest
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.llm import LLMJudge
+from agentic_core.judges.llm_options import DEFAULT_MAX_TOKENS
 from agentic_core.service import Service, ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, connector_judge
 from tests.service.conftest import FAKE_KEY
@@ -115,7 +116,7 @@ def test_unknown_params_are_reported_and_never_passed() -> None:
     assert len(chosen.warnings) == 1
     assert "callbacks, http_client, max_tokens ignored (never passed to ChatOpenAI)" in chosen.warnings[0]
     model = chosen.judge._model  # the chat model the judge calls
-    assert getattr(model, "max_tokens", None) is None
+    assert getattr(model, "max_tokens", None) == DEFAULT_MAX_TOKENS  # the judge's reply budget, not the caller's 5
     assert not model.callbacks
 
 

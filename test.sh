@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Quick start: set everything up and run the whole test suite (lint, types, tests incl. the
-# real-browser test when Debian's Chromium is present; installed here when we are root).
+# real-browser test when Debian's Chromium is present; installed here when we are root). pytest also builds the
+# docs (`mkdocs build --strict`, tests/test_docs.py) and the wheel, installed and run from a fresh venv
+# (tests/test_package.py).
 set -euo pipefail
 cd "$(dirname "$0")"
 if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -86,6 +86,6 @@ def load_sample(name: str) -> LoadReport:
             str(sample.path),
             "the built-in sample file is missing",
             sample.file,
-            "restore sample_data/ from git",
+            "restore sample_data/ from git (a checkout) or reinstall the package (pip install agentic-workbench)",
         )
     return load_paths([sample.path])

@@ -339,8 +339,8 @@ class LLMJudge:
         except JudgementParseError as exc:
             error = str(exc)
             if cut_at_budget(message):
-                budget = f" ({self.max_tokens} tokens)" if self.max_tokens else ""
-                error = f"the reply was cut at the reply budget{budget}: raise --max-tokens; {error}"
+                cut = f"the reply budget ({self.max_tokens} tokens)" if self.max_tokens else "the server's length limit"
+                error = f"the reply was cut at {cut}: set --max-tokens to fit the verdict; {error}"
             return self._failed(error, time.perf_counter() - started, message)
         return self._ok(judgement, time.perf_counter() - started, message)
 
@@ -382,10 +382,10 @@ class LLMJudge:
         """
         attempt = 0
         while True:
-            step = self._step
-            use = runnable if runnable is not None else self._steps[step][1]
             pacer = self._pacer
             started = await pacer.acquire() if pacer is not None else 0.0
+            step = self._step  # read once a slot is free: an earlier call may have settled it
+            use = runnable if runnable is not None else self._steps[step][1]
             timed_out = False
             if self.rate_limiter is not None:
                 await self.rate_limiter.aacquire()

@@ -1,5 +1,7 @@
 """How many LLM calls a run keeps in flight: one until the server has answered once, then the
-configured concurrency, halved each time replies show they waited in the server's queue.
+configured concurrency, halved each time replies show they waited in the server's queue. (Until a
+reply arrives, calls go one at a time: a server that refuses every call is not flooded, and the
+reply format is settled by one call, not eight.)
 
 A self-hosted server often serves one request at a time (llama.cpp, Ollama by default): eight
 calls sent at once then wait behind each other, the last for eight replies' time, close to the
@@ -58,8 +60,6 @@ class Pacer:
                     self.limit = self.target
                 self.baseline_s = latency if self.baseline_s is None else min(self.baseline_s, latency)
                 queued = latency > QUEUE_FACTOR * self.baseline_s and latency > TIMEOUT_SHARE * self.timeout_s
-            elif self.baseline_s is None and not timed_out:
-                self.limit = self.target  # no latency learnt, but nothing says the server queues
             # A call sent before the last change waited under the old limit: it says nothing new.
             queued = (queued or timed_out) and started >= self._changed_at
             if queued and self.limit > 1:

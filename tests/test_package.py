@@ -217,10 +217,22 @@ def test_installed_dashboard_starts_from_another_folder(installed: tuple[Path, P
         # The lifespan's preload ran in the installed app: it imported ui and evaluated the built-in sample.
         assert re.search(r"launch: .* conversations evaluated by", text), text
         assert "Traceback" not in text, text
+        # Stopping the command (SIGTERM to it alone, as a service manager does) stops the Streamlit server too.
+        child.send_signal(signal.SIGTERM)
+        child.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while _group_alive(child.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _group_alive(child.pid), "the Streamlit server outlived agentic-eval dashboard"
     finally:
-        os.killpg(child.pid, signal.SIGTERM)
-        try:
-            child.wait(timeout=20)
-        except subprocess.TimeoutExpired:
+        if _group_alive(child.pid):
             os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
+        child.wait(timeout=20)
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True

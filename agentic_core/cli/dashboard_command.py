@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -124,6 +127,7 @@ def run_dashboard(args: argparse.Namespace, stderr: TextIO) -> int:
         env[ENV_DATA] = str(data)
     print(f"dashboard: http://{args.address}:{args.port} (Ctrl-C stops it)", file=stderr)
     child = subprocess.Popen(streamlit_command(args, app), env=env)
+    restore = _forward_stop_signals(child)
     try:
         return child.wait()
     except KeyboardInterrupt:
@@ -134,3 +138,27 @@ def run_dashboard(args: argparse.Namespace, stderr: TextIO) -> int:
             child.terminate()
             child.wait()
         return 0
+    finally:
+        restore()
+
+
+def _forward_stop_signals(child: subprocess.Popen[bytes]) -> Callable[[], None]:
+    """Pass SIGTERM / SIGHUP on to the server, so stopping this command never leaves Streamlit running.
+
+    Returns the function that puts the previous handlers back. Signal handlers can only be set from the
+    main thread; elsewhere (a caller's worker thread) nothing is forwarded.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    stops = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+
+    def forward(signum: int, _frame: object) -> None:
+        child.send_signal(signum)
+
+    previous = {stop: signal.signal(stop, forward) for stop in stops}
+
+    def restore() -> None:
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
+
+    return restore

@@ -9,6 +9,8 @@ cannot be built is skipped with the reason) and prints markdown tables:
 
 * per judge and split: ROC-AUC (rank-based, ties counted half), accuracy at the judge's
   ``recommended_threshold``, accuracy at the product default 0.7, the best threshold and its accuracy;
+  for a judge that abstains (``learned``), the share it answered "uncertain" and its accuracy on the
+  verdicts it gave (ROC-AUC and the other columns use its probability for every pair);
 * per judge: pairs per second (``--pairs`` distinct pairs, caches cold) and load time (import,
   construction and a first one-item call, which is where lazy model loading happens);
 * per category: accuracy at the recommended threshold, on all records and per split.
@@ -57,6 +59,7 @@ JUDGES: list[tuple[str, str, str]] = [
     ("lexical", "agentic_core.judges.lexical", "LexicalJudge"),
     ("embedding", "agentic_core.judges.embedding", "EmbeddingJudge"),
     ("hybrid", "agentic_core.judges.hybrid", "HybridJudge"),
+    ("learned", "agentic_core.judges.learned", "LearnedJudge"),
 ]
 """(name, module, class) of each offline judge; built with no arguments."""
 
@@ -192,6 +195,9 @@ class JudgeRun:
     load_s: float = float("nan")
     pairs_per_s: float = float("nan")
     scores: dict[str, float] = field(default_factory=dict)
+    """The score, or for an abstention the judge's probability (so ROC-AUC covers every pair)."""
+    abstained: set[str] = field(default_factory=set)
+    """Ids the judge answered "uncertain"."""
     failed: list[str] = field(default_factory=list)
 
 
@@ -248,10 +254,13 @@ def run_judge(name: str, module: str, cls: str, records: Sequence[dict[str, Any]
     items = [JudgeItem(query=r["query"], answer=r["answer"], ground_truth=r["ground_truth"]) for r in records]
     verdicts = judge_sync(judge, items)
     for rec, verdict in zip(records, verdicts, strict=True):
-        if verdict.score is None:
+        value = verdict.score if verdict.score is not None else getattr(verdict, "probability", None)
+        if value is None:
             run.failed.append(rec["id"])
-        else:
-            run.scores[rec["id"]] = float(verdict.score)
+            continue
+        run.scores[rec["id"]] = float(value)
+        if verdict.status == "uncertain":
+            run.abstained.add(rec["id"])
     if pairs > 0:
         bulk = throughput_items(records, pairs)
         start = time.perf_counter()
@@ -277,7 +286,12 @@ def summarise(run: JudgeRun, records: Sequence[dict[str, Any]], split: dict[str,
         s = [run.scores[r["id"]] for r in chosen]
         y = [int(r["label"]) for r in chosen]
         thr, best_acc = best_threshold(s, y)
+        given = [r for r in chosen if r["id"] not in run.abstained]
         out["splits"][part] = {
+            "abstained": 1 - len(given) / len(chosen) if chosen else float("nan"),
+            "acc_given": accuracy_at(
+                [run.scores[r["id"]] for r in given], [int(r["label"]) for r in given], run.recommended_threshold
+            ),
             "n": len(chosen),
             "auc": roc_auc(s, y),
             "acc_recommended": accuracy_at(s, y, run.recommended_threshold),
@@ -324,8 +338,8 @@ def markdown(
         f"Devset: {len(records)} labelled pairs, {positives} correct / {len(records) - positives} wrong.",
         "",
         "| judge | split | n | ROC-AUC | acc @ recommended (thr) | acc @ 0.7 | best threshold (acc) "
-        "| pairs/s | load s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| abstained | acc on verdicts given | pairs/s | load s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for summ in summaries:
         for part in SPLITS:
@@ -337,10 +351,11 @@ def markdown(
                 f"{_f(m['acc_recommended'])} ({summ['recommended_threshold']:.2f}) | "
                 f"{_f(m['acc_default'])} | "
                 f"{_f(m['best_threshold'], 2)} ({_f(m['best_accuracy'])}) | "
+                f"{m['abstained']:.1%} | {_f(m['acc_given'])} | "
                 f"{_f(summ['pairs_per_s'], 0)} | {_f(summ['load_s'], 2)} |"
             )
     for name, reason in skipped:
-        lines.append(f"| {name} | skipped: {reason} | | | | | | | |")
+        lines.append(f"| {name} | skipped: {reason} | | | | | | | | | |")
     failed = [(s["judge"], len(s["failed"])) for s in summaries if s["failed"]]
     if failed:
         lines.append("")

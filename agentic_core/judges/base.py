@@ -1,7 +1,9 @@
 """The judge protocol: what every judge (offline, dataset, LLM) takes and returns.
 
 A judge scores an answer against a ground truth in [0, 1]. A failure is *unscored*
-(``score is None`` with ``status == "failed"`` and the error kept), never 0.
+(``score is None`` with ``status == "failed"`` and the error kept), never 0. So is an
+abstention: a judge that is not sure answers ``status == "uncertain"`` with ``score is None``, its
+probability and an error starting with ``uncertain`` (:func:`uncertain_verdict`), never 0 or 1.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
-Status = Literal["ok", "failed", "cached"]
+Status = Literal["ok", "failed", "cached", "uncertain"]
 ProgressFn = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while judging."""
 
@@ -70,13 +72,16 @@ class Verdict(BaseModel):
     so changing one in place would change them all; ``model_copy(update=...)`` makes a new one.
 
     Attributes:
-        score: In [0, 1], or ``None`` when unscored (status ``failed``).
+        score: In [0, 1], or ``None`` when unscored (status ``failed`` or ``uncertain``).
         reasoning: Why this score; precise enough to reproduce it.
-        status: ``ok`` (judged now), ``failed`` (unscored), ``cached`` (taken from the cache).
+        status: ``ok`` (judged now), ``failed`` (unscored), ``cached`` (taken from the cache),
+            ``uncertain`` (the judge abstained: unscored, with its probability).
         error: The failure, with raw model output when there was one.
         latency_s: Wall time of this item's judging (0 for cache hits).
         input_tokens: Prompt tokens reported by the provider, if any.
         output_tokens: Completion tokens reported by the provider, if any.
+        probability: The judge's calibrated P(correct) when it has one (the ``learned`` judge, for
+            its verdicts and its abstentions alike); ``None`` for other judges.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -88,6 +93,31 @@ class Verdict(BaseModel):
     latency_s: float = 0.0
     input_tokens: int | None = None
     output_tokens: int | None = None
+    probability: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+def uncertain_verdict(probability: float, reasoning: str, why: str, latency_s: float = 0.0) -> Verdict:
+    """An abstention: unscored (never 0, never 1), with the judge's probability and its reason.
+
+    Args:
+        probability: The judge's P(correct).
+        reasoning: What the judge weighed, in words.
+        why: Why it is not sure; the error becomes ``"uncertain: " + why``.
+        latency_s: Wall time of the judging.
+    """
+    return Verdict(
+        score=None,
+        status="uncertain",
+        probability=probability,
+        reasoning=reasoning,
+        error=f"uncertain: {why}",
+        latency_s=latency_s,
+    )
+
+
+def is_uncertain(verdict: Verdict) -> bool:
+    """Whether the judge abstained on this item."""
+    return verdict.status == "uncertain"
 
 
 class JudgeIdentity(BaseModel):

@@ -689,7 +689,10 @@ class TestDevset:
         holdout = [r for r in records if r.get("split") == "holdout"]
         assert len(holdout) >= 120
         assert sum(int(r["label"]) for r in holdout) * 2 == len(holdout)  # type: ignore[call-overload]
-        assert {r["category"] for r in holdout} == {r["category"] for r in records}
+        # Categories added after the holdout was written (labelled rows for a failure class found
+        # later) have no holdout rows: the holdout stays the pairs written before any refit.
+        later = {"query_numbers"}
+        assert {r["category"] for r in holdout} == {r["category"] for r in records} - later
 
     def test_lexical_judge_reaches_auc_floor(self) -> None:
         records = _devset(holdout=False)

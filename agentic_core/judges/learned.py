@@ -1,0 +1,232 @@
+"""The ``learned`` judge, the product's default: a fitted model that says when it does not know.
+
+It measures a few features of each pair (:mod:`agentic_core.judges.learned_features`: MiniLM
+cosine, fuzzy word overlap, the lexical analysis' similarity, recall and precision, and one
+indicator per finding such as a missing reference number or a flipped negation), turns them into a
+calibrated probability that the answer is correct with a logistic regression fitted on labelled
+pairs, and then:
+
+* ``p >= high``: correct, scored ``p``;
+* ``p <= low``: incorrect, scored ``p``;
+* otherwise **uncertain**: unscored with the reason ``uncertain`` (never 0, never 1), carrying
+  ``p`` so the Calibration page can show what abstaining buys, and the ``cascade`` judge can hand
+  exactly these interactions to an LLM.
+
+The coefficients and the band ``(low, high)`` are data (``data/learned_judge.json``), written by
+``scripts/fit_learned_judge.py`` from ``sample_data/judge_devset.jsonl``; a new failure class
+becomes labelled rows and a refit, never a new rule here. The judge's identity holds the model
+file's sha256, so a refit never reuses verdicts cached under the old coefficients.
+
+Without the embedding packages the judge uses the model fitted without the cosine feature, and
+says so in its notice and identity.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agentic_core.errors import JudgeConfigError
+from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, uncertain_verdict
+from agentic_core.judges.embedding import similarities
+from agentic_core.judges.learned_features import FEATURES, PairFeatures, pair_features
+from agentic_core.judges.lexical import RULES_VERSION, lexical_analysis
+from agentic_core.judges.minilm_files import MODEL_NAME, embedding_available
+
+__all__ = ["MODEL_PATH", "RECOMMENDED_THRESHOLD", "FittedModel", "LearnedJudge", "load_models"]
+
+MODEL_PATH = Path(__file__).parent / "data" / "learned_judge.json"
+"""The fitted coefficients (written by ``scripts/fit_learned_judge.py``)."""
+RECOMMENDED_THRESHOLD = 0.5
+"""The score is a calibrated probability: 0.5 is where "more likely right than wrong" starts."""
+TOP_REASONS = 3
+"""How many of the features that moved the probability most the reasoning names."""
+
+
+@dataclass(frozen=True)
+class FittedModel:
+    """One fitted logistic regression over standardised features.
+
+    Attributes:
+        features: The feature names, in the order of ``mean`` / ``scale`` / ``coef``.
+        mean: Each feature's mean on the fitting pairs.
+        scale: Each feature's standard deviation on the fitting pairs.
+        intercept: The intercept.
+        coef: One coefficient per standardised feature.
+        low: At or below this probability the verdict is "incorrect".
+        high: At or above this probability the verdict is "correct"; between, "uncertain".
+    """
+
+    features: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    intercept: float
+    coef: np.ndarray
+    low: float
+    high: float
+
+    def contributions(self, values: Sequence[float]) -> np.ndarray:
+        """Each feature's term in the log-odds: ``coef * (value - mean) / scale``."""
+        picked = np.array([values[FEATURES.index(name)] for name in self.features], dtype=np.float64)
+        return self.coef * (picked - self.mean) / self.scale
+
+    def probability(self, values: Sequence[float]) -> float:
+        """P(correct) for one pair's feature values (in :data:`FEATURES` order)."""
+        z = self.intercept + float(self.contributions(values).sum())
+        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+
+REFIT = "refit with `python scripts/fit_learned_judge.py` (or restore the file from the release)"
+
+
+def _refused(place: str, rule: str, value: object) -> JudgeConfigError:
+    return JudgeConfigError(place=place, rule=rule, value=repr(value), fix=REFIT)
+
+
+def _model_from(raw: dict[str, Any], where: str) -> FittedModel:
+    features = tuple(raw["features"])
+    unknown = [f for f in features if f not in FEATURES]
+    if unknown:
+        raise _refused(where, "every feature must be one this version computes", unknown)
+    arrays = [np.asarray(raw[k], dtype=np.float64) for k in ("mean", "scale", "coef")]
+    if any(a.shape != (len(features),) for a in arrays) or not all(np.isfinite(a).all() for a in arrays):
+        raise _refused(where, "mean, scale and coef must hold one finite number per feature", [a.shape for a in arrays])
+    low, high = float(raw["band"][0]), float(raw["band"][1])
+    if not 0.0 <= low <= high <= 1.0:
+        raise _refused(where, "the abstention band must satisfy 0 <= low <= high <= 1", raw["band"])
+    return FittedModel(features, arrays[0], arrays[1], float(raw["intercept"]), arrays[2], low, high)
+
+
+@lru_cache(maxsize=4)
+def load_models(path: Path = MODEL_PATH) -> tuple[dict[str, FittedModel], str, str]:
+    """Read the fitted models.
+
+    Args:
+        path: The model file.
+
+    Returns:
+        ``({"embedding": ..., "lexical": ...}, version, sha256 of the file)``.
+
+    Raises:
+        JudgeConfigError: the file is missing or malformed (refit it).
+    """
+    place = f"learned judge model {path}"
+    try:
+        blob = path.read_bytes()
+        raw = json.loads(blob)
+        models = {name: _model_from(spec, f"{place}, model {name!r}") for name, spec in raw["models"].items()}
+        version = str(raw["version"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise _refused(
+            place, "must be a readable model file written by the fit script", f"{type(exc).__name__}: {exc}"
+        ) from exc
+    missing = {"embedding", "lexical"} - models.keys()
+    if missing:
+        raise _refused(place, "must hold an 'embedding' and a 'lexical' model", sorted(missing))
+    return models, version, hashlib.sha256(blob).hexdigest()
+
+
+def _reasoning(model: FittedModel, features: PairFeatures, p: float, verdict: str) -> str:
+    terms = model.contributions(features.values)
+    order = np.argsort(-np.abs(terms))[:TOP_REASONS]
+    said = "; ".join(f"{features.describe(model.features[i])} ({terms[i]:+.2f})" for i in order if terms[i] != 0)
+    band = f"uncertain between {model.low:.2f} and {model.high:.2f}"
+    return f"P(correct) {p:.3f}: {verdict} ({band}); weighed most: {said or 'nothing stood out'}"
+
+
+class LearnedJudge:
+    """The fitted offline judge with abstention (see the module docstring).
+
+    Args:
+        use_embedding: Force the model without embeddings (``False``) or require them (``True``);
+            ``None`` uses them when installed.
+        model_path: The fitted model file (tests point it elsewhere).
+    """
+
+    recommended_threshold = RECOMMENDED_THRESHOLD
+    cacheable = True
+
+    def __init__(self, use_embedding: bool | None = None, model_path: Path = MODEL_PATH) -> None:
+        models, version, digest = load_models(model_path)
+        available, message = embedding_available()
+        self.embedding = available if use_embedding is None else (use_embedding and available)
+        self.model = models["embedding" if self.embedding else "lexical"]
+        self.notice: str | None = None
+        if not self.embedding:
+            self.notice = (
+                "Learned judge without embeddings: " + message
+                if not available
+                else "Learned judge without embeddings (switched off)."
+            )
+        self.warnings: list[str] = [self.notice] if self.notice else []
+        self.identity = JudgeIdentity(
+            kind="learned",
+            model=MODEL_NAME if self.embedding else None,
+            params={"version": version, "model_sha256": digest, "rules": RULES_VERSION, "embedding": self.embedding},
+        )
+
+    async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
+        """Judge every item; the CPU-bound work runs off the event loop."""
+        return await asyncio.to_thread(self._judge_all, list(items), progress)
+
+    def _judge_all(self, items: list[JudgeItem], progress: ProgressFn | None) -> list[Verdict]:
+        start = time.perf_counter()
+        total = len(items)
+        cosines: np.ndarray | None = None
+        if self.embedding and items:
+
+            def on_batch(done: int, distinct: int) -> None:
+                if progress is not None and distinct:
+                    progress(min(total - 1, int(total * done / distinct)), total)
+
+            try:
+                cosines = similarities([i.answer for i in items], [i.ground_truth for i in items], progress=on_batch)
+            except Exception as exc:  # the model failed for the batch: unscored, never 0
+                if progress is not None:
+                    progress(total, total)
+                error = f"embedding similarity failed: {type(exc).__name__}: {exc}"
+                return [Verdict(status="failed", error=error) for _ in items]
+        latency = (time.perf_counter() - start) / max(total, 1)
+        verdicts = [
+            self._verdict(item, None if cosines is None else float(cosines[i]), latency) for i, item in enumerate(items)
+        ]
+        if progress is not None:
+            progress(total, total)
+        return verdicts
+
+    def _verdict(self, item: JudgeItem, cosine: float | None, latency: float) -> Verdict:
+        if not item.ground_truth.strip():
+            return Verdict(
+                status="failed",
+                error="ground truth is empty: nothing to compare the answer with (fix the data)",
+                latency_s=latency,
+            )
+        try:
+            analysis = lexical_analysis(item.answer, item.ground_truth, item.query)
+            features = pair_features(analysis, item.answer, item.ground_truth, cosine)
+            p = self.model.probability(features.values)
+        except Exception as exc:  # one odd input must not sink the run
+            return Verdict(
+                status="failed", error=f"learned judge failed: {type(exc).__name__}: {exc}", latency_s=latency
+            )
+        notice = f" [{self.notice}]" if self.notice else ""
+        if p >= self.model.high or p <= self.model.low:
+            verdict = "correct" if p >= self.model.high else "incorrect"
+            reasoning = _reasoning(self.model, features, p, verdict) + notice
+            return Verdict(score=p, probability=p, reasoning=reasoning, latency_s=latency)
+        return uncertain_verdict(
+            p,
+            _reasoning(self.model, features, p, "uncertain") + notice,
+            f"P(correct) {p:.2f} is between {self.model.low:.2f} and {self.model.high:.2f}",
+            latency,
+        )

@@ -1,0 +1,120 @@
+"""The learned judge's features: what it measures about one (query, answer, reference) triple.
+
+A feature is a number (in [0, 1], but for the count of findings) with a name and a way to say it in words. Two kinds:
+
+* **similarities**: the MiniLM embedding cosine, rapidfuzz's token-set ratio, and the lexical
+  analysis' word similarity, recall (how much of the reference the answer states) and precision
+  (how much of the answer the reference backs), and how many distinct detectors fired;
+* **detectors**: 1 when a check of the lexical analysis found something (a reference number missing
+  from the answer, a flipped negation, swapped roles, a refusal, ...), else 0. The detectors keep
+  the analysis' words for the reasoning but none of its hand-set caps: how much each finding
+  weighs is a coefficient fitted on labelled pairs (``scripts/fit_learned_judge.py``).
+
+The column order is :data:`FEATURES`; the fitted coefficients name their features, so a model
+file written for another order is refused rather than misread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import get_args
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import fuzz
+
+from agentic_core.judges.lexical import LexicalAnalysis, lexical_analysis
+from agentic_core.judges.lexical_gates import GateName
+
+__all__ = [
+    "DETECTORS",
+    "FEATURES",
+    "SIMILARITIES",
+    "PairFeatures",
+    "feature_matrix",
+    "pair_features",
+]
+
+SIMILARITIES: tuple[str, ...] = ("cosine", "token_set", "word_similarity", "recall", "precision", "findings")
+"""The similarity features, in column order (``findings``: how many distinct detectors fired)."""
+DETECTORS: tuple[str, ...] = tuple(get_args(GateName))
+"""One indicator per finding of the lexical analysis, in column order."""
+FEATURES: tuple[str, ...] = SIMILARITIES + DETECTORS
+"""Every feature, in column order."""
+
+_WORDS = {
+    "cosine": "embedding cosine {:.2f}",
+    "token_set": "fuzzy word overlap {:.2f}",
+    "word_similarity": "word similarity {:.2f}",
+    "recall": "{:.0%} of the reference stated",
+    "precision": "{:.0%} of the answer backed by the reference",
+    "findings": "{:.0f} finding(s)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PairFeatures:
+    """One pair's features and the words for each finding.
+
+    Attributes:
+        values: One value per :data:`FEATURES` name (``cosine`` is NaN without embeddings).
+        findings: The lexical analysis' words for each detector that fired, by detector name.
+    """
+
+    values: tuple[float, ...]
+    findings: dict[str, str]
+
+    def describe(self, name: str) -> str:
+        """One feature in words: ``"embedding cosine 0.81"`` or the detector's finding."""
+        value = self.values[FEATURES.index(name)]
+        if name in _WORDS:
+            return _WORDS[name].format(value)
+        return self.findings.get(name, f"no {name.replace('_', ' ')}")
+
+
+def pair_features(analysis: LexicalAnalysis, answer: str, ground_truth: str, cosine: float | None) -> PairFeatures:
+    """The features of one pair from its lexical analysis and embedding cosine.
+
+    Args:
+        analysis: :func:`~agentic_core.judges.lexical.lexical_analysis` of the pair.
+        answer: The answer.
+        ground_truth: The reference answer.
+        cosine: The MiniLM cosine, or ``None`` when embeddings are not used.
+
+    Returns:
+        The feature values in :data:`FEATURES` order and the detectors' findings.
+    """
+    fired: dict[str, str] = {}
+    for gate in analysis.gates:
+        # A detector may fire more than once (two missing numbers): the first finding speaks for it.
+        fired.setdefault(gate.name, f"[{gate.name}] {gate.detail}")
+    sims = (
+        np.nan if cosine is None else float(np.clip(cosine, 0.0, 1.0)),
+        fuzz.token_set_ratio(answer.lower(), ground_truth.lower()) / 100.0,
+        analysis.similarity,
+        analysis.recall,
+        analysis.precision,
+        float(len(fired)),
+    )
+    return PairFeatures(values=sims + tuple(1.0 if d in fired else 0.0 for d in DETECTORS), findings=fired)
+
+
+def feature_matrix(
+    triples: Sequence[tuple[str, str, str]], cosines: Sequence[float] | None
+) -> tuple[npt.NDArray[np.float64], list[PairFeatures]]:
+    """Features of many (query, answer, ground truth) triples, as a matrix (the fit script's input).
+
+    Args:
+        triples: ``(query, answer, ground_truth)`` per pair.
+        cosines: The MiniLM cosine per pair, or ``None`` for no embeddings.
+
+    Returns:
+        ``(matrix, per-pair features)``; the matrix has one row per pair and one column per
+        :data:`FEATURES` name.
+    """
+    pairs = [
+        pair_features(lexical_analysis(answer, truth, query), answer, truth, None if cosines is None else cosines[i])
+        for i, (query, answer, truth) in enumerate(triples)
+    ]
+    return np.array([p.values for p in pairs], dtype=np.float64).reshape(len(pairs), len(FEATURES)), pairs

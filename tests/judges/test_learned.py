@@ -1,0 +1,114 @@
+"""The learned offline judge: fitted coefficients as data, calibrated probability, abstention."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentic_core.errors import JudgeConfigError
+from agentic_core.judges.base import JudgeItem, Verdict
+from agentic_core.judges.learned import MODEL_PATH, LearnedJudge, load_models
+from agentic_core.judges.learned_features import FEATURES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def judge(items: list[JudgeItem], **kwargs: object) -> list[Verdict]:
+    return asyncio.run(LearnedJudge(**kwargs).ajudge(items))  # type: ignore[arg-type]
+
+
+def test_the_shipped_coefficients_are_the_fit_of_the_shipped_devset() -> None:
+    # A devset edit without a refit (or a hand edit of the model file) fails here.
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "fit_learned_judge.py"), "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_wrong_numbers_fail_and_right_ones_pass() -> None:
+    verdicts = judge(
+        [
+            JudgeItem(query="What is pi to two decimal places?", answer="3.15", ground_truth="3.14"),
+            JudgeItem(query="How many employees?", answer="The company has 1,200 employees.", ground_truth="1200"),
+        ]
+    )
+    wrong, right = verdicts
+    assert wrong.status == "ok" and wrong.score is not None and wrong.score < 0.5
+    assert "missing_number" in wrong.reasoning  # the finding that decided, in words
+    assert right.status == "ok" and right.score is not None and right.score >= 0.5
+    assert right.probability == right.score
+
+
+def test_a_number_in_the_question_is_no_evidence() -> None:
+    (verdict,) = judge([JudgeItem(query="What is 102?", answer="The answer is 902.", ground_truth="102.")])
+    assert verdict.score is None or verdict.score < 0.5
+
+
+def test_between_the_band_the_judge_abstains_unscored_never_0_or_1(tmp_path: Path) -> None:
+    # A band covering every probability: each verdict must be an abstention with its probability.
+    raw = json.loads(MODEL_PATH.read_text())
+    for spec in raw["models"].values():
+        spec["band"] = [0.0, 1.0]
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(raw))
+    items = [
+        JudgeItem(query="q", answer="Paris", ground_truth="Paris"),
+        JudgeItem(query="q", answer="x", ground_truth="y"),
+    ]
+    for verdict in judge(items, model_path=path):
+        assert verdict.status == "uncertain" and verdict.score is None
+        assert verdict.probability is not None and 0.0 <= verdict.probability <= 1.0
+        assert verdict.error is not None and verdict.error.startswith("uncertain")
+        assert "P(correct)" in verdict.reasoning
+
+
+def test_a_refit_changes_the_identity_so_old_cached_verdicts_are_not_reused(tmp_path: Path) -> None:
+    raw = json.loads(MODEL_PATH.read_text())
+    raw["models"]["embedding"]["intercept"] += 0.5
+    raw["models"]["lexical"]["intercept"] += 0.5
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(raw))
+    assert LearnedJudge(model_path=path).identity.fingerprint() != LearnedJudge().identity.fingerprint()
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda raw: raw["models"]["embedding"].update(features=["no_such_feature"]),
+        lambda raw: raw["models"]["embedding"].update(coef=[1.0]),
+        lambda raw: raw["models"]["embedding"].update(band=[0.8, 0.2]),
+        lambda raw: raw["models"].pop("lexical"),
+        lambda raw: raw.pop("models"),
+    ],
+)
+def test_a_damaged_model_file_is_refused_with_the_fix(tmp_path: Path, mutate: object) -> None:
+    raw = json.loads(MODEL_PATH.read_text())
+    mutate(raw)  # type: ignore[operator]
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(raw))
+    load_models.cache_clear()
+    with pytest.raises(JudgeConfigError, match="refit"):
+        LearnedJudge(model_path=path)
+
+
+def test_without_embeddings_it_uses_the_model_fitted_without_the_cosine() -> None:
+    judge_ = LearnedJudge(use_embedding=False)
+    assert "cosine" not in judge_.model.features and judge_.notice
+    assert judge_.identity.params["embedding"] is False
+    (verdict,) = asyncio.run(judge_.ajudge([JudgeItem(query="q", answer="3.15", ground_truth="3.14")]))
+    assert verdict.score is not None and verdict.score < 0.5
+    assert set(LearnedJudge().model.features) == set(FEATURES)
+
+
+def test_an_empty_reference_is_unscored_as_a_data_problem() -> None:
+    (verdict,) = judge([JudgeItem(query="q", answer="anything", ground_truth="  ")])
+    assert verdict.status == "failed" and verdict.score is None and "ground truth is empty" in (verdict.error or "")

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import Runnable
 
 from agentic_core.agentic_metrics.llm_prompts import REASK, MetricTask
 from agentic_core.judges.base import JudgeItem, ProgressFn, Verdict
@@ -43,12 +42,8 @@ class MetricJudge:
         self.warnings: list[str] = []
         self.identity = base.identity.model_copy(update={"prompt_version": task.version})
         self._system = SystemMessage(content=task.system)
-        self._structured: Runnable[Any, Any] | None = None
-        if base.structured:
-            try:
-                self._structured = base._model.with_structured_output(task.schema, include_raw=True)
-            except NotImplementedError:
-                self._structured = None
+        # Asked in the reply format the base judge negotiated with the server (a schema, JSON mode or text).
+        self._schema = task.schema.model_json_schema()
 
     def messages(self, item: JudgeItem) -> list[BaseMessage]:
         """The exact prompt sent for ``item``."""
@@ -80,7 +75,7 @@ class MetricJudge:
     async def _ask(self, item: JudgeItem) -> Verdict:
         messages = self.messages(item)
         started = time.perf_counter()
-        output = await self.base._call(messages, self._structured)
+        output = await self.base._call(messages, schema=self._schema)
         if isinstance(output, _CallFailure):
             return self._failed(output.error, started)
         try:
@@ -88,7 +83,7 @@ class MetricJudge:
         except AmbiguousJudgementError as first:
             self.stats.reasks += 1
             previous: list[BaseMessage] = [AIMessage(content=first.raw)] if first.raw.strip() else []
-            output = await self.base._call([*messages, *previous, HumanMessage(content=REASK)], self._structured)
+            output = await self.base._call([*messages, *previous, HumanMessage(content=REASK)], schema=self._schema)
             if isinstance(output, _CallFailure):
                 return self._failed(f"re-asked after {first.reason}, then the call failed: {output.error}", started)
             try:

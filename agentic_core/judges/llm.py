@@ -43,6 +43,7 @@ from agentic_core.judges.llm_errors import (
     is_retryable,
     retry_after_s,
 )
+from agentic_core.judges.llm_formats import STEPS, format_runnable
 from agentic_core.judges.llm_options import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
@@ -65,9 +66,6 @@ from agentic_core.judges.reply_text import clip_reasoning, lone_surrogate_at, pr
 from agentic_core.secrets import mask_known, register_secret
 
 StructuredMode = bool | Literal["auto", "json_schema", "json_object", "text"]
-# with_structured_output's method for each step (None: the provider's own default, a JSON schema
-# or tool calling); "text" is the chat model itself.
-_METHODS: dict[str, str | None] = {"json_schema": None, "json_object": "json_mode"}
 
 _MAX_ERROR_CHARS = 2_000
 
@@ -212,12 +210,12 @@ class LLMJudge:
         register_secret(*self._secrets)
         self._prompt = JudgePrompt()
 
-        steps = ["json_schema", "json_object", "text"] if mode == "auto" else [mode]
-        self._steps = [(name, r) for name in steps if (r := _runnable(model, name)) is not None]
+        self._askers: dict[tuple[str, str], Runnable[Any, Any] | None] = {}
+        self._steps = [s for s in (STEPS if mode == "auto" else [mode]) if self._asker(s, REPLY_SCHEMA) is not None]
         if not self._steps:
             name = type(chat_model).__name__
             self.warnings.append(f"{name} has no {mode} structured output; the judge parses its text replies instead")
-            self._steps = [("text", model)]
+            self._steps = ["text"]
         self._step = 0
         self._settled = len(self._steps) == 1  # a format worked (or there is nothing to negotiate)
         self._pacer: Pacer | None = None
@@ -225,7 +223,7 @@ class LLMJudge:
         params: dict[str, Any] = {
             "provider": provider,
             "temperature": effective_temperature,
-            "structured": self._steps[0][0] != "text",
+            "structured": self._steps[0] != "text",
         }
         url = sanitise_url(base_url or _base_url_of(chat_model))
         if url:
@@ -239,12 +237,12 @@ class LLMJudge:
     @property
     def structured(self) -> bool:
         """Whether replies are read through the model's structured output (now: it may be negotiated down)."""
-        return self._steps[self._step][0] != "text"
+        return self._steps[self._step] != "text"
 
     @property
     def reply_format(self) -> str:
         """The reply format in use: ``json_schema``, ``json_object`` or ``text``."""
-        return self._steps[self._step][0]
+        return self._steps[self._step]
 
     def messages(self, item: JudgeItem) -> list[BaseMessage]:
         """The exact prompt sent for ``item`` (for benchmarks, debugging and tests)."""
@@ -373,19 +371,30 @@ class LLMJudge:
             return self._failed(error, time.perf_counter() - started, first_message, message)
         return self._ok(judgement, time.perf_counter() - started, first_message, message)
 
-    async def _call(self, messages: list[BaseMessage], runnable: Runnable[Any, Any] | None = None) -> Any:
+    def _asker(self, step: str, schema: dict[str, Any]) -> Runnable[Any, Any] | None:
+        """The runnable asking for ``schema`` in format ``step`` (built once per schema and format)."""
+        key = (str(schema.get("title")), step)
+        if key not in self._askers:
+            self._askers[key] = format_runnable(self._model, step, schema)
+        return self._askers[key]
+
+    async def _call(
+        self,
+        messages: list[BaseMessage],
+        runnable: Runnable[Any, Any] | None = None,
+        schema: dict[str, Any] = REPLY_SCHEMA,
+    ) -> Any:
         """One model call, with its timeout and retries: the reply, or a :class:`_CallFailure`.
 
-        ``runnable`` replaces the judge's own (the agentic metrics call the same model, with the same
-        retries, rate limit and counters, through their own structured-output schemas); only the
-        judge's own calls negotiate the reply format.
+        The agentic metrics call the same model, with the same retries, rate limit, counters and
+        negotiated format, for their own ``schema``; a ``runnable`` given is used as it is.
         """
         attempt = 0
         while True:
             pacer = self._pacer
             started = await pacer.acquire() if pacer is not None else 0.0
             step = self._step  # read once a slot is free: an earlier call may have settled it
-            use = runnable if runnable is not None else self._steps[step][1]
+            use = runnable if runnable is not None else self._asker(self._steps[step], schema) or self._model
             timed_out = False
             if self.rate_limiter is not None:
                 await self.rate_limiter.aacquire()
@@ -418,7 +427,7 @@ class LLMJudge:
         if self._step != step:
             return
         self._step = step + 1
-        refused, now = self._steps[step][0], self._steps[step + 1][0]
+        refused, now = self._steps[step], self._steps[step + 1]
         reason = self._scrub(describe_error(error, 1))[:300]
         self.warnings.append(
             f"structured output: the server refused {refused} ({reason}); the judge asks for {now} for the rest "
@@ -482,19 +491,3 @@ class _CallFailure:
     """A call that failed for good (retries spent or not worth it); ``error`` is scrubbed."""
 
     error: str
-
-
-def _runnable(model: BaseChatModel, step: str) -> Runnable[Any, Any] | None:
-    """The runnable asking ``model`` for replies in format ``step``, or ``None`` when it has none."""
-    if step == "text":
-        return model
-    method = _METHODS[step]
-    if method is not None and type(model).with_structured_output is BaseChatModel.with_structured_output:
-        return None  # the generic implementation ignores the method: always tool calling
-    try:
-        # include_raw keeps the AIMessage: token usage, and the text when parsing fails.
-        if method is None:
-            return model.with_structured_output(REPLY_SCHEMA, include_raw=True)
-        return model.with_structured_output(REPLY_SCHEMA, include_raw=True, method=method)
-    except (NotImplementedError, ValueError, TypeError):
-        return None

@@ -175,3 +175,14 @@ def test_evaluate_sends_the_budget_and_negotiates_from_the_command_line() -> Non
     assert code == 0, err
     assert set(server.stats.budgets) == {256} and server.stats.refused == 1
     assert "refused json_schema" in json.dumps(doc)  # the format chosen is said in the run's warnings
+
+
+def test_the_agentic_metrics_ask_in_the_format_the_answer_judge_negotiated() -> None:
+    from agentic_core.agentic_metrics.llm_judge import MetricJudge
+    from agentic_core.agentic_metrics.llm_prompts import TOPIC_TASK
+
+    with StandInServer("llama.cpp", latency_s=0.01) as server:
+        judge = _judge(server)
+        run_judge_sync(judge, make_items(2), cache_mode="off")
+        run_judge_sync(MetricJudge(judge, TOPIC_TASK), make_items(2, prefix="t"), cache_mode="off")  # type: ignore[arg-type]
+    assert server.stats.refused == 1 and server.stats.formats[-2:] == ["json_object", "json_object"]

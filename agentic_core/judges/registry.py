@@ -13,7 +13,7 @@ from typing import Any
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import Judge
 
-DEFAULT_JUDGE = "hybrid"
+DEFAULT_JUDGE = "learned"
 
 
 @dataclass(frozen=True)
@@ -27,9 +27,17 @@ class JudgeInfo:
 
 
 JUDGES: dict[str, JudgeInfo] = {
+    "learned": JudgeInfo(
+        "learned",
+        "Learned (offline, default)",
+        "A model fitted on labelled pairs weighs embedding and word similarity and what the lexical checks find "
+        "(numbers, dates, negation, refusals, swapped roles); says 'uncertain' (unscored) when it is not sure. "
+        "No key, no network.",
+        True,
+    ),
     "hybrid": JudgeInfo(
         "hybrid",
-        "Hybrid (offline, default)",
+        "Hybrid (offline)",
         "Lexical gates (numbers, dates, key terms, negation, refusals) plus MiniLM embedding similarity "
         "for paraphrases. No key, no network.",
         True,
@@ -61,7 +69,18 @@ JUDGES: dict[str, JudgeInfo] = {
         "(Groq, OpenAI, Anthropic, Google, Ollama or any OpenAI-compatible server).",
         False,
     ),
+    "cascade": JudgeInfo(
+        "cascade",
+        "Cascade: offline judge, then LLM for the uncertain",
+        "The offline judge decides what it is sure of; the LLM judge judges only the interactions it is "
+        "uncertain of (same provider options as the LLM judge). Fewer LLM calls; the run says how many went "
+        "to the LLM.",
+        False,
+    ),
 }
+
+LLM_OPTION_JUDGES = ("llm", "cascade")
+"""The judges built with the LLM judge's options (provider, model, key, base URL, limits)."""
 
 
 def _dataset(**_: Any) -> Judge:
@@ -88,10 +107,30 @@ def _hybrid(**_: Any) -> Judge:
     return HybridJudge()
 
 
+def _learned(**_: Any) -> Judge:
+    from agentic_core.judges.learned import LearnedJudge
+
+    return LearnedJudge()
+
+
 def _llm(**options: Any) -> Judge:
     from agentic_core.judges.providers import build_llm_judge
 
     return build_llm_judge(**options)
+
+
+def _cascade(*, offline: str | None = None, **options: Any) -> Judge:
+    from agentic_core.judges.cascade import CascadeJudge
+
+    name = offline or DEFAULT_JUDGE
+    usable = [n for n, info in JUDGES.items() if info.offline]
+    if name not in usable:
+        raise JudgeConfigError(
+            "offline", f"must be one of the offline judges {', '.join(usable)}", name, f"use {DEFAULT_JUDGE}"
+        )
+    # The LLM first: a missing key or package fails before the offline model is loaded.
+    llm = _llm(**options)
+    return CascadeJudge(build_judge(name), llm)
 
 
 _BUILDERS: dict[str, Callable[..., Judge]] = {
@@ -99,7 +138,9 @@ _BUILDERS: dict[str, Callable[..., Judge]] = {
     "lexical": _lexical,
     "embedding": _embedding,
     "hybrid": _hybrid,
+    "learned": _learned,
     "llm": _llm,
+    "cascade": _cascade,
 }
 
 
@@ -108,8 +149,9 @@ def build_judge(name: str, **options: Any) -> Judge:
 
     Args:
         name: One of :data:`JUDGES`.
-        **options: Judge options (LLM: provider, model, base_url, api_key, api_key_env,
-            concurrency, rps, timeout_s). Offline judges take none.
+        **options: Judge options (LLM and cascade: provider, model, base_url, api_key, api_key_env,
+            concurrency, rps, timeout_s; cascade also ``offline``, the offline judge's name,
+            default :data:`DEFAULT_JUDGE`). Offline judges take none.
 
     Raises:
         JudgeConfigError: unknown name, missing package or key.

@@ -59,3 +59,20 @@ def use_abstaining_default(monkeypatch: Any) -> AbstainingJudge:
     judge = AbstainingJudge()
     monkeypatch.setitem(registry._BUILDERS, registry.DEFAULT_JUDGE, lambda **_: judge)
     return judge
+
+
+def cascade_dataset(n_sure: int = 4, n_unsure: int = 2) -> list[dict[str, Any]]:
+    """Seed-format conversations: ``n_sure`` answers the fake judge is sure of, ``n_unsure`` it abstains on."""
+    answers = [f"It is Paris ({i})." for i in range(n_sure)] + [f"{UNSURE} Paris-ish ({i})" for i in range(n_unsure)]
+    return [
+        {
+            "session_id": f"s{i}",
+            "assistant_id": "bot",
+            "task_id": "capital",
+            "conversation": [
+                {"qa_id": f"q{i}", "query": "What is the capital of France?", "assistant": answer,
+                 "ground_truth_assistant": "Paris"}
+            ],
+        }
+        for i, answer in enumerate(answers)
+    ]

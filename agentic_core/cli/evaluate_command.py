@@ -14,6 +14,7 @@ from agentic_core.cli.gate_options import fail_under_exit
 from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR
 from agentic_core.errors import AgenticError
+from agentic_core.judges.cascade import CascadeCounts, result_cascade_counts
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
 
@@ -52,7 +53,9 @@ def settings_from_args(args: argparse.Namespace, recommended: float) -> Aggregat
 
 
 def _judge_options(args: argparse.Namespace) -> dict[str, Any]:
-    if args.judge != "llm":
+    from agentic_core.judges.registry import LLM_OPTION_JUDGES
+
+    if args.judge not in LLM_OPTION_JUDGES:  # the cascade takes the LLM judge's options
         return {}
     return {
         "provider": args.provider,
@@ -85,6 +88,11 @@ def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
     return update, close
 
 
+def _counts_only(doc: dict[str, Any]) -> dict[str, Any]:
+    """The stored counts of a ``cascade`` object (without its derived total and share)."""
+    return {k: v for k, v in doc.items() if k in CascadeCounts.model_fields}
+
+
 def _metric_text(x: float | None, digits: int = 3) -> str:
     return "undefined" if x is None else f"{x:.{digits}f}"
 
@@ -100,6 +108,8 @@ def print_human(doc: dict[str, Any], out: TextIO) -> None:
     counts = doc["counts"]
     rate = doc["conversation_success_rate"]
     print(f"judge: {doc['judge_label']}   counts: {doc['judge_counts']}", file=out)
+    if doc.get("cascade"):
+        print(f"cascade: {CascadeCounts(**_counts_only(doc['cascade'])).summary()}", file=out)
     print(f"unit: {doc['unit_description']}", file=out)
     print(f"K: {doc['k_reason']}", file=out)
     print(f"statistics: {doc['statistics']['description']}", file=out)
@@ -213,6 +223,9 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     # building them took 11 s of a 26 s run at 100k interactions (--out writes its own).
     doc = report.summary(result, agg, include_conversations=bool(args.json))
     doc["engine"] = engine_keywords(args)["engine"]  # an added field: where the per-record work ran
+    cascade = result_cascade_counts(result)
+    # An added field: who decided (null for judges other than the cascade).
+    doc["cascade"] = None if cascade is None else cascade.as_json()
     not_stored: AgenticError | None = None
     if not args.no_save:  # the run history (python -m agentic_core runs ...); its id is an added field
         from agentic_core.cli.runs_command import store_evaluation

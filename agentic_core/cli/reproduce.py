@@ -25,7 +25,7 @@ def cli_command(result: EvaluationResult, agg: Aggregate, data: str = "DATA.json
     parts = ["python", "-m", "agentic_core", "evaluate", data]
     if identity.kind in JUDGES:
         parts += ["--judge", identity.kind]
-    if identity.kind == "llm":
+    if identity.kind in ("llm", "cascade"):  # the cascade's identity carries its LLM's provider and model
         if identity.params.get("provider"):
             parts += ["--provider", str(identity.params["provider"])]
         if identity.model:

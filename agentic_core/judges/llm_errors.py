@@ -47,16 +47,8 @@ def status_code_of(exc: BaseException) -> int | None:
 # Words of an error body saying the request itself was refused, whatever the status: llama-cpp-python
 # answers a response_format it does not know with HTTP 500 and a validation error, which would fail
 # the same way on every repeat.
-_INVALID_REQUEST_WORDS = (
-    "validation error",
-    "literal_error",
-    "input should be",
-    "must be one of",
-    "invalid_request_error",
-    "extra inputs are not permitted",
-    "not supported",
-    "unsupported",
-)
+_INVALID_REQUEST_WORDS = ("validation error", "literal_error", "input should be", "must be one of",
+                          "invalid_request_error", "extra inputs are not permitted", "not supported", "unsupported")
 
 
 def is_request_invalid(exc: BaseException) -> bool:

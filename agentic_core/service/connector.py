@@ -25,12 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
-from agentic_core.errors import JudgeConfigError
+from agentic_core.errors import JudgeConfigError, SettingsError
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.service.config import ServiceConfig
 
 if TYPE_CHECKING:
     from agentic_core.judges.base import Judge
+    from agentic_core.service.models import RunConfig
 
 SEED_KEY_ENV = "LLM_API_KEY"
 """Seed 001's fallback key variable (used only with ``allow_env_keys``)."""
@@ -353,3 +354,66 @@ def default_judge(name: str | None) -> ConnectorJudge:
     return ConnectorJudge(
         offline_judge(name), f"offline {name} judge (config.judge, no connector)", name == DEFAULT_JUDGE
     )
+
+
+CASCADE = "cascade"
+"""``config.judge`` for the cascade: the offline default judge, then the connector's LLM for the uncertain."""
+
+
+def cascade_judge(llm: ConnectorJudge) -> ConnectorJudge:
+    """The cascade of the shared offline default judge and a request's LLM judge (its connector).
+
+    The key rules are the LLM judge's (the connector's): the cascade adds no key of its own.
+
+    Args:
+        llm: The connector's judge, built by :func:`connector_judge`.
+    """
+    from agentic_core.judges.cascade import CascadeJudge
+    from agentic_core.judges.registry import DEFAULT_JUDGE
+
+    return ConnectorJudge(
+        judge=CascadeJudge(offline_judge(DEFAULT_JUDGE), llm.judge),
+        source=f"cascade: offline {DEFAULT_JUDGE} judge, then {llm.source} for the uncertain",
+        is_default=False,
+        class_path=llm.class_path,
+        warnings=llm.warnings,
+        secrets=llm.secrets,
+    )
+
+
+def request_judge(connector: dict[str, Any] | None, run_config: RunConfig, config: ServiceConfig) -> ConnectorJudge:
+    """The request's judge: the connector's LLM, an offline judge (``config.judge``), or the cascade of both.
+
+    Args:
+        connector: The request's connector (already checked to be an object), or ``None``.
+        run_config: The request's ``config`` (``judge``, ``use_structured_output``, ``concurrency``).
+        config: The service settings.
+
+    Raises:
+        SettingsError: ``config.judge`` with a connector (other than ``cascade``), or ``cascade``
+            without one.
+        JudgeConfigError: the connector or the offline judge's name is refused.
+    """
+    name = run_config.judge
+    if name == CASCADE:
+        if connector is None:
+            raise SettingsError(
+                "config.judge",
+                "cascade needs a connector: the LLM judge that judges what the offline judge is uncertain of",
+                name,
+                "add a connector (class_path and params, as for the LLM judge), or choose an offline judge",
+            )
+        return cascade_judge(
+            connector_judge(connector, config, run_config.use_structured_output, run_config.concurrency)
+        )
+    if connector is None:
+        return default_judge(name)
+    if name is not None:
+        raise SettingsError(
+            "config.judge",
+            "cannot be combined with a connector (except cascade)",
+            name,
+            'send either a connector (LLM judge) or config.judge (offline judge), or config.judge "cascade" '
+            "with a connector",
+        )
+    return connector_judge(connector, config, run_config.use_structured_output, run_config.concurrency)

@@ -70,7 +70,9 @@ class RunConfig(BaseModel):
     require_tool_correctness: bool = False
     unscored_as_incorrect: bool = False
     judge: str | None = Field(
-        default=None, description="an offline judge by name when there is no connector (default: hybrid)"
+        default=None,
+        description="an offline judge by name when there is no connector (default: the offline default judge), "
+        "or cascade with a connector: the offline judge decides what it is sure of, the connector's LLM the rest",
     )
     concurrency: int | None = Field(default=None, description="LLM judge: calls in flight (default 8)")
     skip_invalid: bool = Field(

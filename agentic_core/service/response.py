@@ -16,6 +16,7 @@ from typing import Any
 
 from agentic_core.aggregate import Aggregate
 from agentic_core.io.load_report import Issue
+from agentic_core.judges.cascade import result_cascade_counts
 from agentic_core.report import conversation_records, summary
 from agentic_core.result import EvaluationResult
 from agentic_core.service.connector import ConnectorJudge
@@ -126,6 +127,8 @@ def run_response(
             "counts": doc["judge_counts"],
             "cache": doc["cache"],
             "tokens": doc["tokens"],
+            # Who decided, for config.judge "cascade" (null for the other judges).
+            "cascade": None if (cascade := result_cascade_counts(result)) is None else cascade.as_json(),
         },
         "curve": doc["curve"],
         "tool_correctness": doc["tool_correctness"],

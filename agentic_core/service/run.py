@@ -32,7 +32,7 @@ from agentic_core.io.parse import loads_json
 from agentic_core.io.unknown_keys import close_match
 from agentic_core.secrets import json_holds_secret, known_secrets, mask_known, mask_values, register_secret
 from agentic_core.service.config import ServiceConfig
-from agentic_core.service.connector import ConnectorJudge, allowed_class_paths, connector_judge, default_judge
+from agentic_core.service.connector import allowed_class_paths, request_judge
 from agentic_core.service.deadline import judge_within
 from agentic_core.service.models import RunConfig
 from agentic_core.service.response import issue_problem, run_response
@@ -425,18 +425,7 @@ class Service:
         metrics = _metrics(config)
         datasets = _datasets(doc, self.config)
         connector = _connector(doc)
-        if connector is not None and config.judge is not None:
-            raise SettingsError(
-                "config.judge",
-                "cannot be combined with a connector",
-                config.judge,
-                "send either a connector (LLM judge) or config.judge (offline judge)",
-            )
-        chosen: ConnectorJudge = (
-            default_judge(config.judge)
-            if connector is None
-            else connector_judge(connector, self.config, config.use_structured_output, config.concurrency)
-        )
+        chosen = request_judge(connector, config, self.config)
         loaded = load_records(datasets, "datasets")
         if loaded.errors and not config.skip_invalid:
             raise self._invalid_records(loaded)

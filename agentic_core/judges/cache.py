@@ -2,8 +2,15 @@
 
 Key: sha256 of ``[identity.fingerprint(), query, answer, ground_truth]`` (JSON-encoded, so no two
 different tuples can collide by concatenation). Stored: score, reasoning, tokens, created_at and
-the judge fingerprint; never an API key (the identity holds none) and never a failed verdict (a
-failure must be retried on the next run).
+the judge fingerprint, and the judge's probability when it has one; never an API key (the identity
+holds none) and never a failed verdict (a failure must be retried on the next run). An abstention
+(status ``uncertain``: no score, its probability and its reason) is stored and served back as
+``uncertain``: an offline judge abstains on the same item every time, so judging it again would
+only cost time.
+
+Schema 2 (abstentions: a nullable score, ``status``, ``probability``, ``error``) replaced schema 1;
+a schema-1 file is converted in place when first opened for writing (its verdicts kept, as
+``ok``), and read as it is when it can only be read.
 
 Robustness:
     * WAL journal + busy timeout + ``BEGIN IMMEDIATE`` writes: several processes and threads
@@ -47,8 +54,13 @@ import platformdirs
 from agentic_core.errors import CacheError
 from agentic_core.judges.base import JudgeItem, Verdict
 from agentic_core.judges.cache_sqlite import (
+    FROM_SCHEMA_1,
+    READ_COLUMNS,
+    READ_COLUMNS_1,
+    SCHEMA,
     NewerCacheError,
     chunks,
+    has_status_column,
     is_busy,
     is_corruption,
     is_read_only,
@@ -60,7 +72,7 @@ from agentic_core.secrets import known_secrets
 APP_NAME = "agentic-workbench"
 DEFAULT_FILENAME = "judge_cache.sqlite3"
 ENV_VAR = "AGENTIC_CACHE_PATH"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MEMORY = ":memory:"
 """Pass as ``path`` for a cache that lives only as long as the object."""
 
@@ -68,19 +80,6 @@ _T = TypeVar("_T")
 
 # SQLite builds before 3.32 allow 999 host parameters per statement; stay under it.
 _CHUNK = 900
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS verdicts (
-    key TEXT PRIMARY KEY,
-    judge TEXT NOT NULL,
-    score REAL NOT NULL CHECK (score >= 0.0 AND score <= 1.0),
-    reasoning TEXT NOT NULL,
-    input_tokens INTEGER,
-    output_tokens INTEGER,
-    created_at REAL NOT NULL
-) WITHOUT ROWID
-"""
-
 
 def default_cache_path() -> Path:
     """Where the cache lives: ``$AGENTIC_CACHE_PATH`` if set, else the user cache folder.
@@ -133,6 +132,7 @@ class JudgeCache:
         self.warnings: list[str] = []
         self._conn: sqlite3.Connection | None = None
         self._read_only = False
+        self._read_columns = READ_COLUMNS
         self._lock = threading.RLock()
 
     @classmethod
@@ -236,10 +236,13 @@ class JudgeCache:
                     self._unwritable(NewerCacheError(version))
                     return self._conn
                 conn.execute("SELECT 1 FROM verdicts LIMIT 1").fetchall()
+                # A schema-1 file that cannot be converted is read as it is (every verdict ``ok``).
+                legacy = has_status_column(conn) is False
             except sqlite3.Error:
                 conn.close()
                 continue
             self._read_only = True
+            self._read_columns = READ_COLUMNS_1 if legacy else READ_COLUMNS
             self._conn = conn
             self.warnings.append(
                 f"judge cache {self._path} is read-only: its verdicts are used, but this run's new verdicts "
@@ -266,7 +269,11 @@ class JudgeCache:
                 conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.execute(_SCHEMA)
+                # Decided inside the write lock: two processes opening a schema-1 file convert it once.
+                if has_status_column(conn) is False:
+                    for statement in FROM_SCHEMA_1:
+                        conn.execute(statement)
+                conn.execute(SCHEMA)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute("COMMIT")
             except BaseException:
@@ -363,7 +370,7 @@ class JudgeCache:
     # -- reading and writing -----------------------------------------------------------------
 
     def get_many(self, keys: Sequence[str]) -> dict[str, Verdict]:
-        """The cached verdicts (status ``cached``) of those ``keys`` that are present.
+        """The cached verdicts (status ``cached``, abstentions ``uncertain``) of those ``keys`` that are present.
 
         A verdict whose reasoning holds a secret the process knows is left out (a miss, so the
         item is judged again), never served: it may be another caller's key echoed by a judge.
@@ -375,23 +382,23 @@ class JudgeCache:
         secrets = known_secrets()
 
         def read(conn: sqlite3.Connection) -> dict[str, Verdict]:
+            columns = self._read_columns
             found: dict[str, Verdict] = {}
             for chunk in chunks(unique, _CHUNK):
                 marks = ",".join("?" * len(chunk))
-                rows = conn.execute(
-                    "SELECT key, score, reasoning, input_tokens, output_tokens FROM verdicts "
-                    f"WHERE key IN ({marks})",
-                    chunk,
-                )
-                for key, score, reasoning, tin, tout in rows:
-                    if secrets and any(secret in reasoning for secret in secrets):
+                rows = conn.execute(f"SELECT {columns} FROM verdicts WHERE key IN ({marks})", chunk)
+                for key, score, reasoning, tin, tout, status, probability, error in rows:
+                    if secrets and any(secret in reasoning or secret in (error or "") for secret in secrets):
                         continue
                     found[key] = Verdict(
                         score=score,
                         reasoning=clip_reasoning(reasoning),  # an older version stored it whole
-                        status="cached",
+                        # A stored abstention stays one: served as "cached" it would read as scored.
+                        status="uncertain" if status == "uncertain" else "cached",
+                        error=error,
                         input_tokens=tin,
                         output_tokens=tout,
+                        probability=probability,
                     )
             return found
 
@@ -413,7 +420,7 @@ class JudgeCache:
         return self._run("reading", read) if unique else set()
 
     def put_many(self, entries: Iterable[tuple[str, Verdict]], *, judge: str = "") -> int:
-        """Store verdicts under their keys, in one transaction; failed verdicts are skipped.
+        """Store verdicts under their keys, in one transaction; failed verdicts are skipped, abstentions kept.
 
         Args:
             entries: ``(key, verdict)`` pairs (keys from :func:`cache_key`).
@@ -428,9 +435,20 @@ class JudgeCache:
         now = time.time()
         secrets = known_secrets()
         rows = [
-            (key, judge, v.score, storable_reasoning(v.reasoning, secrets), v.input_tokens, v.output_tokens, now)
+            (
+                key,
+                judge,
+                v.score,
+                "uncertain" if v.status == "uncertain" else "ok",
+                v.probability,
+                None if v.error is None else storable_reasoning(v.error, secrets),
+                storable_reasoning(v.reasoning, secrets),
+                v.input_tokens,
+                v.output_tokens,
+                now,
+            )
             for key, v in entries
-            if v.status != "failed" and v.score is not None
+            if v.status == "uncertain" or (v.status != "failed" and v.score is not None)
         ]
         if not rows:
             return 0
@@ -444,9 +462,8 @@ class JudgeCache:
             try:
                 for chunk in chunks(rows, _CHUNK):
                     conn.executemany(
-                        "INSERT OR REPLACE INTO verdicts "
-                        "(key, judge, score, reasoning, input_tokens, output_tokens, created_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT OR REPLACE INTO verdicts (key, judge, score, status, probability, error, "
+                        "reasoning, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         chunk,
                     )
                 conn.execute("COMMIT")

@@ -1,4 +1,4 @@
-"""SQLite details of the judge cache: what an error code means, and what a stored reasoning looks like.
+"""SQLite details of the judge cache: its schema, what an error code means, what a stored reasoning looks like.
 
 Kept apart from :mod:`agentic_core.judges.cache` (which imports it) so the cache reads as policy
 (open, repair, fall back) without the error-code table.
@@ -14,6 +14,41 @@ from agentic_core.judges.reply_text import clip_reasoning, printable
 from agentic_core.secrets import mask_secrets
 
 _T = TypeVar("_T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS verdicts (
+    key TEXT PRIMARY KEY,
+    judge TEXT NOT NULL,
+    score REAL CHECK (score IS NULL OR (score >= 0.0 AND score <= 1.0)),
+    status TEXT NOT NULL DEFAULT 'ok' CHECK (status IN ('ok', 'uncertain')),
+    probability REAL CHECK (probability IS NULL OR (probability >= 0.0 AND probability <= 1.0)),
+    error TEXT,
+    reasoning TEXT NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    created_at REAL NOT NULL,
+    CHECK (score IS NOT NULL OR status = 'uncertain')
+) WITHOUT ROWID
+"""
+
+# Schema 1 -> 2: SQLite cannot drop a NOT NULL constraint in place, so the table is copied.
+FROM_SCHEMA_1 = (
+    SCHEMA.replace("TABLE IF NOT EXISTS verdicts", "TABLE verdicts_v2"),
+    "INSERT INTO verdicts_v2 (key, judge, score, status, reasoning, input_tokens, output_tokens, created_at) "
+    "SELECT key, judge, score, 'ok', reasoning, input_tokens, output_tokens, created_at FROM verdicts",
+    "DROP TABLE verdicts",
+    "ALTER TABLE verdicts_v2 RENAME TO verdicts",
+)
+
+# What a read selects: the stored columns, or their schema-1 stand-ins for a file read as it is.
+READ_COLUMNS = "key, score, reasoning, input_tokens, output_tokens, status, probability, error"
+READ_COLUMNS_1 = "key, score, reasoning, input_tokens, output_tokens, 'ok', NULL, NULL"
+
+
+def has_status_column(conn: sqlite3.Connection) -> bool | None:
+    """Whether the verdicts table is schema 2 (``None``: there is no table yet)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(verdicts)")}
+    return None if not columns else "status" in columns
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6

@@ -26,7 +26,7 @@ RATE_WINDOW_S = 30.0
 # No ETA before this much judging time: the first second mixes in start-up work.
 MIN_MEASURE_S = 0.5
 
-STATUS_CODES = {"ok": 0, "cached": 1, "failed": 2}
+STATUS_CODES = {"ok": 0, "cached": 1, "failed": 2, "uncertain": 3}
 _PENDING = -1
 
 
@@ -39,10 +39,11 @@ class RunSnapshot(BaseModel):
 
     Attributes:
         total: Interactions in the run.
-        done: Interactions with a verdict (judged now, cached, duplicates, failed).
-        judged: Verdicts judged in this run (``ok``), ``cached`` and ``failed`` counts follow.
+        done: Interactions with a verdict (judged now, cached, duplicates, failed, uncertain).
+        judged: Verdicts judged in this run (``ok``), ``cached``, ``failed`` and ``uncertain`` counts follow.
         cached: Verdicts taken from the cache or the shipped verdicts.
         failed: Unscored items (judge failures).
+        uncertain: Unscored items the judge abstained on (judged now or taken from the cache).
         elapsed_s: Seconds since the run started.
         rate_per_s: Interactions per second over the last :data:`RATE_WINDOW_S` seconds, or ``None``
             before it can be measured.
@@ -56,6 +57,7 @@ class RunSnapshot(BaseModel):
     cached: int
     failed: int
     elapsed_s: float
+    uncertain: int = 0
     rate_per_s: float | None
     eta_s: float | None
     cancel_requested: bool
@@ -161,7 +163,7 @@ class RunMonitor:
         with self._lock:
             samples = list(self._samples)
             done = self._done
-            codes = np.bincount(self.status[self.status >= 0], minlength=3)
+            codes = np.bincount(self.status[self.status >= 0], minlength=len(STATUS_CODES))
         rate = measured_rate(samples)
         return RunSnapshot(
             total=self.total,
@@ -169,6 +171,7 @@ class RunMonitor:
             judged=int(codes[0]),
             cached=int(codes[1]),
             failed=int(codes[2]),
+            uncertain=int(codes[3]),
             elapsed_s=(self._ended if self._ended is not None else self._clock()) - self._started,
             rate_per_s=rate,
             eta_s=eta_seconds(self.total - done, rate),

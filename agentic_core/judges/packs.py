@@ -2,9 +2,9 @@
 
 A fresh machine has an empty judge cache, so the first visit to the dashboard used to judge the
 default sample (8-10 s) before showing anything. The verdicts of every built-in sample under the
-default judge ship in ``sample_data/verdicts.jsonl``; :func:`~agentic_core.judges.runner.run_judge`
-reads them like cache entries (cache mode ``use`` only: ``refresh`` judges again) and copies
-them into the user's cache.
+default judge ship in ``sample_data/verdicts.jsonl`` (its abstentions too, as ``uncertain``);
+:func:`~agentic_core.judges.runner.run_judge` reads them like cache entries (cache mode ``use``
+only: ``refresh`` judges again) and copies them into the user's cache.
 
 A verdict is found by its cache key, which hashes the judge's fingerprint with the texts, so a
 changed judge (another version, other options) never picks up a stale verdict: it simply finds
@@ -18,6 +18,7 @@ import json
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from agentic_core.io.samples import SAMPLE_DIR
 from agentic_core.judges.base import JudgeItem, Verdict
@@ -32,10 +33,10 @@ def pack_path() -> Path:
 
 
 @lru_cache(maxsize=1)
-def _entries() -> dict[str, tuple[float, str]]:
-    """Cache key -> (score, reasoning); empty when the file is missing or unreadable."""
+def _entries() -> dict[str, Verdict]:
+    """Cache key -> verdict (``cached``, or ``uncertain``); empty when the file is missing or unreadable."""
     path = pack_path()
-    entries: dict[str, tuple[float, str]] = {}
+    entries: dict[str, Verdict] = {}
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError:
@@ -43,10 +44,25 @@ def _entries() -> dict[str, tuple[float, str]]:
     for line in lines:
         try:
             row = json.loads(line)
-            entries[str(row["key"])] = (float(row["score"]), str(row["reasoning"]))
+            entries[str(row["key"])] = _verdict(row)
         except (ValueError, KeyError, TypeError):
             continue  # a damaged line costs one judge call, nothing more
     return entries
+
+
+def _verdict(row: dict[str, Any]) -> Verdict:
+    """A row of the file as the verdict it stands for (an abstention stays ``uncertain``, with its probability)."""
+    probability = row.get("probability")
+    probability = None if probability is None else float(probability)
+    if row.get("status") == "uncertain":
+        return Verdict(
+            score=None,
+            status="uncertain",
+            probability=probability,
+            reasoning=str(row["reasoning"]),
+            error=str(row["error"]),
+        )
+    return Verdict(score=float(row["score"]), reasoning=str(row["reasoning"]), status="cached", probability=probability)
 
 
 def packed_keys(keys: Iterable[str]) -> set[str]:
@@ -56,22 +72,29 @@ def packed_keys(keys: Iterable[str]) -> set[str]:
 
 
 def packed_verdicts(keys: Iterable[str]) -> dict[str, Verdict]:
-    """The shipped verdicts (status ``cached``) of those ``keys`` that have one."""
+    """The shipped verdicts (status ``cached``; abstentions ``uncertain``) of those ``keys`` that have one."""
     entries = _entries()
-    found: dict[str, Verdict] = {}
-    for key in keys:
-        entry = entries.get(key)
-        if entry is not None:
-            found[key] = Verdict(score=entry[0], reasoning=entry[1], status="cached")
-    return found
+    return {key: entries[key] for key in keys if key in entries}
 
 
 def pack_rows(fingerprint: str, items: Iterable[JudgeItem], verdicts: Iterable[Verdict]) -> list[dict[str, object]]:
-    """Rows of the verdict file for items judged by the judge with ``fingerprint`` (scored ones only)."""
-    rows = []
+    """Rows of the verdict file for items judged by the judge with ``fingerprint`` (scored ones and abstentions).
+
+    A row holds ``probability`` only when the judge gave one, and ``status`` and ``error`` only for
+    an abstention, so the file of a judge without probabilities stays as it was.
+    """
+    rows: list[dict[str, object]] = []
     for item, verdict in zip(items, verdicts, strict=True):
-        if verdict.score is not None and verdict.status != "failed":
-            rows.append({"key": cache_key(fingerprint, item), "score": verdict.score, "reasoning": verdict.reasoning})
+        row: dict[str, object] = {"key": cache_key(fingerprint, item), "reasoning": verdict.reasoning}
+        if verdict.status == "uncertain":
+            row.update(score=None, status="uncertain", error=verdict.error or "uncertain")
+        elif verdict.score is not None and verdict.status != "failed":
+            row["score"] = verdict.score
+        else:
+            continue  # a failure is judged again on the user's machine
+        if verdict.probability is not None:
+            row["probability"] = verdict.probability
+        rows.append(row)
     return rows
 
 

@@ -3,7 +3,8 @@
 ``run_judge`` is the one place that decides what is sent to a judge:
 
 1. identical items are judged once (the verdict is copied to the duplicates);
-2. with ``cache_mode="use"`` the cache answers what it can (status ``cached``);
+2. with ``cache_mode="use"`` the cache answers what it can (status ``cached``; a stored abstention
+   comes back ``uncertain``, with its probability: an offline judge would abstain again);
 3. the rest goes to the judge, and each verdict is written to the cache as it completes (in
    small batches), so a run that fails half-way (Ctrl-C, a cancelled task, a judge bug) keeps
    everything judged so far: the next run starts where this one stopped.
@@ -30,6 +31,10 @@ from agentic_core.judges.cache import JudgeCache, cache_key
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.packs import packed_keys, packed_verdicts
 
+# status_counts lived here first: importers of the runner keep finding it.
+from agentic_core.judges.verdict_counts import STATUSES
+from agentic_core.judges.verdict_counts import status_counts as status_counts
+
 CacheMode = Literal["use", "refresh", "off"]
 CACHE_MODES: tuple[str, str, str] = ("use", "refresh", "off")
 CACHE_MODE_HELP: dict[str, str] = {
@@ -53,9 +58,11 @@ class JudgeRun(BaseModel):
     """The outcome of :func:`run_judge`.
 
     Attributes:
-        verdicts: One per input item, same order; cache hits have status ``cached``.
+        verdicts: One per input item, same order; cache hits have status ``cached`` (stored
+            abstentions stay ``uncertain``).
         identity: The judge that produced (or originally produced) the verdicts.
-        counts: Items by status: ``{"ok": .., "failed": .., "cached": ..}``.
+        counts: Items by status: ``{"ok": .., "failed": .., "cached": .., "uncertain": ..}``
+            (:func:`~agentic_core.judges.verdict_counts.verdict_counts` says them in words).
         cache_hits: Distinct items answered by the cache.
         cache_misses: Distinct items looked up and not found (0 when the cache was not read).
         model_calls: Distinct items actually sent to the judge.
@@ -73,7 +80,7 @@ class JudgeRun(BaseModel):
 
     verdicts: list[Verdict]
     identity: JudgeIdentity
-    counts: dict[str, int] = Field(default_factory=lambda: {"ok": 0, "failed": 0, "cached": 0})
+    counts: dict[str, int] = Field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
     cache_hits: int = 0
     cache_misses: int = 0
     model_calls: int = 0
@@ -92,14 +99,6 @@ class JudgeRun(BaseModel):
         # which cost about a second on 50k items. Summarise the list instead.
         for name, value in super().__repr_args__():
             yield (name, f"<{len(self.verdicts)} verdicts>") if name == "verdicts" else (name, value)
-
-
-def status_counts(verdicts: Sequence[Verdict]) -> dict[str, int]:
-    """Verdicts by status, every status present: ``{"ok": .., "failed": .., "cached": ..}``."""
-    counts = {"ok": 0, "failed": 0, "cached": 0}
-    for v in verdicts:
-        counts[v.status] = counts.get(v.status, 0) + 1
-    return counts
 
 
 def _check_cache_mode(cache_mode: str) -> None:
@@ -297,7 +296,9 @@ async def run_judge(
                 u = todo[index]
                 place(u, verdict)
                 judged.append(verdict)
-                if writable and verdict.status == "ok" and verdict.score is not None:
+                # Abstentions are kept too: an offline judge abstains on the same item every time.
+                storable = verdict.status == "uncertain" or (verdict.status == "ok" and verdict.score is not None)
+                if writable and storable:
                     pending.append((keys[u], verdict))
                     if len(pending) >= FLUSH_EVERY or time.monotonic() - last_flush >= FLUSH_SECONDS:
                         flush()

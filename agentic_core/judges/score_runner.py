@@ -16,6 +16,7 @@ import numpy.typing as npt
 from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, reads_texts, score_bits
 from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.runner import JudgeRun, cancelled_error, run_judge_sync
+from agentic_core.judges.verdict_counts import STATUSES
 
 __all__ = ["judges_scores_only", "run_score_judge_sync"]
 
@@ -72,7 +73,7 @@ def run_score_judge_sync(
     run = run_judge_sync(judge, items, cache=None, cache_mode="off")
     positions = rank[inverse.reshape(-1)]
     verdicts = list(map(run.verdicts.__getitem__, positions.tolist()))
-    counts = {"ok": 0, "failed": 0, "cached": 0}
+    counts = dict.fromkeys(STATUSES, 0)
     for verdict, count in zip(run.verdicts, np.bincount(positions, minlength=len(items)).tolist(), strict=True):
         counts[verdict.status] = counts.get(verdict.status, 0) + count
     if monitor is not None:

@@ -144,7 +144,10 @@ def test_wal_mode_and_no_secret_columns(tmp_path: Path) -> None:
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     columns = [r[1] for r in conn.execute("PRAGMA table_info(verdicts)")]
-    assert columns == ["key", "judge", "score", "reasoning", "input_tokens", "output_tokens", "created_at"]
+    assert columns == [
+        "key", "judge", "score", "status", "probability", "error",
+        "reasoning", "input_tokens", "output_tokens", "created_at",
+    ]
 
 
 def test_in_memory_cache() -> None:

@@ -112,7 +112,7 @@ def test_the_score_runner_reports_progress_and_every_verdict_to_a_monitor() -> N
     snap = monitor.snapshot()
     assert (snap.done, snap.judged, snap.failed) == (4, 3, 1)
     np.testing.assert_array_equal(monitor.scores, [0.5, np.nan, 0.5, 1.0])
-    assert run.counts == {"ok": 3, "failed": 1, "cached": 0}
+    assert run.counts == {"ok": 3, "failed": 1, "cached": 0, "uncertain": 0}
     cancelled = RunMonitor(4)
     cancelled.cancel()
     with pytest.raises(RunCancelled):

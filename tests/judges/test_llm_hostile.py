@@ -91,7 +91,7 @@ def test_one_bad_reply_is_one_unscored_item_and_every_good_verdict_is_cached(
     cache = JudgeCache(tmp_path / "c.sqlite3")
     with EchoJudgeServer(_one_bad(bad_content)) as server:
         run = run_judge_sync(_judge(server, KEY_A), make_items(100), cache=cache)
-    assert run.counts == {"ok": 99, "failed": 1, "cached": 0}
+    assert run.counts == {"ok": 99, "failed": 1, "cached": 0, "uncertain": 0}
     (failed,) = [v for v in run.verdicts if v.status == "failed"]
     assert failed.score is None and reason in (failed.error or "")
     assert run.verdicts[57] is failed

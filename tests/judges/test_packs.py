@@ -27,6 +27,9 @@ def test_shipped_verdicts_are_what_the_default_judge_says_now(sample: str) -> No
     for key, verdict in zip(keys, fresh, strict=True):
         assert shipped[key].score == pytest.approx(verdict.score, abs=1e-12), REWRITE
         assert shipped[key].reasoning == verdict.reasoning, REWRITE
+        # An abstention ships as one, with its probability and reason.
+        assert (shipped[key].status == "uncertain") == (verdict.status == "uncertain"), REWRITE
+        assert shipped[key].probability == pytest.approx(verdict.probability, abs=1e-12), REWRITE
 
 
 def test_a_fresh_cache_answers_the_samples_from_the_shipped_verdicts(tmp_path: Path) -> None:
@@ -36,7 +39,7 @@ def test_a_fresh_cache_answers_the_samples_from_the_shipped_verdicts(tmp_path: P
         assert len(cache) == 0
         assert estimate_calls(judge, items, cache, "use") == 0  # the Run page's estimate agrees
         run = run_judge_sync(judge, items, cache=cache, cache_mode="use")
-        assert run.model_calls == 0 and run.counts["cached"] == len(items)
+        assert run.model_calls == 0 and run.counts["cached"] + run.counts["uncertain"] == len(items)
         assert run.cache_hits == len({(i.query, i.answer, i.ground_truth) for i in items})
         assert len(cache) == run.cache_hits  # copied into the user's cache
         # Refresh means judge again: the shipped verdicts are not used.

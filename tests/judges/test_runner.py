@@ -41,12 +41,12 @@ def test_second_run_is_all_cache_hits_with_zero_model_calls(cache: JudgeCache) -
     judge = CountingJudge(FakeJudge(lambda item: len(item.answer) / 100, tokens=(10, 2)))
     first = run_judge_sync(judge, items, cache=cache)
     assert (first.cache_hits, first.cache_misses, first.model_calls) == (0, 30, 30)
-    assert first.counts == {"ok": 30, "failed": 0, "cached": 0}
+    assert first.counts == {"ok": 30, "failed": 0, "cached": 0, "uncertain": 0}
     assert (first.input_tokens, first.output_tokens) == (300, 60)
 
     second = run_judge_sync(judge, items, cache=cache)
     assert (second.cache_hits, second.cache_misses, second.model_calls) == (30, 0, 0)
-    assert second.counts == {"ok": 0, "failed": 0, "cached": 30}
+    assert second.counts == {"ok": 0, "failed": 0, "cached": 30, "uncertain": 0}
     assert judge.items_judged == 30
     assert [v.status for v in second.verdicts] == ["cached"] * 30
     assert [v.score for v in second.verdicts] == [v.score for v in first.verdicts]
@@ -94,14 +94,14 @@ def test_failures_are_not_cached_and_are_retried_next_run(cache: JudgeCache) -> 
     items = make_items(6)
     flaky = FakeJudge([0.5, None])  # every second item fails
     first = run_judge_sync(flaky, items, cache=cache)
-    assert first.counts == {"ok": 3, "failed": 3, "cached": 0}
+    assert first.counts == {"ok": 3, "failed": 3, "cached": 0, "uncertain": 0}
     assert all(v.score is None and v.error for v in first.verdicts if v.status == "failed")
     assert len(cache) == 3
 
     healthy = CountingJudge(FakeJudge(0.8))
     second = run_judge_sync(healthy, items, cache=cache)
     assert second.model_calls == 3 and healthy.items_judged == 3
-    assert second.counts == {"ok": 3, "failed": 0, "cached": 3}
+    assert second.counts == {"ok": 3, "failed": 0, "cached": 3, "uncertain": 0}
 
 
 def test_non_cacheable_judge_skips_the_cache(cache: JudgeCache) -> None:
@@ -134,7 +134,7 @@ def test_identical_items_are_judged_once_and_share_the_verdict(cache: JudgeCache
     run = run_judge_sync(judge, items, cache=cache)
     assert judge.items_judged == 2 and run.model_calls == 2 and run.duplicates == 3
     assert [v.score for v in run.verdicts] == [0.3, 0.6, 0.3, 0.3, 0.6]
-    assert run.counts == {"ok": 5, "failed": 0, "cached": 0}
+    assert run.counts == {"ok": 5, "failed": 0, "cached": 0, "uncertain": 0}
     assert run.input_tokens == 10  # duplicates cost nothing
     assert run.verdicts[0] is run.verdicts[2] is run.verdicts[3]  # one (frozen) verdict, no copies
     with pytest.raises(ValidationError):

@@ -1,0 +1,62 @@
+"""A fake offline judge that abstains on some items, for the tests of "abstention is a verdict".
+
+:class:`AbstainingJudge` abstains (``uncertain``, unscored, with a probability) on the items
+:func:`abstains_on` picks (about a quarter, by a hash of the answer, so the same item always gets
+the same verdict, as an offline judge's does); otherwise it scores 1.0 when the answer contains
+the ground truth and 0.0 when not, with a probability that says so.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, uncertain_verdict
+
+
+def _hash(item: JudgeItem) -> int:
+    return zlib.crc32(f"{item.query}\x00{item.answer}".encode())
+
+
+def abstains_on(item: JudgeItem) -> bool:
+    """Whether :class:`AbstainingJudge` abstains on ``item``."""
+    return _hash(item) % 4 == 0
+
+
+def right(item: JudgeItem) -> bool:
+    """What :class:`AbstainingJudge` says when it is sure: the ground truth is in the answer."""
+    return item.ground_truth.strip().lower() in item.answer.lower()
+
+
+class AbstainingJudge:
+    """An offline judge that abstains on :func:`abstains_on`'s items; counts the items it judged."""
+
+    cacheable = True
+    recommended_threshold = 0.5
+
+    def __init__(self) -> None:
+        self.identity = JudgeIdentity(kind="abstaining-test", params={"version": 1})
+        self.calls = 0
+
+    def verdict(self, item: JudgeItem) -> Verdict:
+        """The verdict for one item (see the module docstring)."""
+        if abstains_on(item):
+            p = 0.4 + (_hash(item) >> 2) % 21 / 100  # in the band 0.40 .. 0.60
+            return uncertain_verdict(p, f"test features, P(correct) {p:.2f}", "inside the band 0.40 .. 0.60")
+        sure = right(item)
+        return Verdict(score=1.0 if sure else 0.0, probability=0.95 if sure else 0.05, reasoning=f"sure: {sure}")
+
+    async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
+        """Judge every item."""
+        self.calls += len(items)
+        if progress is not None:
+            progress(len(items), len(items))
+        return [self.verdict(item) for item in items]
+
+
+def register(monkeypatch: Any, name: str = "abstaining-test") -> None:
+    """Make ``name`` a registry judge (the CLI and the endpoint build judges by name)."""
+    from agentic_core.judges import registry
+
+    monkeypatch.setitem(registry._BUILDERS, name, lambda **_: AbstainingJudge())

@@ -21,11 +21,12 @@ from agentic_core.judges.cache import default_cache_path
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.planning import RunPlan, plan_run
 from agentic_core.judges.providers import PROVIDERS
-from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
+from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, LLM_OPTION_JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode
 from agentic_core.secrets import mask_secrets
 from ui.format import md_text
 from ui.memo import session_memo
+from ui.run_counts import show_cascade, show_uncertain, uncertain_count
 from ui.run_job import (
     DONE_KEY,
     ERROR_KEY,
@@ -198,7 +199,7 @@ def _show_run(run: ActiveRun) -> None:
         st.json(jr.identity.model_dump(mode="json"))
     ok, cached, failed = (jr.counts.get(name, 0) for name in ("ok", "cached", "failed"))
     reads_scores = jr.identity.kind == "dataset"
-    cols = st.columns(4)
+    cols = st.columns(5)
     if reads_scores:
         # The dataset judge calls nothing: it reads each interaction's own score.
         cols[0].metric("Scores read", f"{ok:,}", help="Interactions whose own score field was read")
@@ -221,6 +222,13 @@ def _show_run(run: ActiveRun) -> None:
         f"{failed:,}",
         help="Interactions the judge could not score: unscored, never counted as 0",
     )
+    cols[4].metric(
+        "Uncertain (unscored)",
+        f"{uncertain_count(result.interactions):,}",
+        help="Interactions the judge abstained on: unscored, never counted as 0 or 1",
+    )
+    show_cascade(result)
+    show_uncertain(result)
     if reads_scores:
         st.caption(
             f"The dataset judge reads each interaction's own score: no model is called and the cache is not used. "
@@ -302,7 +310,7 @@ judge_name = st.radio(
 st.caption(JUDGES[judge_name].description)
 options: dict[str, Any] = {}
 secret: str | None = None
-if judge_name == "llm":
+if judge_name in LLM_OPTION_JUDGES:  # the cascade's LLM takes the LLM judge's settings
     options, secret = _llm_options()
 judge = _build(judge_name, options, secret)
 del options  # holds the key; not needed any more
@@ -365,6 +373,9 @@ if judge is not None:
         note = "Cache mode *refresh*: every distinct item is judged again and the cache overwritten."
     else:
         note = "Cache mode *off*: every distinct item is judged, nothing is stored."
+    if judge_name == "cascade":
+        note += (f" The offline judge looks at the {calls:,} first; the LLM is asked only about those it is "
+                 "uncertain of (after the run: how many went to the LLM).")
     cols[1].caption(f"{n_int:,} interactions, {distinct:,} distinct (identical items are judged once). {note}")
     st.caption(
         f"Recommended answer threshold of this judge: **{judge.recommended_threshold:.2f}**. After the run it "

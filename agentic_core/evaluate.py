@@ -172,7 +172,7 @@ def evaluate(
     # Offline judges are bounded CPU work: pause the collector during it too. LLM runs can
     # last minutes and create cyclic garbage (asyncio), so the collector stays on for them.
     scores_only = judges_scores_only(judge)  # the dataset judge: its scores, not a million items
-    with gc_paused(judge.identity.kind != "llm"):
+    with gc_paused(judge.identity.kind not in ("llm", "cascade")):  # the cascade calls an LLM too
         if scores_only:
             run = run_score_judge_sync(
                 judge, columns.score, _distinct_item_count(columns), progress=progress, monitor=monitor

@@ -64,7 +64,7 @@ def judge_batch(batch: dict[str, np.ndarray], spec: JudgeSpec) -> dict[str, np.n
     scores = [None if s != s else float(s) for s in batch["score"].tolist()]
     columns = (batch[name].tolist() for name in ("query", "answer", "ground_truth"))
     items = [JudgeItem(str(q), str(a), str(g), s) for q, a, g, s in zip(*columns, scores, strict=True)]
-    with gc_paused(judge.identity.kind != "llm"):  # as evaluate() does for offline judges
+    with gc_paused(judge.identity.kind not in ("llm", "cascade")):  # as evaluate() does for offline judges
         run = run_judge_sync(judge, items, cache=None, cache_mode="off")
     n = len(items)
     retries = np.zeros(n, dtype=np.int64)

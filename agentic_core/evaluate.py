@@ -248,14 +248,20 @@ def _verdict_columns(verdicts: Sequence[Verdict]) -> dict[str, Any]:
     """The frame's judge columns, read once per distinct verdict object and spread to every row.
 
     Repeated items share one verdict, and so do equal scores of the dataset judge: a million
-    rows hold a few thousand objects, and reading each row's four fields, then turning a million
+    rows hold a few thousand objects, and reading each row's five fields, then turning a million
     strings into an Arrow column, was most of assembling such a run. Each column's type is what
     pandas makes of the distinct values (text, or ``object`` where every value is ``None``), as
     it would of all the rows.
     """
     n = len(verdicts)
     if not n:
-        return {"score": np.zeros(0), "judge_status": [], "judge_reasoning": [], "judge_error": []}
+        return {
+            "score": np.zeros(0),
+            "judge_status": [],
+            "judge_reasoning": [],
+            "judge_error": [],
+            "judge_probability": np.zeros(0),
+        }
     codes, _ = pd.factorize(np.fromiter(map(id, verdicts), dtype=np.int64, count=n))
     first = np.empty(int(codes.max()) + 1, dtype=np.int64)
     first[codes[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)  # each object's first row
@@ -269,6 +275,11 @@ def _verdict_columns(verdicts: Sequence[Verdict]) -> dict[str, Any]:
         "judge_status": spread([v.status for v in distinct]),
         "judge_reasoning": spread([v.reasoning for v in distinct]),
         "judge_error": spread([v.error for v in distinct]),
+        # The judge's calibrated P(correct), NaN where it has none; an abstention keeps its
+        # probability here while its score stays NaN (unscored, never 0 or 1).
+        "judge_probability": np.array(
+            [np.nan if v.probability is None else v.probability for v in distinct], dtype=float
+        )[codes],
     }
 
 

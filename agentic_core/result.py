@@ -32,8 +32,12 @@ class EvaluationResult:
             when it is read; prefer :attr:`interactions` and the arrays for whole-run work).
         interactions: One row per interaction: ``conv`` (conversation index), ``position``,
             ``session_id``, ``assistant_id``, ``task_key``, ``qa_id``, ``query``, ``answer``,
-            ``ground_truth``, ``score`` (NaN = unscored), ``judge_status``, ``judge_reasoning``,
-            ``judge_error``, ``tool_applicable`` and the tool component columns.
+            ``ground_truth``, ``score`` (NaN = unscored: a judge failure, or an abstention),
+            ``judge_status`` (``ok``, ``cached``, ``failed`` or ``uncertain``: the judge abstained),
+            ``judge_reasoning``, ``judge_error`` (for an abstention it starts with ``uncertain``),
+            ``judge_probability`` (the judge's calibrated P(correct), float, NaN when the judge gives
+            none; an abstention keeps it while its score stays NaN), ``tool_applicable`` and the
+            tool component columns.
         tool_components: Per interaction, the weight-independent tool components (or None); a
             read-only sequence (:class:`~agentic_core.component_list.ComponentList` after a load:
             what load workers sent is read back only when asked for).

@@ -112,6 +112,9 @@ def _with_verdicts(template: EvaluationResult, store: RunStore, run_id: str) -> 
     interactions["judge_status"] = [v.status for v in verdicts]
     interactions["judge_reasoning"] = [v.reasoning for v in verdicts]
     interactions["judge_error"] = [v.error for v in verdicts]
+    interactions["judge_probability"] = np.array(
+        [np.nan if v.probability is None else v.probability for v in verdicts], dtype=float
+    )
     return replace(
         template,
         interactions=interactions,

@@ -3,7 +3,7 @@
 A hundred thousand verdicts as JSON cost seconds to write and parse; as a few typed columns they
 cost milliseconds. Every field of :class:`~agentic_core.judges.base.Verdict` is kept exactly:
 ``score`` (NaN: none), ``reasoning``, ``status``, ``error`` (``None`` kept apart by a flag),
-``latency_s``, and the token counts (-1: none).
+``latency_s``, the token counts (-1: none) and ``probability`` (NaN: none).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from agentic_core.judges.base import Status, Verdict
 __all__ = ["VERDICT_COLUMNS", "verdicts_from_columns", "verdicts_to_columns"]
 
 VERDICT_COLUMNS = (
-    "score", "reasoning", "status", "error", "has_error", "latency_s", "input_tokens", "output_tokens"
+    "score", "reasoning", "status", "error", "has_error", "latency_s", "input_tokens", "output_tokens", "probability"
 )
 """The columns :func:`verdicts_to_columns` makes."""
 
@@ -39,6 +39,9 @@ def verdicts_to_columns(verdicts: Sequence[Verdict]) -> dict[str, np.ndarray]:
         "latency_s": np.array([v.latency_s for v in verdicts], dtype=np.float64),
         "input_tokens": tokens("input_tokens"),
         "output_tokens": tokens("output_tokens"),
+        "probability": np.array(
+            [math.nan if v.probability is None else v.probability for v in verdicts], dtype=np.float64
+        ),
     }
 
 
@@ -53,6 +56,7 @@ def verdicts_from_columns(batch: dict[str, np.ndarray]) -> list[Verdict]:
         batch["latency_s"].tolist(),
         batch["input_tokens"].tolist(),
         batch["output_tokens"].tolist(),
+        batch["probability"].tolist(),
         strict=True,
     )
     return [
@@ -64,6 +68,7 @@ def verdicts_from_columns(batch: dict[str, np.ndarray]) -> list[Verdict]:
             latency_s=latency,
             input_tokens=None if tin < 0 else tin,
             output_tokens=None if tout < 0 else tout,
+            probability=None if p != p else p,
         )
-        for score, reasoning, status, error, has_error, latency, tin, tout in columns
+        for score, reasoning, status, error, has_error, latency, tin, tout, p in columns
     ]

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core.assistant_breakdown import by_assistant
+from agentic_core.k_evidence import k_evidence
 from agentic_core.stats import explain_label
 from ui.cards import KPI_WIDTH, card, kpi, kpi_row
 from ui.charts import curve_figure
@@ -38,24 +39,38 @@ kpi(
     help=f"The chance that one attempt is fully correct, for {target_words}: pass@1 by the same method and on "
     "the same tasks as the curve, with the same interval.",
 )
-kpi(
-    row,
-    f"pass@{k}",
-    head.pass_at_k,
-    head.pass_at_k_ci,
-    help=f"Probability that at least one of {k} attempts is fully correct, for {target_words}.",
+evidence = session_memo(
+    "_overview_k_evidence", (run.run_id, settings.model_dump_json()), lambda: k_evidence(run.result, agg)
 )
-kpi(
-    row,
-    f"pass^{k}",
-    head.pass_pow_k,
-    head.pass_pow_k_ci,
-    help=f"Probability that all {k} attempts are fully correct (consistency), for {target_words}.",
-)
+if evidence.measured:
+    kpi(
+        row,
+        f"pass@{k}",
+        head.pass_at_k,
+        head.pass_at_k_ci,
+        help=f"Probability that at least one of {k} attempts is fully correct, for {target_words}.",
+    )
+    kpi(
+        row,
+        f"pass^{k}",
+        head.pass_pow_k,
+        head.pass_pow_k_ci,
+        help=f"Probability that all {k} attempts are fully correct (consistency), for {target_words}.",
+    )
+else:
+    # One attempt per task says nothing about K attempts: no number a reader would take as measured.
+    for name in (f"pass@{k}", f"pass^{k}"):
+        card(row, name, "not measured", help=evidence.sentence, delta="pass@1 only")
 with row.container(width=KPI_WIDTH):
     st.markdown("**Assessment**")
-    st.markdown(INTERPRETATION_BADGES.get(agg.interpretation, INTERPRETATION_BADGES[None]))
-if agg.interpretation:
+    if evidence.measured:
+        st.markdown(INTERPRETATION_BADGES.get(agg.interpretation, INTERPRETATION_BADGES[None]))
+    else:
+        st.markdown(":gray-badge[Needs repeated attempts]")
+if not evidence.measured:
+    with st.container(key="overview_k_not_measured"):
+        st.warning(evidence.sentence)
+elif agg.interpretation:
     st.caption(explain_label(agg.interpretation))
 if rate.observed is not None:
     st.caption(
@@ -83,7 +98,11 @@ for note in head.notes:
     (st.warning if "unreliable" in note else st.info)(note[:1].upper() + note[1:].rstrip(".") + ".")
 
 st.subheader(f"pass@k and pass^k for k = 1..{k}")
-show_chart(curve_figure(agg.curve, settings.ci_level), key="overview_curve")
+if evidence.measured:
+    show_chart(curve_figure(agg.curve, settings.ci_level), key="overview_curve")
+else:
+    st.caption(f"No curve: only k = 1 is measured by this data ({evidence.tasks_with_k:,} of "
+               f"{evidence.tasks:,} tasks have {k} or more attempts).")  # fmt: skip
 st.markdown(settings_sentence(agg))
 
 breakdown = session_memo("_overview_by_assistant", (run.run_id, settings.model_dump_json()), lambda: by_assistant(agg))
@@ -95,21 +114,24 @@ if breakdown:
             f"alone, with the same settings, unit of trial and K = {k}; intervals at {settings.ci_level:.0%}. "
             "To test whether one is better, use the **Compare** page's two-assistant mode or leaderboard."
         )
+        table = pd.DataFrame(
+            {
+                "assistant": [r.assistant for r in breakdown],
+                "conversations": [r.conversations for r in breakdown],
+                "fully correct": [f"{r.correct_conversations:,} of {r.scored_conversations:,}" for r in breakdown],
+                "success rate": [pct(r.success_rate) for r in breakdown],
+                "success interval": [ci_text(r.success_rate_ci) for r in breakdown],
+                f"pass@{k}": [pct(r.pass_at_k) for r in breakdown],
+                f"pass@{k} interval": [ci_text(r.pass_at_k_ci) for r in breakdown],
+                f"pass^{k}": [pct(r.pass_pow_k) for r in breakdown],
+                f"pass^{k} interval": [ci_text(r.pass_pow_k_ci) for r in breakdown],
+                "notes": ["; ".join(r.notes) for r in breakdown],
+            }
+        )
+        if not evidence.measured:
+            table = table[[c for c in table.columns if not c.startswith(("pass@", "pass^"))]]
         st.dataframe(
-            pd.DataFrame(
-                {
-                    "assistant": [r.assistant for r in breakdown],
-                    "conversations": [r.conversations for r in breakdown],
-                    "fully correct": [f"{r.correct_conversations:,} of {r.scored_conversations:,}" for r in breakdown],
-                    "success rate": [pct(r.success_rate) for r in breakdown],
-                    "success interval": [ci_text(r.success_rate_ci) for r in breakdown],
-                    f"pass@{k}": [pct(r.pass_at_k) for r in breakdown],
-                    f"pass@{k} interval": [ci_text(r.pass_at_k_ci) for r in breakdown],
-                    f"pass^{k}": [pct(r.pass_pow_k) for r in breakdown],
-                    f"pass^{k} interval": [ci_text(r.pass_pow_k_ci) for r in breakdown],
-                    "notes": ["; ".join(r.notes) for r in breakdown],
-                }
-            ),
+            table,
             hide_index=True,
             key="overview_assistant_table",
         )

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core.errors import AgenticError
+from agentic_core.k_evidence import k_evidence
 from agentic_core.stats import describe_method
 from agentic_core.uncertainty import posterior_view
 from ui.cards import card, kpi, kpi_row
@@ -69,8 +70,10 @@ except AgenticError as exc:
     st.stop()
 except Exception as exc:  # an unexpected failure must not show a traceback
     log.exception("posterior computation failed")
-    st.error(f"The posterior could not be computed ({type(exc).__name__}: {md_text(exc)}). Try other settings, or "
-             "reload the page; if it persists, report it with the settings shown in the sidebar.")
+    st.error(
+        f"The posterior could not be computed ({type(exc).__name__}: {md_text(exc)}). Try other settings, or "
+        "reload the page; if it persists, report it with the settings shown in the sidebar."
+    )
     st.stop()
 
 point = post.point
@@ -137,40 +140,68 @@ kpi(
     point.success_rate_ci,
     help="Posterior mean of the probability that an attempt is fully correct, with its credible interval.",
 )
-kpi(
-    row,
-    f"pass@{k}",
-    point.pass_at_k,
-    point.pass_at_k_ci,
-    help=f"Posterior mean of the probability that at least one of {k} attempts is correct.",
+evidence = session_memo(
+    "_unc_k_evidence", (run.run_id, settings.model_dump_json()), lambda: k_evidence(run.result, agg)
 )
-kpi(
-    row,
-    f"pass^{k}",
-    point.pass_pow_k,
-    point.pass_pow_k_ci,
-    help=f"Posterior mean of the probability that all {k} attempts are correct.",
-)
-card(
-    row,
-    f"P(pass^{k} > {pow_target:.2f})",
-    prob_text(prob),
-    help="Posterior probability that pass^K exceeds the target"
-    + (
-        " (exact)."
-        if n_groups == 1 or post.population
-        else f" (share of {settings.n_samples:,} seeded posterior draws)."
-    ),
-)
+if evidence.measured:
+    kpi(
+        row,
+        f"pass@{k}",
+        point.pass_at_k,
+        point.pass_at_k_ci,
+        help=f"Posterior mean of the probability that at least one of {k} attempts is correct.",
+    )
+    kpi(
+        row,
+        f"pass^{k}",
+        point.pass_pow_k,
+        point.pass_pow_k_ci,
+        help=f"Posterior mean of the probability that all {k} attempts are correct.",
+    )
+    card(
+        row,
+        f"P(pass^{k} > {pow_target:.2f})",
+        prob_text(prob),
+        help="Posterior probability that pass^K exceeds the target"
+        + (
+            " (exact)."
+            if n_groups == 1 or post.population
+            else f" (share of {settings.n_samples:,} seeded posterior draws)."
+        ),
+    )
+else:
+    # One attempt per task says nothing about K attempts: no posterior a reader would take as measured.
+    for name in (f"pass@{k}", f"pass^{k}"):
+        card(row, name, "not measured", help=evidence.sentence, delta="pass@1 only")
+    with st.container(key="uncertainty_k_not_measured"):
+        st.warning(evidence.sentence)
 
 fig_cols = st.columns(3)
 for column, draws, ci, mean, title, color, key, line in (
     (fig_cols[0], samples.p, point.success_rate_ci, point.success_rate, "Success rate p", P_COLOR, "unc_post_p", None),
-    (fig_cols[1], samples.pass_at_k[:, col], point.pass_at_k_ci, point.pass_at_k, f"pass@{k}", AT_COLOR,
-     "unc_post_at", None),
-    (fig_cols[2], samples.pass_pow_k[:, col], point.pass_pow_k_ci, point.pass_pow_k, f"pass^{k}", POW_COLOR,
-     "unc_post_pow", float(pow_target)),
+    (
+        fig_cols[1],
+        samples.pass_at_k[:, col],
+        point.pass_at_k_ci,
+        point.pass_at_k,
+        f"pass@{k}",
+        AT_COLOR,
+        "unc_post_at",
+        None,
+    ),
+    (
+        fig_cols[2],
+        samples.pass_pow_k[:, col],
+        point.pass_pow_k_ci,
+        point.pass_pow_k,
+        f"pass^{k}",
+        POW_COLOR,
+        "unc_post_pow",
+        float(pow_target),
+    ),
 ):
+    if key != "unc_post_p" and not evidence.measured:
+        continue
     figure = posterior_figure(draws, ci, mean, title, color, target=line)
     show_chart(fit_x_range(figure, draws, () if line is None else (line,)), key=key, where=column)
 notes = [
@@ -314,8 +345,10 @@ st.dataframe(
         "pow_mean": st.column_config.NumberColumn(f"pass^{k}", format="percent"),
         "pow_ci": st.column_config.TextColumn(f"pass^{k} {ci_label}"),
         "shrunk": st.column_config.NumberColumn(
-            "p (population model)", format="percent", help="The task's success probability under the hierarchical "
-            "model: its own attempts and what the other tasks say about tasks like it."
+            "p (population model)",
+            format="percent",
+            help="The task's success probability under the hierarchical "
+            "model: its own attempts and what the other tasks say about tasks like it.",
         ),
         "shrunk_ci": st.column_config.TextColumn(f"p (population model) {ci_label}"),
     },

@@ -136,6 +136,10 @@ def test_changing_the_prior_changes_per_task_intervals(uapp: Callable[[str | Non
 
 def test_changing_the_target_changes_the_probability(uapp: Callable[[str | None], AppTest]) -> None:
     at = uapp("travel")
+    # One attempt per task measures no pass^3 (issue 25) unless every conversation is declared an attempt at
+    # one task: the unit 'conversation' chosen by hand.
+    assert metric(at, "pass^3")[0] == "not measured"
+    at.selectbox(key="unit").set_value("conversation").run()
     n, c = travel_counts()
     shown = {}
     for target in (0.5, 0.1, 0.05):

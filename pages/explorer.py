@@ -157,7 +157,12 @@ def _render_interaction(detail: InteractionDetail, k: int, override: Override | 
         with cols[2]:
             _text_block("Ground truth", detail.ground_truth, term)
         _answer_diff(detail)
-        if detail.judge_score is None:
+        if detail.judge_score is None and detail.judge_status == "uncertain":
+            why = detail.judge_error or "uncertain"
+            st.markdown(f"**Judge uncertain** (unscored, never 0 or 1): {md_text(why)}")
+            if detail.judge_reasoning:
+                st.markdown(f"**Judge reasoning:** {md_text(detail.judge_reasoning)}")
+        elif detail.judge_score is None:
             st.markdown(f"**Judge failure:** {md_text(detail.judge_error or 'no score was returned')}")
         elif detail.judge_reasoning:
             st.markdown(f"**Judge reasoning** ({detail.judge_status}): {md_text(detail.judge_reasoning)}")

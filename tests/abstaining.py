@@ -42,7 +42,7 @@ class AbstainingJudge:
     def verdict(self, item: JudgeItem) -> Verdict:
         """The verdict for one item (see the module docstring)."""
         if abstains_on(item):
-            p = 0.4 + (_hash(item) >> 2) % 21 / 100  # in the band 0.40 .. 0.60
+            p = (40 + (_hash(item) >> 2) % 21) / 100  # in the band 0.40 .. 0.60
             return uncertain_verdict(p, f"test features, P(correct) {p:.2f}", "inside the band 0.40 .. 0.60")
         sure = right(item)
         return Verdict(score=1.0 if sure else 0.0, probability=0.95 if sure else 0.05, reasoning=f"sure: {sure}")

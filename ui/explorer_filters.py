@@ -149,8 +149,9 @@ def more_filters(choices: dict[str, list[str]], statuses: list[str], term: str) 
             "Unscored reason",
             key="explorer_reason",
             persist_state="session",
-            placeholder="text in the judge's error, e.g. timeout",
-            help="Keep conversations with an unscored interaction whose judge error contains this text.",
+            placeholder="text in the judge's error, e.g. timeout or uncertain",
+            help="Keep conversations with an unscored interaction whose judge error contains this text "
+            "(uncertain: the judge abstained).",
         )
         disagree = last_cols[1].toggle(
             "Human and judge disagree",

@@ -60,7 +60,8 @@ class ExplorerFilters:
         tool_dimension / tool_below: Keep conversations with an interaction whose tool dimension
             is scored and strictly below ``tool_below``.
         score_min / score_max: Keep conversations with a judge score in ``[score_min, score_max]``.
-        unscored_reason: Keep conversations with an unscored interaction whose error contains this text.
+        unscored_reason: Keep conversations with an unscored interaction whose error contains this text
+            (``uncertain`` finds the judge's abstentions).
         disagreement: Keep conversations where a human verdict (label, grade or override) differs
             from the judge's (score vs the answer threshold).
     """
@@ -110,6 +111,12 @@ class FilterIndex:
         inter = result.interactions
         unscored = inter["score"].isna().to_numpy()
         errors = inter["judge_error"].where(unscored, None)
+        # An abstention is found by the reason "uncertain" even when its judge's error does not
+        # start with the word (the contract says it should; a third-party judge may not).
+        uncertain = (inter["judge_status"] == "uncertain").to_numpy(dtype=bool) & unscored
+        if uncertain.any():
+            tagged = "uncertain: " + errors.fillna("").astype(str)
+            errors = errors.where(~uncertain | errors.fillna("").str.lower().str.startswith("uncertain"), tagged)
         human, _ = run_verdicts(result) if n else (np.zeros(0), [])
         return cls(
             n_conversations=n,

@@ -76,3 +76,15 @@ def test_other_judges_have_a_null_cascade_object() -> None:
                           "--json", "--no-progress", "--no-save", "--cache", "off")
     assert code == 0, err
     assert json.loads(out)["cascade"] is None
+
+
+def test_the_reproduce_command_names_the_cascade_and_its_llm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentic_core import aggregate, evaluate, make_settings
+    from agentic_core.cli.reproduce import cli_command
+
+    use_abstaining_default(monkeypatch)
+    with OpenAIStandIn() as server:
+        result = evaluate(_data(tmp_path), "cascade", provider="openai-compatible", model="judge-7",
+                          base_url=server.base_url, cache_mode="off")
+    command = cli_command(result, aggregate(result, make_settings()))
+    assert "--judge cascade --provider openai-compatible --model judge-7" in command

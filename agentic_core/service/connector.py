@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 SEED_KEY_ENV = "LLM_API_KEY"
 """Seed 001's fallback key variable (used only with ``allow_env_keys``)."""
 
+CASCADE = "cascade"
+"""``config.judge`` for the cascade: the offline default judge, then the connector's LLM for the uncertain."""
+
 # The parameters the judge passes on, and each provider class's own names for them (pinned
 # versions in PROVIDERS; checked against the installed ChatOpenAI / ChatGroq constructors).
 _PARAMS = ("model", "api_key", "temperature", "base_url", "timeout", "max_retries")
@@ -347,17 +350,15 @@ def default_judge(name: str | None) -> ConnectorJudge:
     if name not in offline:
         raise JudgeConfigError(
             "config.judge",
-            f"must be one of the offline judges {', '.join(offline)} (an LLM judge comes from connector)",
+            f"must be one of the offline judges {', '.join(offline)} (an LLM judge comes from connector), or "
+            f"{CASCADE} with a connector",
             name,
-            "pick one of the listed judges, or send a connector for an LLM judge",
+            f"pick one of the listed judges, or send a connector for an LLM judge (with config.judge {CASCADE}: "
+            "the LLM judges only what the offline judge is uncertain of)",
         )
     return ConnectorJudge(
         offline_judge(name), f"offline {name} judge (config.judge, no connector)", name == DEFAULT_JUDGE
     )
-
-
-CASCADE = "cascade"
-"""``config.judge`` for the cascade: the offline default judge, then the connector's LLM for the uncertain."""
 
 
 def cascade_judge(llm: ConnectorJudge) -> ConnectorJudge:

@@ -204,6 +204,12 @@ class CascadeJudge:
         return [*(getattr(self.offline, "warnings", None) or []), *(getattr(self.llm, "warnings", None) or [])]
 
     @property
+    def notice(self) -> str | None:
+        """The offline judge's notice (e.g. running without its embedding model), shown before a run."""
+        value = getattr(self.offline, "notice", None)
+        return value if isinstance(value, str) else None
+
+    @property
     def stats(self) -> Any:
         """The LLM judge's counters (retries, re-asks), which the runner reports per run."""
         return getattr(self.llm, "stats", None)

@@ -129,3 +129,16 @@ def test_registry_builds_the_cascade_with_the_llm_options(monkeypatch: pytest.Mo
     judge = build_judge("cascade", provider="ollama", model="llama3", offline="lexical")
     assert isinstance(judge, CascadeJudge) and judge.offline.identity.kind == "lexical"
     assert judge.identity.model == "llama3" and judge.identity.params["provider"] == "ollama"
+
+
+def test_the_offline_judges_notice_and_warnings_reach_the_page_and_the_run() -> None:
+    offline = AbstainingJudge()
+    offline.notice = "running lexical-only"  # type: ignore[attr-defined]
+    offline.warnings = ["offline warning"]
+    llm = FakeJudge()
+    llm.warnings = ["llm warning"]  # type: ignore[attr-defined]
+    cascade = CascadeJudge(offline, llm)
+    assert cascade.notice == "running lexical-only"
+    run = run_judge_sync(cascade, _items())
+    assert run.warnings == ["offline warning", "llm warning"]
+    assert CascadeJudge(AbstainingJudge(), llm).notice is None

@@ -14,7 +14,7 @@ from agentic_core.judges.cascade import LLM_PREFIX, OFFLINE_FAILED_PREFIX, OFFLI
 from agentic_core.judges.registry import JUDGES, build_judge
 from agentic_core.judges.runner import run_judge_sync
 from tests.cascade_fakes import BROKEN, UNSURE, AbstainingJudge
-from tests.fakes import FakeJudge, LatencyChatModel, judgement_json
+from tests.fakes import FakeJudge, LatencyChatModel, SlowStreamJudge, judgement_json
 from tests.judges.conftest import fast_judge
 
 
@@ -142,3 +142,23 @@ def test_the_offline_judges_notice_and_warnings_reach_the_page_and_the_run() -> 
     run = run_judge_sync(cascade, _items())
     assert run.warnings == ["offline warning", "llm warning"]
     assert CascadeJudge(AbstainingJudge(), llm).notice is None
+
+
+def test_stopping_the_run_stops_the_llm_stage_and_keeps_what_was_judged(tmp_path: Path) -> None:
+    items = [JudgeItem(query=f"q{i}?", answer=f"{UNSURE} {i}", ground_truth="Paris") for i in range(40)]
+    llm = SlowStreamJudge(0.9, per_item_s=0.01)
+    cache = JudgeCache(tmp_path / "cache.sqlite3")
+    seen = 0
+
+    def progress(done: int, total: int) -> None:
+        nonlocal seen
+        seen = done
+        if done >= 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_judge_sync(CascadeJudge(AbstainingJudge(), llm), items, cache=cache, progress=progress)
+    assert 5 <= llm.streamed < 40  # the LLM stage stopped, it did not run on to the end
+    again = CascadeJudge(AbstainingJudge(), FakeJudge(0.9))
+    rerun = run_judge_sync(again, items, cache=cache)
+    assert rerun.cache_hits >= 5 and again.last.sent_to_llm == 40 - rerun.cache_hits

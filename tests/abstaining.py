@@ -55,6 +55,23 @@ class AbstainingJudge:
         return [self.verdict(item) for item in items]
 
 
+def records(n: int = 24) -> list[dict[str, Any]]:
+    """``n`` conversation records of three interactions each, right and wrong answers mixed (seed format)."""
+    out = []
+    for c in range(n):
+        turns = [
+            {
+                "qa_id": f"c{c}-q{i}",
+                "query": f"conversation {c}: what is item {i}?",
+                "assistant": f"it is value {c * 3 + i}" if (c * 3 + i) % 7 else "I do not know",
+                "ground_truth_assistant": f"value {c * 3 + i}",
+            }
+            for i in range(3)
+        ]
+        out.append({"session_id": f"s{c}", "assistant_id": "a", "conversation": turns})
+    return out
+
+
 def register(monkeypatch: Any, name: str = "abstaining-test") -> None:
     """Make ``name`` a registry judge (the CLI and the endpoint build judges by name)."""
     from agentic_core.judges import registry

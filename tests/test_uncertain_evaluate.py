@@ -21,24 +21,12 @@ from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.report.explorer_filters import ExplorerFilters, FilterIndex, filter_mask
 from agentic_core.schemas import Conversation
-from tests.abstaining import AbstainingJudge, abstains_on, right
+from tests.abstaining import AbstainingJudge, abstains_on, records, right
 
 
 def conversations(n: int = 24) -> list[Conversation]:
     """``n`` conversations of three interactions, right and wrong answers mixed."""
-    out = []
-    for c in range(n):
-        turns = [
-            {
-                "qa_id": f"c{c}-q{i}",
-                "query": f"conversation {c}: what is item {i}?",
-                "assistant": f"it is value {c * 3 + i}" if (c * 3 + i) % 7 else "I do not know",
-                "ground_truth_assistant": f"value {c * 3 + i}",
-            }
-            for i in range(3)
-        ]
-        out.append(Conversation.model_validate({"session_id": f"s{c}", "assistant_id": "a", "conversation": turns}))
-    return out
+    return [Conversation.model_validate(record) for record in records(n)]
 
 
 class DecidedJudge:

@@ -16,6 +16,7 @@ from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_O
 from agentic_core.errors import AgenticError
 from agentic_core.judges.cascade import CascadeCounts, result_cascade_counts
 from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
 
 if TYPE_CHECKING:
@@ -108,6 +109,8 @@ def print_human(doc: dict[str, Any], out: TextIO) -> None:
     counts = doc["counts"]
     rate = doc["conversation_success_rate"]
     print(f"judge: {doc['judge_label']}   counts: {doc['judge_counts']}", file=out)
+    if doc.get("uncertain"):
+        print(f"verdicts: {verdict_counts(doc['judge_counts']).words()}", file=out)
     if doc.get("cascade"):
         print(f"cascade: {CascadeCounts(**_counts_only(doc['cascade'])).summary()}", file=out)
     print(f"unit: {doc['unit_description']}", file=out)
@@ -226,6 +229,8 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     cascade = result_cascade_counts(result)
     # An added field: who decided (null for judges other than the cascade).
     doc["cascade"] = None if cascade is None else cascade.as_json()
+    # An added field: interactions the judge abstained on (unscored, never 0 or 1; also in judge_counts).
+    doc["uncertain"] = verdict_counts(result).uncertain
     not_stored: AgenticError | None = None
     if not args.no_save:  # the run history (python -m agentic_core runs ...); its id is an added field
         from agentic_core.cli.runs_command import store_evaluation
@@ -269,22 +274,31 @@ def _outcome(
     stderr: TextIO,
 ) -> int:
     """The evaluation's own exit code (nothing scored, --strict, the gate), its reasons said on stderr."""
-    counts = result.judge_run.counts
-    failed = counts.get("failed", 0)
-    if counts.get("ok", 0) + counts.get("cached", 0) == 0:
+    counts = verdict_counts(result)
+    failed = counts.failed
+    counted = "counted as incorrect" if settings.unscored_as_incorrect else "excluded"
+    if counts.judged == 0:
         reasons = result.interactions["judge_error"].dropna()
         first = f" (first reason: {reasons.iloc[0]})" if len(reasons) else ""
+        what = f"failed on all {result.n_interactions} interaction(s)" if not counts.uncertain else (
+            f"scored none of the {result.n_interactions} interaction(s) ({counts.words()})"
+        )
         print(
-            f"error: nothing could be scored: the judge failed on all {result.n_interactions} interaction(s)"
+            f"error: nothing could be scored: the judge {what}"
             f"{first}. Fix the judge's configuration or choose another judge.",
             file=stderr,
         )
         return EXIT_NOTHING_SCORED
     if failed:
         print(
-            f"{failed} interaction(s) unscored by the judge "
-            f"({'counted as incorrect' if settings.unscored_as_incorrect else 'excluded'}); "
+            f"{failed} interaction(s) unscored by the judge ({counted}); "
             "see judge_reasoning in the JSON or the interactions CSV.",
+            file=stderr,
+        )
+    if counts.uncertain:
+        print(
+            f"{counts.uncertain} interaction(s) uncertain: the judge abstained, so they are unscored ({counted}), "
+            "never 0 or 1; the unscored bounds show the worst and best case (Explorer: reason 'uncertain').",
             file=stderr,
         )
     if args.strict and loaded.errors:

@@ -44,13 +44,13 @@ def _entries() -> dict[str, Verdict]:
     for line in lines:
         try:
             row = json.loads(line)
-            entries[str(row["key"])] = _verdict(row)
+            entries[str(row["key"])] = _shipped_verdict(row)
         except (ValueError, KeyError, TypeError):
             continue  # a damaged line costs one judge call, nothing more
     return entries
 
 
-def _verdict(row: dict[str, Any]) -> Verdict:
+def _shipped_verdict(row: dict[str, Any]) -> Verdict:
     """A row of the file as the verdict it stands for (an abstention stays ``uncertain``, with its probability)."""
     probability = row.get("probability")
     probability = None if probability is None else float(probability)

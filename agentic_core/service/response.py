@@ -17,6 +17,7 @@ from typing import Any
 from agentic_core.aggregate import Aggregate
 from agentic_core.io.load_report import Issue
 from agentic_core.judges.cascade import result_cascade_counts
+from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.report import conversation_records, summary
 from agentic_core.result import EvaluationResult
 from agentic_core.service.connector import ConnectorJudge
@@ -115,6 +116,8 @@ def run_response(
         "unscored": {
             "interactions": counts["unscored_interactions"],
             "conversations": counts["unscored_conversations"],
+            # An added count: of the unscored interactions, those the judge abstained on.
+            "uncertain": verdict_counts(result).uncertain,
             "counted_as": "incorrect" if agg.settings.unscored_as_incorrect else "excluded",
             "bounds": doc["unscored_bounds"],
         },

@@ -30,6 +30,8 @@ from agentic_core.errors import AgenticError, DataError, RequestError, SettingsE
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.parse import loads_json
 from agentic_core.io.unknown_keys import close_match
+from agentic_core.judges.verdict_counts import verdict_counts
+from agentic_core.result import EvaluationResult
 from agentic_core.secrets import json_holds_secret, known_secrets, mask_known, mask_values, register_secret
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, request_judge
@@ -448,8 +450,7 @@ class Service:
             raise _Refused(
                 502,
                 mask_known(
-                    f"judge: failed on all {result.n_interactions} interaction(s){first}. Fix: check the connector's "
-                    "model, key and base_url",
+                    f"judge: {_none_scored(result)}{first}. Fix: check the connector's model, key and base_url",
                     secrets + chosen.secrets,
                 ),
                 [],
@@ -481,3 +482,11 @@ def run_request(body: bytes | str | Mapping[str, Any], config: ServiceConfig | N
         The status and document; never raises.
     """
     return Service(config).run(body)
+
+
+def _none_scored(result: EvaluationResult) -> str:
+    """Why nothing was scored: every interaction failed, or (some) the judge abstained on."""
+    counts = verdict_counts(result)
+    if not counts.uncertain:
+        return f"failed on all {result.n_interactions} interaction(s)"
+    return f"scored none of the {result.n_interactions} interaction(s) ({counts.words()})"

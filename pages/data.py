@@ -20,11 +20,11 @@ from agentic_core.io.samples import SAMPLES
 from agentic_core.io.uploads import load_uploads, max_upload_mb
 from agentic_core.report.preview import VIEW_MAX_CHARS, VIEW_MAX_DEPTH, conversations_preview, record_view
 from ui.format import md_text
+from ui.format_defaults import defaults_of
 from ui.memo import session_memo
 from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
 
 log = logging.getLogger(__name__)
-
 
 
 # Per file. The upload widget lets files up to twice the limit through (within the server's own
@@ -146,7 +146,7 @@ files = st.file_uploader(
     accept_multiple_files=True,
     max_upload_size=WIDGET_MAX_MB,
     key="upload",
-    help="A JSON array of conversations, one conversation object, a {\"datasets\": [...]} request or JSON "
+    help='A JSON array of conversations, one conversation object, a {"datasets": [...]} request or JSON '
     "Lines (one conversation per line), or agent traces in one of the formats above (mapped to conversations; "
     "what could not be mapped is listed in the validation report). Several files are loaded together, so a "
     "session_id repeated across files is caught.",
@@ -207,6 +207,11 @@ with status_box:
     if data is None:
         st.info("No data loaded yet: upload files below or pick a built-in sample.")
     else:
+        stated = defaults_of(data.report)
+        if stated is not None:
+            # Visible, not in the notes: the workbench's defaults would grade this format wrongly.
+            with st.container(key="data_format_defaults"):
+                st.info(stated.sentence, icon=":material/tune:")
         n_conv = len(data.report.conversations)
         n_int = data.report.n_interactions
         if is_evaluated(data, run):

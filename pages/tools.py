@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core.errors import AgenticError
+from agentic_core.io.importers.defaults import FORMAT_NEEDS
 from agentic_core.report.tool_tables import (
     FAILING_PAGE_ROWS,
     failing_tool_calls,
@@ -21,6 +22,7 @@ from ui.cards import card, kpi, kpi_row
 from ui.charts import tool_dimension_figure
 from ui.controls import page_number, settings_or_error, sidebar_controls, tool_controls
 from ui.format import md_text, pct
+from ui.format_defaults import applied_here, defaults_of
 from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.state import ActiveRun, ensure_run, get_aggregate
@@ -78,6 +80,10 @@ def weighted_view() -> None:
     """Weights, threshold and everything that depends on them (reruns alone on a slider move)."""
     st.subheader("Weights and threshold")
     tool_controls()
+    stated = defaults_of(run.result.load_report) if run.result.load_report is not None else None
+    if stated is not None and stated.ignore_extra_tools is not None and applied_here("ignore_extra"):
+        why = FORMAT_NEEDS[stated.format].extra_words
+        st.caption(f"*Ignore extra calls* is preselected for {stated.format} data: {why}.")
     write_url(run)  # a fragment rerun skips dashboard.py, which keeps the URL in step otherwise
     settings = settings_or_error(run)
     if settings is None:
@@ -143,8 +149,9 @@ def weighted_view() -> None:
         st.error(md_text(exc))
         return
     if failing.empty:
-        st.success(f"No failing tool calls: every scored interaction reaches the tool threshold "
-                   f"{settings.tool_threshold:g}.")
+        st.success(
+            f"No failing tool calls: every scored interaction reaches the tool threshold {settings.tool_threshold:g}."
+        )
         return
     filter_cols = st.columns([2, 3])
     chosen = filter_cols[0].multiselect(
@@ -163,7 +170,10 @@ def weighted_view() -> None:
     more = ""
     if len(view) > FAILING_PAGE_ROWS:
         wanted = page_number(
-            len(view), FAILING_PAGE_ROWS, "tools_page", "rows",
+            len(view),
+            FAILING_PAGE_ROWS,
+            "tools_page",
+            "rows",
             "Every failing interaction is listed, worst first, a page at a time.",
         )
         shown, page, pages = table_page(view, wanted, FAILING_PAGE_ROWS)
@@ -180,7 +190,14 @@ def weighted_view() -> None:
         hide_index=True,
         key="tools_failing",
         column_order=[
-            "session_id", "qa_id", "position", "tool_overall", "tools", "missing", "extra", "parameter_errors",
+            "session_id",
+            "qa_id",
+            "position",
+            "tool_overall",
+            "tools",
+            "missing",
+            "extra",
+            "parameter_errors",
             "reasoning",
         ],
         column_config={

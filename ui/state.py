@@ -89,8 +89,14 @@ def get_data() -> ActiveData | None:
 
 
 def set_data(data: ActiveData) -> None:
-    """Make ``data`` the active dataset (the run of another dataset stays until replaced)."""
+    """Make ``data`` the active dataset (the run of another dataset stays until replaced).
+
+    The settings its format needs are preselected (:mod:`ui.format_defaults`).
+    """
     st.session_state[DATA_KEY] = data
+    from ui.format_defaults import apply_format_defaults  # here: ui.controls imports this module
+
+    apply_format_defaults(data.report)
 
 
 def get_run() -> ActiveRun | None:

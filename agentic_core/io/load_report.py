@@ -138,6 +138,8 @@ class LoadReport:
         files: The names of the files read, in order.
         n_records: Records found (array elements, JSON Lines, ``datasets`` items), valid or not.
         skipped: The records that were not loaded, each with its first error.
+        formats: The format each file was read as, by file name (``seed`` or an importer's format;
+            what :func:`~agentic_core.io.importers.defaults.format_defaults` reads).
     """
 
     conversations: ConversationStore = field(default_factory=ConversationStore)
@@ -145,6 +147,7 @@ class LoadReport:
     files: list[str] = field(default_factory=list)
     n_records: int = 0
     skipped: list[SkippedRecord] = field(default_factory=list)
+    formats: dict[str, str] = field(default_factory=dict)
 
     @property
     def errors(self) -> list[Issue]:

@@ -128,6 +128,7 @@ class _Loader:
         pieces = plan(self._pool, name, data, self._format)
         if pieces is not None:
             self.report.files.append(name)
+            self.report.formats[name] = "seed"  # only seed files are loaded in pieces
             n, issues, skipped = load_in_pieces(
                 self._pool, name, data, pieces, self.report.conversations, self._unique
             )
@@ -171,6 +172,7 @@ class _Loader:
         parsed = import_parsed(name, parsed, self._format)
         report = self.report
         report.files.append(name)
+        report.formats[name] = parsed.imported_as
         records = parsed.records
         report.n_records += len(records)
         issues: list[Issue] = []

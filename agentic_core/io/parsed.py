@@ -60,6 +60,7 @@ class Parsed:
             it is dropped.
         more: Parses the pending JSON lines up to a record index (set by the JSON Lines parser).
         line_numbers: JSON Lines: each record's line number (what ``line_of`` looks up), else ``None``.
+        imported_as: The format the records were read as (``seed``, or the importer that mapped them).
     """
 
     kind: Kind
@@ -74,6 +75,7 @@ class Parsed:
     lines: list[bytes | None] | None = None
     more: Callable[[int], None] | None = None
     line_numbers: list[int] | None = None
+    imported_as: str = "seed"
 
     def parse_until(self, stop: int) -> None:
         """Make sure records ``[0, stop)`` are parsed (a no-op unless read lazily)."""

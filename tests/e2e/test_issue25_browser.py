@@ -48,3 +48,20 @@ def test_single_attempt_data_shows_pass_at_1_only(travel_app: tuple[str, Any]) -
     assert "every task has one attempt" in alerts and "task_id" in alerts
     assert "Inconsistent" not in page.locator("[data-testid='stMain']").inner_text()
     page.close()
+
+
+def test_tau_bench_upload_preselects_its_defaults(travel_app: tuple[str, Any]) -> None:
+    from tests.e2e.harness import ROOT, wait_idle
+
+    url, context = travel_app
+    page = context.new_page()
+    open_page(page, f"{url}/data", "Data", 180_000)
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(
+        str(ROOT / "sample_data" / "tau_bench_airline.json")
+    )
+    page.get_by_text("so it is preselected with").first.wait_for(timeout=120_000)
+    wait_idle(page)
+    text = page.locator("[data-testid='stMain']").inner_text()
+    assert "Dataset scores judge" in text and "read-only" in text
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()

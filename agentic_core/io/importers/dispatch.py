@@ -73,6 +73,7 @@ def import_parsed(file: str, parsed: Parsed, fmt: str) -> Parsed:
         return parsed
     importer = IMPORTERS[chosen]
     out = importer.run(file, parsed)
+    out.imported_as = chosen
     out.issues.insert(0, import_note(file, out, chosen, importer.noun, forced=fmt != "auto"))
     missing = no_reference_issue(file, out)
     if missing is not None:

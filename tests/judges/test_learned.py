@@ -112,3 +112,27 @@ def test_without_embeddings_it_uses_the_model_fitted_without_the_cosine() -> Non
 def test_an_empty_reference_is_unscored_as_a_data_problem() -> None:
     (verdict,) = judge([JudgeItem(query="q", answer="anything", ground_truth="  ")])
     assert verdict.status == "failed" and verdict.score is None and "ground truth is empty" in (verdict.error or "")
+
+
+def test_other_language_answers_are_judged_on_their_facts_or_abstained_on() -> None:
+    wrong_fact, no_fact = judge(
+        [
+            JudgeItem(query="How much is the taxi?", answer="Le taxi coûte 53 euros.", ground_truth="€35"),
+            # Nothing to check but meaning across languages: never passed on similarity alone.
+            JudgeItem(
+                query="Is breakfast included?",
+                answer="Oui, le petit-déjeuner est inclus.",
+                ground_truth="Yes, breakfast is included.",
+            ),
+        ]
+    )
+    assert wrong_fact.score is not None and wrong_fact.score < 0.5
+    assert no_fact.status == "uncertain" or (no_fact.score is not None and no_fact.score < 0.5)
+
+
+def test_the_cosine_alone_cannot_pass_an_answer() -> None:
+    # Every other feature at its "nothing in common" value: the highest cosine must not reach "correct".
+    model = LearnedJudge().model
+    values = [0.0] * len(FEATURES)
+    values[FEATURES.index("cosine")] = 1.0
+    assert model.probability(values) < model.high

@@ -27,6 +27,8 @@ from agentic_core.runs import RunStore
 from agentic_core.service.aws_lambda import lambda_handler
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings
 from agentic_core.stats import CurvePoint, pass_at_k, pass_pow_k
+from agentic_core.stats.planner import Plan, plan_evaluation
+from agentic_core.stats.planner_variance import beta_population, rates_population
 from agentic_core.version import __version__
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "DataError",
     "EvaluationResult",
     "JudgeConfigError",
+    "Plan",
     "RunCancelled",
     "RunMonitor",
     "RunStore",
@@ -48,6 +51,7 @@ __all__ = [
     "add_agentic_metrics",
     "agentic_table",
     "aggregate",
+    "beta_population",
     "build_judge",
     "calibrate_run",
     "compare_sides",
@@ -59,6 +63,8 @@ __all__ = [
     "make_settings",
     "pass_at_k",
     "pass_pow_k",
+    "plan_evaluation",
+    "rates_population",
     "summarise_agentic",
     "summary",
     "write_exports",

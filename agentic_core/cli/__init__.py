@@ -82,6 +82,10 @@ def main(
             from agentic_core.cli.dashboard_command import run_dashboard
 
             return run_dashboard(args, stderr)
+        if args.command == "plan":
+            from agentic_core.cli.plan_command import run_plan
+
+            return run_plan(args, stdout, stderr)
     except AgenticError as exc:
         print(f"error: {relabel(exc, 'cli')}", file=stderr)
         return EXIT_USER_ERROR

@@ -14,6 +14,7 @@ from agentic_core.cli.calibrate_options import add_calibrate_parser
 from agentic_core.cli.engine_options import add_engine_options
 from agentic_core.cli.gate_options import EXIT_GATE, add_compare_parser, add_gate_options
 from agentic_core.cli.metric_options import add_metric_options
+from agentic_core.cli.plan_command import add_plan_parser
 from agentic_core.cli.runs_command import add_runs_parser
 from agentic_core.cli.serve_command import add_serve_parser
 from agentic_core.io.importers.formats import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
@@ -167,4 +168,5 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
     add_engine_options(ev)
     add_compare_parser(sub, ev)
     add_dashboard_parser(sub)
+    add_plan_parser(sub)
     return parser

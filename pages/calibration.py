@@ -9,12 +9,14 @@ import streamlit as st
 
 from agentic_core.calibration import CELLS
 from agentic_core.errors import AgenticError
+from agentic_core.selective import run_selective_accuracy
 from ui.calibration_charts import reliability_figure, roc_figure, sweep_figure
 from ui.calibration_view import calibration_source, matrix_cell, open_source_as_run, source_calibration
 from ui.cards import card, kpi_row
 from ui.controls import set_value, sidebar_controls, threshold_default, value
 from ui.format import md_text
 from ui.guide import how_to_read
+from ui.selective_chart import selective_figure
 from ui.state import ensure_run
 from ui.theme import show_chart
 
@@ -168,6 +170,44 @@ st.caption(
     "means right 80% of the time; above it the judge is too strict, below it too lenient."
 )
 show_chart(reliability_figure(cal), key="calibration_reliability")
+
+st.subheader("Selective accuracy")
+try:
+    selective = run_selective_accuracy(source.result)
+except AgenticError as exc:  # a probability on no labelled answer
+    selective = None
+    st.caption(md_text(exc))
+else:
+    if selective is None:
+        st.caption(
+            f"{md_text(source.judge_label)} gives no probability (the run has no `judge_probability` column), so "
+            "there is no selective accuracy to show: judge with the learned judge to see it."
+        )
+if selective is not None:
+    curve, own = selective
+    st.caption(
+        "How right the judge is on the verdicts it gives when it abstains on the answers it is least sure of "
+        "(probability nearest 0.5), for each share abstained: a curve that rises as the coverage falls means its "
+        "confidence is worth trusting. The diamond is where the judge's own abstentions (uncertain, unscored) put it."
+    )
+    show_chart(selective_figure(curve, own), key="calibration_selective")
+    own_text = "n/a" if own.accuracy is None else f"{own.accuracy:.1%}"
+    st.markdown(
+        f"The judge abstained on **{own.n_abstained:,}** labelled answer(s): coverage **{own.coverage:.0%}**, "
+        f"accuracy **{own_text}** on the {own.n_given:,} verdict(s) it gave."
+    )
+    st.dataframe(
+        curve,
+        key="calibration_selective_table",
+        hide_index=True,
+        column_config={
+            "abstained_share": st.column_config.NumberColumn("Abstained", format="percent"),
+            "coverage": st.column_config.NumberColumn("Coverage", format="percent"),
+            "accuracy": st.column_config.NumberColumn("Accuracy on the rest", format="percent"),
+            "n_given": st.column_config.NumberColumn("Verdicts given"),
+            "n_abstained": st.column_config.NumberColumn("Abstained on"),
+        },
+    )
 
 overrides = run.result.overrides
 st.subheader("Overrides")

@@ -150,3 +150,22 @@ def test_right_is_what_the_fake_judges() -> None:
     # The fake's sure verdicts follow the data: both kinds occur, so the bounds above differ.
     items = judge_items(conversations())
     assert {right(i) for i in items} == {True, False}
+
+
+def test_a_stored_run_keeps_abstentions_and_probabilities(data: list[Conversation], tmp_path: Path) -> None:
+    from agentic_core.runs import RunStore
+    from agentic_core.trends import ReopenedRuns
+
+    result = evaluate(data, AbstainingJudge(), cache_mode="off")
+    store = RunStore(tmp_path / "runs.sqlite3")
+    first = store.save(evaluate(data, "dataset", cache_mode="off"), "dataset first")  # trends reuse its data
+    meta = store.save(result, "abstaining")
+    reopened = store.open(meta.id)
+    pd.testing.assert_frame_equal(reopened.interactions, result.interactions)
+    assert reopened.judge_run.counts["uncertain"] == result.judge_run.counts["uncertain"] > 0
+    # Trends swap this run's verdicts into the first run's frame: the same columns come out.
+    cache = ReopenedRuns()
+    cache.get(store, store.meta(first.id))
+    swapped = cache.get(store, meta).interactions
+    for column in ("score", "judge_status", "judge_error", "judge_probability"):
+        pd.testing.assert_series_equal(swapped[column], result.interactions[column], check_dtype=False, obj=column)

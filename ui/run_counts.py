@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core.judges.cascade import result_cascade_counts
+from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.result import EvaluationResult
 
 
@@ -17,7 +18,7 @@ def uncertain_count(frame: pd.DataFrame) -> int:
     """Interactions the judge abstained on (status ``uncertain``: unscored, never 0 or 1)."""
     if "judge_status" not in frame or frame.empty:
         return 0
-    return int((frame["judge_status"] == "uncertain").sum())
+    return verdict_counts(frame).uncertain
 
 
 def show_uncertain(result: EvaluationResult) -> None:

@@ -79,9 +79,11 @@ def _done_message(new: ActiveRun, n_conv: int) -> str:
     )
     agentic = new.result.agentic
     agentic_done = f" Agentic metrics computed ({agentic.model_calls:,} judge calls)." if agentic is not None else ""
+    uncertain = jr.counts.get("uncertain", 0)
+    abstained = f"{uncertain:,} uncertain (unscored: the judge abstained), " if uncertain else ""
     return (
         f"Done: {n_conv:,} conversations judged by {new.judge_label} in {jr.elapsed_s:.1f} s: {done_how}, "
-        f"{failed:,} failed (unscored).{agentic_done}"
+        f"{abstained}{failed:,} failed (unscored).{agentic_done}"
     )
 
 

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, model_validator
 
+from agentic_core.trace import TraceStep
+
 _ALLOW = ConfigDict(extra="allow", frozen=False)
 
 RuleKind = Literal["exact", "ignore", "any_of", "tolerance", "text"]
@@ -130,6 +132,9 @@ class Conversation(BaseModel):
     conversation (Ragas' ``reference_topics``, read by the Ragas importer), what topic adherence
     (:mod:`agentic_core.agentic_metrics`) classifies each user query against.
 
+    ``trace`` is our addition too: the whole imported chat log, every message in order with the
+    interaction it belongs to (:mod:`agentic_core.trace`), for reading the conversation as a thread.
+
     ``reference`` is our addition too: the expected outcome of the conversation's goal (Ragas'
     ``reference`` of a multi-turn sample, read by the Ragas importer), what agent goal accuracy
     with reference compares the conversation's outcome with.
@@ -145,6 +150,7 @@ class Conversation(BaseModel):
     reference_topics: list[str] | None = None
     reference: str | None = None
     conversation: list[Interaction] = Field(min_length=1)
+    trace: list[TraceStep] | None = None
 
     def task_key(self) -> str:
         """The key that groups repeated attempts at the same task."""

@@ -22,7 +22,7 @@ from typing import Any
 
 from agentic_core.io.importers.build import interaction, missing_reply
 from agentic_core.io.importers.common import KeyTally, RecordMap, content_text, file_stem, map_records, text_id
-from agentic_core.io.importers.messages import Turn, walk_messages
+from agentic_core.io.importers.messages import Turn, walk_messages, whole_trace
 from agentic_core.io.importers.tau_bench import collapse
 from agentic_core.io.line_numbers import LazyLines
 from agentic_core.io.load_report import Issue
@@ -115,7 +115,7 @@ class _InspectImporter:
         attachments = raw.get("attachments") if isinstance(raw.get("attachments"), dict) else {}
         if attachments:
             raw = resolve_attachments(raw, attachments)
-        turn = self.sample_turn(rec, raw)
+        turn, trace = self.sample_turn(rec, raw)
         if turn is None:
             return None
         error = raw.get("error")
@@ -136,15 +136,21 @@ class _InspectImporter:
         mapped = interaction(rec, "conversation[0]", sample_id, turn, ground_truth=(target or None, target_path),
                              score=self.score(rec, raw))
         rec.origin("conversation", "messages")
-        return {"session_id": rec.session_id, "assistant_id": self.model, "task_id": sample_id,
-                "conversation": [mapped]}
+        out = {"session_id": rec.session_id, "assistant_id": self.model, "task_id": sample_id,
+               "conversation": [mapped]}
+        if trace:
+            out["trace"] = trace
+            rec.origin("trace", "messages")
+        return out
 
     @staticmethod
-    def sample_turn(rec: RecordMap, raw: dict[str, Any]) -> Turn | None:
-        """The sample as one turn: the input, the output's completion, every tool call in its messages."""
+    def sample_turn(rec: RecordMap, raw: dict[str, Any]) -> tuple[Turn | None, list[dict[str, Any]]]:
+        """The sample as one turn (the input, the output's completion, every tool call in its messages)
+        and its whole trace (``Conversation.trace``)."""
         messages = raw.get("messages")
         messages = messages if isinstance(messages, list) else []
         walk = walk_messages(messages, rec, "messages")
+        trace = whole_trace(walk, one_interaction=True)
         turn = collapse(walk.turns, walk.ended_unanswered)
         given = raw.get("input")
         if isinstance(given, str):
@@ -161,7 +167,7 @@ class _InspectImporter:
             if query is None:
                 rec.error("input", "holds no user message and the sample has no messages: nothing to evaluate",
                           given, "keep the samples as Inspect wrote them")
-                return None
+                return None, trace
             turn = Turn(query, query_path or "input")
         elif query is not None and query_path is not None:
             turn.query, turn.query_path = query, query_path
@@ -171,7 +177,7 @@ class _InspectImporter:
             turn.answer, turn.answer_path = completion, "output.completion"
         if turn.answer is None:
             missing_reply(rec, turn)
-        return turn
+        return turn, trace
 
     def score(self, rec: RecordMap, raw: dict[str, Any]) -> tuple[float | None, str | None]:
         """The first scorer's value as a number in [0, 1] and its place, or ``(None, None)`` with a warning."""

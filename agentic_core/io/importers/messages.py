@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from agentic_core.io.importers.common import RecordMap, content_text, decode_result, tool_arguments
 from agentic_core.io.render import json_type
 
@@ -66,6 +68,7 @@ class Walk:
     context: str | None
     context_path: str | None
     ended_unanswered: Turn | None  # a last user message the agent never replied to (dropped)
+    steps: list[dict[str, Any]] = field(default_factory=list)  # every message, as Conversation.trace holds it
 
 
 def read_call(raw: Any, path: str, rec: RecordMap) -> Call | None:
@@ -120,6 +123,14 @@ class _Walker:
         self.context: list[str] = []
         self.context_path: str | None = None
         self.by_id: dict[str, Call] = {}
+        self.steps: list[dict[str, Any]] = []
+
+    def step(self, role: str, text: str | None, here: str, **more: Any) -> None:
+        """Keep one message of the trace, with the interaction (turn) it belongs to."""
+        step: dict[str, Any] = {"role": role, "content": text or "", "source": here}
+        step["interaction"] = len(self.turns) - 1 if self.turns else None
+        step.update({k: v for k, v in more.items() if v})
+        self.steps.append(step)
 
     def walk(self, messages: list[Any]) -> Walk:
         """Walk the messages in order; a last user message without a reply is set apart."""
@@ -144,11 +155,15 @@ class _Walker:
         unanswered = None
         if self.turns and not self.replied:
             unanswered = self.turns.pop()
-        return Walk(self.turns, "\n\n".join(self.context) or None, self.context_path, unanswered)
+            for step in self.steps:  # the unanswered turn is not an interaction: its messages belong to none
+                if step["interaction"] == len(self.turns):
+                    step["interaction"] = None
+        return Walk(self.turns, "\n\n".join(self.context) or None, self.context_path, unanswered, self.steps)
 
     def system(self, message: dict[str, Any], here: str) -> None:
         """A system or developer message: its text joins the context."""
         text = content_text(message.get("content"), f"{here}.content", self.rec)
+        self.step("system", text, here)
         if text and text.strip():
             self.context.append(text)
             self.context_path = self.context_path or f"{here}.content"
@@ -164,17 +179,21 @@ class _Walker:
             # The agent had not answered yet: the user's messages together are one query.
             turn = self.turns[-1]
             turn.query = f"{turn.query}\n{text}" if turn.query and text else turn.query or text
+            self.step("user", text, here)
             return
         self.turns.append(Turn(text, f"{here}.content"))
         self.replied = False
+        self.step("user", text, here)
 
     def assistant(self, message: dict[str, Any], here: str) -> None:
         """An assistant message: its tool calls join the turn, its text becomes the turn's answer."""
         if not self.turns:
             self.rec.warn(here, "comes before the first user message, so it answers nothing; it was left out",
                           None, "start the trace with the user's first message (greetings are not evaluated)")
+            self.step("assistant", message.get("content") if isinstance(message.get("content"), str) else "", here)
             return
         turn = self.turns[-1]
+        before = len(turn.calls)
         self.replied = True
         turn.last_reply_path = here
         calls = message.get("tool_calls")
@@ -194,6 +213,8 @@ class _Walker:
             where = f"{here}.content"
         if text and text.strip():
             turn.answer, turn.answer_path = text, where
+        made = [{"name": c.name, "arguments": c.parameters, "id": c.id} for c in turn.calls[before:]]
+        self.step("assistant", text, here, tool_calls=made)
 
     def add_call(self, turn: Turn, call: Call | None) -> None:
         """Add a call to the turn (and to the calls by id, for the tool messages that answer it)."""
@@ -206,11 +227,15 @@ class _Walker:
     def tool(self, message: dict[str, Any], here: str) -> None:
         """A tool message: its content becomes the result of the call it answers."""
         call = self.linked_call(message, here)
+        content = message.get("content")
+        ident = message.get("tool_call_id")
+        if isinstance(content, list) and call is not None:
+            content = content_text(content, f"{here}.content", self.rec)
+        name = call.name if call is not None else message.get("name")
+        self.step("tool", step_text(content), here, name=name if isinstance(name, str) else None,
+                  tool_call_id=ident if isinstance(ident, str) else None)
         if call is None:
             return
-        content = message.get("content")
-        if isinstance(content, list):
-            content = content_text(content, f"{here}.content", self.rec)
         result = decode_result(content)
         error = message.get("error")
         if (result is None or result == "") and isinstance(error, dict) and error.get("message"):
@@ -243,6 +268,22 @@ class _Walker:
             self.rec.warn(here, "has no tool_call_id; it was linked to the first unanswered call of the turn "
                           f"({waiting[0].name})", None, "give each tool message the tool_call_id of its call")
         return waiting[0]
+
+
+def whole_trace(walk: Walk, *, one_interaction: bool = False) -> list[dict[str, Any]]:
+    """The walk's messages as ``Conversation.trace``; ``one_interaction``: every message past the system
+    prompt belongs to interaction 0 (formats that grade a whole trajectory as one interaction)."""
+    if one_interaction:
+        for step in walk.steps:
+            step["interaction"] = None if step["role"] == "system" else 0
+    return walk.steps
+
+
+def step_text(value: Any) -> str:
+    """A message content as the trace keeps it: text as it is, anything else as JSON."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    return orjson.dumps(value, default=str).decode()
 
 
 def walk_messages(

@@ -41,7 +41,7 @@ from agentic_core.io.importers.common import (
     map_records,
     text_id,
 )
-from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages
+from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages, whole_trace
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.render import json_type
 
@@ -186,6 +186,8 @@ class _OpenAIImporter:
             out["task_id"] = task_id
         if walk.context is not None:
             out["context"] = walk.context
+        out["trace"] = whole_trace(walk)
+        rec.origin("trace", "messages")
         if isinstance(raw.get("language"), str):
             out["language"] = raw["language"]
         return out

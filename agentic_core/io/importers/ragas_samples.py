@@ -30,7 +30,7 @@ from typing import Any
 
 from agentic_core.io.importers.build import interaction, missing_reply, spread_over_turns, unanswered
 from agentic_core.io.importers.common import KeyTally, RecordMap, file_stem, map_records
-from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages
+from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages, whole_trace
 from agentic_core.io.importers.openai_traces import conversation_ids
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.render import json_type
@@ -67,12 +67,12 @@ class _RagasImporter:
         messages = raw.get("user_input")
         if isinstance(messages, str):
             turns = [self.single_turn(rec, raw, messages)]
-            context_path, context = None, None
+            context_path, context, trace = None, None, None
         elif isinstance(messages, list):
             walk = walk_messages(messages, rec, "user_input", role_key="type", roles=RAGAS_ROLES, ids=False)
             if walk.ended_unanswered is not None:
                 unanswered(rec, walk.ended_unanswered)
-            turns, context, context_path = walk.turns, walk.context, walk.context_path
+            turns, context, context_path, trace = walk.turns, walk.context, walk.context_path, whole_trace(walk)
         else:
             rec.error("user_input", f"must be a list of messages (or a string); it is {json_type(messages)}",
                       messages, 'give the sample as {"user_input": [{"type": "human", "content": "..."}, ...]}')
@@ -106,6 +106,9 @@ class _RagasImporter:
             out["task_id"] = task_id
         if context is not None:
             out["context"] = context
+        if trace:
+            out["trace"] = trace
+            rec.origin("trace", "user_input")
         if reference is not None:
             out["reference"] = reference
             rec.origin("reference", "reference")

@@ -25,7 +25,7 @@ from typing import Any
 
 from agentic_core.io.importers.build import interaction, missing_reply
 from agentic_core.io.importers.common import KeyTally, RecordMap, file_stem, map_records, text_id
-from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages
+from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages, whole_trace
 from agentic_core.io.load_report import Issue
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.render import json_type
@@ -54,6 +54,7 @@ class _TauImporter:
         self.keys = KeyTally("a tau-bench trial", _KNOWN)
         self.trials: dict[str, int] = {}
         self.partial: list[RecordMap] = []
+        self.trace: list[dict[str, Any]] = []  # the last trajectory's messages (Conversation.trace)
 
     def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
         """One trial as a seed conversation (``None``, with an error recorded, when it cannot be mapped)."""
@@ -101,11 +102,15 @@ class _TauImporter:
             "task_id": task_id,
             "conversation": [mapped],
         }
+        if self.trace:
+            out["trace"] = self.trace
+            rec.origin("trace", "traj")
         return out
 
     def trajectory(self, rec: RecordMap, raw: dict[str, Any], info: dict[str, Any]) -> Turn | None:
         """The whole trajectory as one turn, or ``None`` (with an error) when it holds no user message."""
         traj = raw.get("traj")
+        self.trace = []
         if traj is None or traj == []:
             # A trial whose run failed (tau-bench then writes the error into info): it still counts
             # as a failed attempt, so it is kept, with its reward, to keep the pass^k curve right.
@@ -118,6 +123,7 @@ class _TauImporter:
                       "give the trajectory as tau-bench wrote it")
             return None
         walk = walk_messages(traj, rec, "traj")
+        self.trace = whole_trace(walk, one_interaction=True)
         # The user simulator ends with "###STOP###", which the agent does not answer: not a loss.
         turn = collapse(walk.turns, walk.ended_unanswered)
         if turn is None:

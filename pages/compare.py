@@ -21,6 +21,7 @@ from ui.controls import results_page
 from ui.format import ci_text, md_text, pct, prob_text
 from ui.guide import how_to_read
 from ui.memo import session_memo
+from ui.planner_view import render_planner
 from ui.runs import open_stored_run, run_store
 from ui.state import ActiveRun
 from ui.theme import show_chart
@@ -248,7 +249,7 @@ def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[s
     )
 
 
-run, settings, _ = results_page()
+run, settings, run_agg = results_page()
 st.title("Compare")
 how_to_read("compare")
 st.caption(
@@ -286,3 +287,4 @@ if sides is not None:
     else:
         _render(comparison, side_a, side_b, run)
 _leaderboard(run, settings, assistants)
+render_planner(run_agg, settings, key="compare_planner", compare=True)

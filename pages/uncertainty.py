@@ -17,6 +17,7 @@ from ui.controls import prior_controls, set_value, settings_or_error, sidebar_co
 from ui.format import ci_text, md_text, pct, prob_text
 from ui.guide import how_to_read
 from ui.memo import session_memo
+from ui.planner_view import render_planner
 from ui.state import ensure_run, get_aggregate
 from ui.theme import show_chart
 
@@ -218,6 +219,8 @@ if point.n_excluded:
     st.warning(f"{point.excluded_reason}.")
 for note in point.notes:
     st.warning(note[:1].upper() + note[1:] + ".")
+
+render_planner(agg, settings, key="unc_planner")
 
 st.subheader("Per-task posteriors")
 if agg.unit != "task" or post.tasks is None:

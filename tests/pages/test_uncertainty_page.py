@@ -82,7 +82,8 @@ def test_default_run_renders_posteriors_and_one_row_per_task(uapp: Callable[[str
         value, delta = metric(at, label)
         low, high = interval(delta)
         assert low <= percent(value) <= high
-    assert chart_keys(at) == ["unc_post_p", "unc_post_at", "unc_post_pow", "unc_forest", "unc_shrinkage"]
+    planner = ["unc_planner_chart"]  # the planner section (ui/planner_view.py) sits before the per-task charts
+    assert chart_keys(at) == ["unc_post_p", "unc_post_at", "unc_post_pow", *planner, "unc_forest", "unc_shrinkage"]
     tasks = tasks_frame(at)
     assert tasks is not None
     task_ids = {json.loads(line)["task_id"] for line in SAMPLES["support"].path.read_text().splitlines() if line}

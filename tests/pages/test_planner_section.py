@@ -1,0 +1,75 @@
+"""AppTest of the planner section (ui/planner_view.py) on the Uncertainty and Compare pages."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from agentic_core.stats.planner import plan_evaluation
+from agentic_core.stats.planner_variance import rates_population
+from tests.pages.conftest import OpenApp
+
+
+def planner_frame(at: AppTest, key: str) -> pd.DataFrame:
+    frames = [d.value for d in at.dataframe if "judge_calls" in d.value.columns]
+    assert len(frames) == 1, key
+    return frames[0]
+
+
+def chart_keys(at: AppTest) -> list[str]:
+    return [p.proto.id.rsplit("-", 1)[-1] for p in at.get("plotly_chart")]
+
+
+def test_uncertainty_page_plans_from_the_run_as_pilot(open_app: OpenApp) -> None:
+    at = open_app("pages/uncertainty.py")
+    assert at.radio(key="unc_planner_source").value == "pilot"
+    table = planner_frame(at, "unc_planner")
+    assert "unc_planner_chart" in chart_keys(at)
+    reachable = table.dropna(subset=["tasks"])
+    assert not reachable.empty and reachable["cheapest"].sum() == 1
+    # Calls are tasks x attempts x interactions per attempt, never fewer than tasks x attempts.
+    assert (reachable["judge_calls"] >= reachable["tasks"] * reachable["attempts"]).all()
+    before = reachable["tasks"].tolist()
+    at.number_input(key="unc_planner_goal").set_value(0.1).run()
+    assert not at.exception
+    after = planner_frame(at, "unc_planner").dropna(subset=["tasks"])["tasks"].tolist()
+    assert len(after) == len(before) and all(a < b for a, b in zip(after, before, strict=True))  # wider goal
+
+
+def test_assumed_rates_give_the_core_numbers(open_app: OpenApp) -> None:
+    at = open_app("pages/uncertainty.py")
+    at.radio(key="unc_planner_source").set_value("rates").run()
+    at.number_input(key="unc_planner_mean").set_value(0.6).run()
+    at.number_input(key="unc_planner_spread").set_value(0.2).run()
+    at.number_input(key="unc_planner_k").set_value(2).run()
+    assert not at.exception
+    table = planner_frame(at, "unc_planner")
+    expected = plan_evaluation(
+        rates_population(0.6, 0.2), k=2, attempts=[2], half_width=0.05, mode="frequentist"
+    ).for_half_width
+    assert expected is not None
+    assert int(table.loc[table["attempts"] == 2, "tasks"].iloc[0]) == expected[0].tasks
+
+
+def test_the_spread_is_bounded_by_the_mean(open_app: OpenApp) -> None:
+    at = open_app("pages/uncertainty.py")
+    at.radio(key="unc_planner_source").set_value("rates").run()
+    at.number_input(key="unc_planner_mean").set_value(0.9).run()
+    # A Beta population's sd is below sqrt(mean (1 - mean)) = 0.3 at mean 0.9: the box stops short of it.
+    assert at.number_input(key="unc_planner_spread").max == pytest.approx(0.295)
+
+
+@pytest.mark.parametrize("page", ["pages/compare.py"])
+def test_compare_page_plans_the_power_of_a_comparison(open_app: OpenApp, page: str) -> None:
+    at = open_app(page)
+    assert not at.exception
+    table = planner_frame(at, "compare_planner")
+    assert "compare_planner_chart" in chart_keys(at)
+    reachable = table.dropna(subset=["tasks"])
+    assert not reachable.empty
+    before = reachable["tasks"].tolist()
+    at.number_input(key="compare_planner_power").set_value(0.95).run()
+    assert not at.exception
+    after = planner_frame(at, "compare_planner").dropna(subset=["tasks"])["tasks"].tolist()
+    assert all(a > b for a, b in zip(after, before, strict=True))  # more power needs more tasks

@@ -95,6 +95,23 @@ class GroundTruthAgentic(BaseModel):
     tool_sequence_matters: StrictBool = False
 
 
+class Telemetry(BaseModel):
+    """What a traced interaction cost (our addition, filled by the OpenTelemetry importer).
+
+    Every field is optional: a trace keeps what its instrumentation recorded. Tokens are summed
+    over the turn's model calls; latency runs from the turn's first span start to its last span end.
+    """
+
+    model_config = _ALLOW
+
+    model: str | None = None
+    agent_name: str | None = None
+    input_tokens: StrictInt | None = Field(default=None, ge=0)
+    output_tokens: StrictInt | None = Field(default=None, ge=0)
+    latency_ms: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
+    trace_id: str | None = None
+
+
 class Interaction(BaseModel):
     """One question/answer turn (seed: ``Batch``).
 
@@ -105,6 +122,9 @@ class Interaction(BaseModel):
     and above) are our additions too: a person's verdict, which the judge is calibrated against
     (:mod:`agentic_core.calibration`); the label wins when both are given. Neither changes what
     the aggregates count (a human override does, see :mod:`agentic_core.overrides`).
+
+    ``telemetry`` is our addition too: model, agent name, tokens and latency of a traced
+    interaction (:class:`Telemetry`, read from OpenTelemetry spans).
     """
 
     model_config = _ALLOW
@@ -120,6 +140,7 @@ class Interaction(BaseModel):
     score: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
     human_label: StrictInt | None = Field(default=None, ge=0, le=1)
     human_score: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
+    telemetry: Telemetry | None = None
 
 
 class Conversation(BaseModel):

@@ -16,6 +16,7 @@ from agentic_core.schemas import (
     GroundTruthAgentic,
     Interaction,
     ParameterRule,
+    Telemetry,
     ToolCall,
 )
 
@@ -28,6 +29,7 @@ HOME: dict[type[BaseModel], str] = {
     GroundTruthAgentic: "'ground_truth_agentic'",
     ExpectedTool: "each call in 'ground_truth_agentic.expected_tools'",
     ParameterRule: "a parameter rule",
+    Telemetry: "'telemetry'",
 }
 
 # Child models reached through a field: (model, field) -> (child model, "list" | "dict" | "one").
@@ -35,6 +37,7 @@ CHILDREN: dict[tuple[type[BaseModel], str], tuple[type[BaseModel], str]] = {
     (Conversation, "conversation"): (Interaction, "list"),
     (Interaction, "agentic"): (Agentic, "one"),
     (Interaction, "ground_truth_agentic"): (GroundTruthAgentic, "one"),
+    (Interaction, "telemetry"): (Telemetry, "one"),
     (Agentic, "tools_used"): (ToolCall, "list"),
     (GroundTruthAgentic, "expected_tools"): (ExpectedTool, "list"),
     (ExpectedTool, "parameter_rules"): (ParameterRule, "dict"),

@@ -76,7 +76,7 @@ def test_a_file_in_no_known_format_is_read_as_seed_and_its_errors_say_so() -> No
 
 
 def test_format_names_are_one_table() -> None:
-    assert FORMAT_CHOICES == ("auto", "seed", "openai", "ragas", "tau-bench", "inspect") == tuple(FORMAT_LABELS)
+    assert FORMAT_CHOICES == ("auto", "seed", "openai", "ragas", "tau-bench", "inspect", "otel") == tuple(FORMAT_LABELS)
     assert DEFAULT_FORMAT == "auto"
     assert set(IMPORTERS) == set(FORMAT_CHOICES) - {"auto", "seed"}
     assert check_format("tau-bench") == "tau-bench"
@@ -122,5 +122,5 @@ def test_the_command_line_takes_a_format_and_refuses_a_wrong_one_clearly() -> No
 def test_the_format_option_is_listed_in_the_help() -> None:
     with pytest.raises(SystemExit), contextlib.redirect_stdout(io.StringIO()) as shown:
         build_parser().parse_args(["evaluate", "--help"])
-    assert "--format {auto,seed,openai,ragas,tau-bench,inspect}" in shown.getvalue()
+    assert "--format {auto,seed,openai,ragas,tau-bench,inspect,otel}" in shown.getvalue()
     assert "90% of the tasks" in shown.getvalue()  # a percent sign in a help text is printed as written

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agentic_core.io.otel_import import looks_like_otel
 from agentic_core.io.parsed import UNPARSABLE, Parsed
 
 LOOK_AT = 5
@@ -38,6 +39,9 @@ def record_format(record: Any) -> tuple[str, str] | None:
         return "inspect", "eval"
     if isinstance(record.get("messages"), list):
         return "openai", "messages"
+    otel = looks_like_otel(record)
+    if otel is not None:
+        return "otel", otel
     if "session_id" in record:
         return "seed", "session_id"
     return None

@@ -20,6 +20,7 @@ from agentic_core.io.importers.openai_traces import import_openai
 from agentic_core.io.importers.ragas_samples import import_ragas
 from agentic_core.io.importers.tau_bench import import_tau_bench
 from agentic_core.io.load_report import Issue
+from agentic_core.io.otel_import import import_otel
 from agentic_core.io.parsed import UNPARSABLE, Parsed
 from agentic_core.wording import plural
 
@@ -37,6 +38,7 @@ IMPORTERS: dict[str, Importer] = {
     "ragas": Importer(import_ragas, "sample"),
     "tau-bench": Importer(import_tau_bench, "trial"),
     "inspect": Importer(import_inspect, "sample"),
+    "otel": Importer(import_otel, "conversation"),
 }
 """The importers by format name (every format but ``auto`` and ``seed``)."""
 

@@ -16,6 +16,7 @@ FORMAT_LABELS: dict[str, str] = {
     "ragas": "Ragas multi-turn samples",
     "tau-bench": "tau-bench results",
     "inspect": "Inspect AI eval log",
+    "otel": "OpenTelemetry GenAI traces",
 }
 """Each format's name (as typed: ``--format tau-bench``) and its words on screen, in menu order."""
 

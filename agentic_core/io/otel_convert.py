@@ -1,0 +1,292 @@
+"""Spans to seed conversations: grouped by conversation (else trace), ordered by time and parent.
+
+A conversation is every trace sharing a ``gen_ai.conversation.id`` (OpenInference ``session.id``);
+a trace without one is a conversation of its own, named by its trace id. Its spans are read in
+start-time order (a parent before its children at the same instant, then the file's order):
+
+- each model call (``chat`` span, OpenInference ``LLM``) whose input holds a user message not
+  seen before starts a user turn; the turn's answer is the text of its last model output;
+- tool spans (``execute_tool``, OpenInference ``TOOL``) are the turn's ``tools_used`` in start
+  order, with arguments and result (the v1.36 tool span carries neither: they come from the model's
+  tool call and the tool message with the same call id); without tool spans, the tool calls the
+  model made are used;
+- when no model call carries messages, each agent (``invoke_agent`` / ``AGENT``) or root chain span
+  with an input and an output is one turn.
+
+Each interaction keeps ``telemetry``: the model, the agent's name, the turn's input and output
+tokens summed over its model calls, its latency (first span start to last span end) and the trace id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentic_core.io.importers.common import RecordMap, decode_result, tool_arguments
+from agentic_core.io.otel_messages import (
+    NO_RESULT,
+    Call,
+    Msg,
+    agent_name,
+    conversation_id,
+    decode,
+    first_text,
+    messages,
+    model,
+    span_kind,
+    system_text,
+    token_usage,
+    tool_call,
+)
+from agentic_core.io.otel_spans import Span
+
+
+@dataclass
+class _Turn:
+    """A user turn being assembled."""
+
+    query: str
+    query_path: str
+    answer: str | None = None
+    answer_path: str | None = None
+    spans: list[Span] = field(default_factory=list)
+    llm: list[Span] = field(default_factory=list)
+    tools: list[Span] = field(default_factory=list)
+    output_calls: list[Call] = field(default_factory=list)
+
+
+def group(spans: list[Span]) -> dict[str, list[Span]]:
+    """Spans by conversation id (a trace's id when none of its spans names a conversation), in file order."""
+    trace_conv: dict[str, str] = {}
+    for span in spans:
+        conv = conversation_id(span)
+        if conv is not None and span.trace_id not in trace_conv:
+            trace_conv[span.trace_id] = conv
+    groups: dict[str, list[Span]] = {}
+    for span in spans:
+        groups.setdefault(trace_conv.get(span.trace_id, span.trace_id or "no-trace-id"), []).append(span)
+    return groups
+
+
+def ordered(spans: list[Span]) -> list[Span]:
+    """Spans by start time, a parent before its children at the same instant, then in file order."""
+    parent = {s.span_id: s.parent_id for s in spans}
+    depth: dict[str, int] = {}
+
+    def depth_of(span_id: str) -> int:
+        # Iterative walk up the parents (a deep or cyclic chain must not recurse without bound).
+        chain: list[str] = []
+        node = span_id
+        while node in parent and node not in depth and node not in chain:
+            chain.append(node)
+            node = parent[node]
+        base = depth.get(node, 0)
+        for n, item in enumerate(reversed(chain)):
+            depth[item] = base + n + 1
+        return depth.get(span_id, 0)
+
+    return sorted(spans, key=lambda s: (s.start_ns, depth_of(s.span_id), s.order))
+
+
+class ConversationBuilder:
+    """Builds one seed conversation from one group of spans, recording issues and origins in ``rec``."""
+
+    def __init__(self, rec: RecordMap, warn_span: Callable[[Span, str, str, Any, str], None]) -> None:
+        self.rec = rec
+        self.warn_span = warn_span
+        self.turns: list[_Turn] = []
+        self.results: dict[str, tuple[Any, str]] = {}
+        self.context: tuple[str, str] | None = None
+        self.pending_tools: list[Span] = []
+
+    def _warn_for(self, span: Span) -> Callable[[str, str, Any, str], None]:
+        return lambda path, rule, value, fix: self.warn_span(span, path, rule, value, fix)
+
+    def _model_call(self, span: Span, seen_users: int) -> int:
+        """Read one model call; start a turn when its input holds a new user message. Returns the users seen."""
+        inputs, outputs = messages(span, self._warn_for(span))
+        users = [m for m in inputs if m.role == "user"]
+        for msg in inputs:
+            if msg.role == "tool" and msg.call_id:
+                self.results.setdefault(msg.call_id, (msg.result, msg.path))
+            if msg.role in ("system", "developer") and msg.text and self.context is None:
+                self.context = (msg.text, msg.path)
+        instructions = system_text(span)
+        if instructions and self.context is None:
+            self.context = (instructions, span.attr_path("gen_ai.system_instructions"))
+        current = self.turns[-1] if self.turns else None
+        new: list[Msg] = []
+        if len(users) > seen_users:
+            new = users[seen_users:]
+        elif users and (current is None or users[-1].text != current.query):
+            new = users[-1:]  # an instrumentation that records only the latest message
+        if new:
+            texts = [m.text for m in new if m.text]
+            current = _Turn("\n".join(texts), new[0].path)
+            self.turns.append(current)
+        if current is None:
+            self.warn_span(span, span.path, "is a model call before any user message; it is not evaluated", None,
+                           "record the user's message in the model call's input messages")
+            return seen_users
+        current.spans.append(span)
+        current.llm.append(span)
+        for out in outputs:
+            if out.text:
+                current.answer, current.answer_path = out.text, out.path
+            current.output_calls.extend(out.calls)
+        return max(seen_users, len(users))
+
+    def _agent_turn(self, span: Span) -> None:
+        """An agent or chain span with an input and an output as one turn (when no model call has messages)."""
+        inputs, outputs = messages(span, self._warn_for(span))
+        users = [m for m in inputs if m.role == "user" and m.text]
+        answers = [m for m in outputs if m.text]
+        query = (users[-1].text, users[-1].path) if users else None
+        if query is None and "input.value" in span.attrs:
+            value = decode(span.attrs["input.value"])
+            text = value.get("input", value.get("query")) if isinstance(value, dict) else value
+            query = (str(text), span.attr_path("input.value"))
+        if query is None or query[0] is None:
+            return
+        turn = _Turn(query[0], query[1])
+        if answers:
+            turn.answer, turn.answer_path = answers[-1].text, answers[-1].path
+        elif "output.value" in span.attrs:
+            value = decode(span.attrs["output.value"])
+            text = value.get("output", value.get("answer")) if isinstance(value, dict) else value
+            turn.answer, turn.answer_path = str(text), span.attr_path("output.value")
+        turn.spans.append(span)
+        self.turns.append(turn)
+
+    def read(self, spans: list[Span]) -> None:
+        """Read a group's spans, in order, into turns."""
+        seen_users = 0
+        spans = ordered(spans)
+        for span in spans:
+            kind = span_kind(span)
+            if kind == "llm":
+                seen_users = self._model_call(span, seen_users)
+            elif kind == "tool":
+                (self.turns[-1].tools if self.turns else self.pending_tools).append(span)
+        if not self.turns:
+            roots = [s for s in spans if span_kind(s) == "agent"] or [s for s in spans if not s.parent_id]
+            for span in roots:
+                self._agent_turn(span)
+            for span in spans:
+                if span_kind(span) == "tool":
+                    later = [t for t in self.turns if t.spans[0].start_ns <= span.start_ns]
+                    (later[-1].tools if later else self.pending_tools).append(span)
+        if self.turns and self.pending_tools:
+            self.turns[0].tools[:0] = self.pending_tools
+
+    def _calls(self, turn: _Turn) -> list[Call]:
+        """The turn's tool calls, each with its arguments and result from wherever the trace holds them."""
+        by_id = {c.id: c for c in turn.output_calls if c.id}
+        if not turn.tools:
+            calls = turn.output_calls
+        else:
+            calls = []
+            for span in turn.tools:
+                call = tool_call(span)
+                asked = by_id.get(call.id)
+                if call.arguments_path is None and asked is not None:
+                    call.arguments, call.arguments_path = asked.arguments, asked.arguments_path
+                calls.append(call)
+        for call in calls:
+            if call.result is NO_RESULT and call.id in self.results:
+                call.result, call.result_path = self.results[call.id]
+        return calls
+
+    def interaction(self, t: int, turn: _Turn, qa_prefix: str, agent: str | None) -> dict[str, Any]:
+        """The seed interaction of turn ``t``, with its origins noted."""
+        rec, at = self.rec, f"conversation[{t}]"
+        out: dict[str, Any] = {"qa_id": f"{qa_prefix}-{t + 1}", "query": turn.query, "assistant": turn.answer or "",
+                               "ground_truth_assistant": ""}
+        rec.origin(at, turn.query_path)
+        rec.origin(f"{at}.query", turn.query_path)
+        rec.origin(f"{at}.assistant", turn.answer_path)
+        if turn.answer is None:
+            last = turn.llm[-1] if turn.llm else turn.spans[0]
+            self.warn_span(last, last.path, "the agent's reply to this user turn is missing (no text in the model's "
+                           "output after its tool calls); it was mapped with an empty answer, which judges grade as "
+                           "wrong", None, "record the model's final output message (gen_ai.output.messages)")
+        used = []
+        for m, call in enumerate(self._calls(turn)):
+            where = f"{at}.agentic.tools_used[{m}]"
+            params = tool_arguments(decode(call.arguments) if isinstance(call.arguments, str) else call.arguments,
+                                    call.arguments_path or call.path, rec)
+            result = None if call.result is NO_RESULT else decode_result(call.result)
+            used.append({"tool_name": call.name, "parameters": params, "result": result, "step": m + 1})
+            rec.origin(where, call.path)
+            rec.origin(f"{where}.parameters", call.arguments_path)
+            rec.origin(f"{where}.result", call.result_path)
+        if used:
+            out["agentic"] = {"tools_used": used}
+        out["telemetry"] = self.telemetry(turn, agent)
+        rec.origin(f"{at}.telemetry", (turn.llm or turn.spans)[-1].path)
+        return out
+
+    @staticmethod
+    def telemetry(turn: _Turn, agent: str | None) -> dict[str, Any]:
+        """The turn's model, agent, tokens, latency and trace id (a value the trace lacks is left out)."""
+        spans = turn.spans + turn.tools
+        found: dict[str, Any] = {}
+        models = [m for s in turn.llm if (m := model(s)) is not None]
+        if models:
+            found["model"] = models[-1]
+        if agent is not None:
+            found["agent_name"] = agent
+        counts = [token_usage(s) for s in turn.llm]
+        for n, key in enumerate(("input_tokens", "output_tokens")):
+            given = [c[n] for c in counts if c[n] is not None]
+            if given:
+                found[key] = sum(given)
+        starts = [s.start_ns for s in spans if s.start_ns]
+        ends = [s.end_ns for s in spans if s.end_ns]
+        if starts and ends and max(ends) >= min(starts):
+            found["latency_ms"] = (max(ends) - min(starts)) / 1e6
+        found["trace_id"] = turn.spans[0].trace_id
+        return found
+
+
+def conversation(rec: RecordMap, key: str, spans: list[Span], stem: str,
+                 warn_span: Callable[[Span, str, str, Any, str], None]) -> dict[str, Any] | None:
+    """The seed conversation of one group of spans (``None``, with an error recorded, when it has no turn).
+
+    Args:
+        rec: The mapped record (issues and origins go there).
+        key: The group's conversation id (or trace id).
+        spans: The group's spans, in file order.
+        stem: The file's stem (the agent's name when the spans name neither agent nor model nor service).
+        warn_span: Records a warning located at a span.
+
+    Returns:
+        The seed conversation dict.
+    """
+    rec.session_id = key
+    id_span = next((s for s in spans if conversation_id(s) is not None), None)
+    if id_span is not None:
+        attr = "gen_ai.conversation.id" if "gen_ai.conversation.id" in id_span.attrs else "session.id"
+        rec.origin("session_id", id_span.attr_path(attr))
+    builder = ConversationBuilder(rec, warn_span)
+    builder.read(spans)
+    if not builder.turns:
+        rec.error(spans[0].path, f"the {len(spans)} spans of this conversation hold no user message answered by the "
+                  "agent: nothing to evaluate", key, "record the model calls' input and output messages (content "
+                  "capture on: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)")
+        return None
+    agent = next((a for s in spans if (a := agent_name(s)) is not None), None)
+    task_id = next((t for s in spans if (t := first_text(s, "task.id")) is not None), None)
+    service = next((v for s in spans if isinstance(v := s.resource.get("service.name"), str)
+                    and v and not v.startswith("unknown_service")), None)
+    models = [m for s in spans if (m := model(s)) is not None]
+    assistant = agent or (models[0] if models else None) or service or stem
+    interactions = [builder.interaction(t, turn, task_id or key, agent) for t, turn in enumerate(builder.turns)]
+    out: dict[str, Any] = {"session_id": key, "assistant_id": assistant, "conversation": interactions}
+    if task_id is not None:
+        out["task_id"] = task_id
+    if builder.context is not None:
+        out["context"] = builder.context[0]
+        rec.origin("context", builder.context[1])
+    return out

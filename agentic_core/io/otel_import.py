@@ -1,0 +1,155 @@
+"""OpenTelemetry GenAI traces (OTLP JSON, or JSON lines of spans) mapped to seed conversations.
+
+The spans of a whole file are read first (each reduced to what the importer reads, see
+:mod:`agentic_core.io.otel_spans`), then grouped into conversations and mapped
+(:mod:`agentic_core.io.otel_convert`). The mapped file's records are the conversations, in the
+order their first span appears; every issue names the span's place in the file as written
+(``resourceSpans[0].scopeSpans[0].spans[4].attributes.gen_ai.tool.call.arguments``) and its line.
+
+Every attribute the importer does not read is reported once, at its first place, with the number
+of spans carrying it: a warning for an attribute it does not know, one note for those known to
+carry nothing the workbench evaluates (request settings, provider, server address).
+
+Expected answers and tools come from a separate reference file
+(:mod:`agentic_core.io.otel_references`), joined by conversation or task id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentic_core.io.importers.common import RecordMap, file_stem
+from agentic_core.io.load_report import Issue
+from agentic_core.io.otel_convert import conversation, group
+from agentic_core.io.otel_messages import attribute_use
+from agentic_core.io.otel_references import active_references
+from agentic_core.io.otel_spans import Span, spans_of
+from agentic_core.io.parsed import UNPARSABLE, Parsed
+from agentic_core.io.render import json_type
+from agentic_core.wording import plural
+
+
+def looks_like_otel(record: dict[str, Any]) -> str | None:
+    """The key that shows a record is OpenTelemetry spans (``resourceSpans``, ``spanId``), else ``None``."""
+    for key in ("resourceSpans", "resource_spans"):
+        if key in record:
+            return key
+    for key in ("spanId", "span_id"):
+        if key in record and ("traceId" in record or "trace_id" in record):
+            return key
+    context = record.get("context")
+    if isinstance(context, dict) and "span_id" in context and "trace_id" in context:
+        return "context"
+    return None
+
+
+class _Tally:
+    """Attributes not read: per name, (count, first span) -- reported once each, at the first place."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, tuple[int, Span, str]] = {}
+
+    def see(self, span: Span) -> None:
+        for key in span.attrs:
+            self._count(key, span, span.attr_path(key))
+        for ev in span.events:
+            if not ev.name.startswith("gen_ai."):
+                self._count(f"event {ev.name}", span, ev.path)
+
+    def _count(self, key: str, span: Span, path: str) -> None:
+        if key.startswith("event ") or attribute_use(key) is not None:
+            first = self.seen.get(key)
+            self.seen[key] = (1, span, path) if first is None else (first[0] + 1, first[1], first[2])
+
+    def issues(self, file: str, line_of: Any) -> list[Issue]:
+        out: list[Issue] = []
+        unused: list[str] = []
+        first: tuple[Span, str] | None = None
+        for key, (count, span, path) in self.seen.items():
+            times = plural(count, "span")
+            reason = "" if key.startswith("event ") else attribute_use(key)
+            if reason:
+                unused.append(f"{key} ({times}: {reason})")
+                first = first or (span, path)
+                continue
+            what = "event" if key.startswith("event ") else "attribute"
+            out.append(Issue("warning", file, None, path, f"is an {what} the OpenTelemetry importer does not read "
+                             f"(on {times}, the first is here); it was not mapped", None,
+                             "nothing to do if it carries nothing to evaluate; the attributes read are listed in "
+                             "docs/data-format.md (OpenTelemetry traces)", line_of(span.record)))
+        if first is not None:
+            rule = f"{plural(len(unused), 'attribute')} not used: " + "; ".join(unused)
+            out.append(Issue("info", file, None, first[0].path, rule, None, "",
+                             line_of(first[0].record)))
+        return out
+
+
+def read_spans(file: str, parsed: Parsed, out: Parsed, tally: _Tally) -> list[Span]:
+    """Every span of the file (records are released once read); a part that is not a span is an error."""
+    spans: list[Span] = []
+    for index in range(len(parsed.records)):
+        raw = parsed.records[index]
+        if raw is UNPARSABLE:
+            error = parsed.record_errors.get(index)
+            if error is not None:
+                out.issues.append(error)
+            continue
+        if not isinstance(raw, dict):
+            out.issues.append(Issue("error", file, index, "", f"must be a span or an OTLP JSON object; it is "
+                                    f"{json_type(raw)}, skipped", None, "export the traces as OTLP JSON or one "
+                                    "span per line", parsed.line_of(index)))
+            continue
+        for item in spans_of(index, raw, len(spans)):
+            if isinstance(item, Span):
+                tally.see(item)
+                spans.append(item)
+            else:
+                out.issues.append(Issue("error", file, index, item[0], f"{item[1]}; this part was skipped", None,
+                                        "export the traces with an OTLP exporter (OTLP JSON)", parsed.line_of(index)))
+        parsed.records[index] = None  # the spans hold what is read; the parsed record can go
+    return spans
+
+
+def import_otel(file: str, parsed: Parsed) -> Parsed:
+    """Map a file of OpenTelemetry spans to seed-format conversations (see the module's description).
+
+    Args:
+        file: The file name.
+        parsed: The file as parsed (OTLP JSON documents or chunks, or one span per record).
+
+    Returns:
+        The mapped file: one record per conversation, every issue located in the original spans.
+    """
+    out = Parsed(parsed.kind, issues=list(parsed.issues), stdlib=parsed.stdlib, origins={})
+    assert out.origins is not None
+    tally = _Tally()
+    line_of = parsed.line_of
+    spans = read_spans(file, parsed, out, tally)
+    groups = group(spans)
+    del spans
+    first_lines: list[int | None] = []
+    stem = file_stem(file)
+    for index, (key, members) in enumerate(groups.items()):
+        first_lines.append(line_of(members[0].record))
+        rec = RecordMap(file, index, lambda i: first_lines[i] if i < len(first_lines) else None)
+
+        def warn_span(span: Span, path: str, rule: str, value: Any, fix: str, rec: RecordMap = rec) -> None:
+            found = rec.issue("warning", path, rule, value, fix)
+            rec.warnings[-1] = Issue(found.severity, found.file, found.record, found.path, found.rule, found.value,
+                                     found.fix, line_of(span.record), None, found.session_id)
+
+        mapped = conversation(rec, key, members, stem, warn_span)
+        if mapped is not None and not rec.errors:
+            out.records.append(mapped)
+            out.origins[index] = rec.origins
+        else:
+            out.records.append(UNPARSABLE)
+            out.record_errors[index] = rec.errors[0]
+            out.record_issues.extend(rec.errors[1:])
+        out.record_issues.extend(rec.warnings)
+    out.line_of = lambda i: first_lines[i] if 0 <= i < len(first_lines) else None
+    out.issues.extend(tally.issues(file, line_of))
+    references = active_references()
+    if references is not None:
+        out.issues.extend(references.join(file, out))
+    return out

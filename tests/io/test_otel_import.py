@@ -1,0 +1,174 @@
+"""The OpenTelemetry importer on spans from the real SDK (both GenAI conventions) and on hand-written OTLP JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentic_core.io.importers.detect import record_format
+from agentic_core.io.loader import load_bytes, load_paths
+from agentic_core.io.otel_references import load_otel
+from tests.io.otel_agent import TURNS, otlp_json, run_agent, sdk_json_lines
+
+DATA = Path(__file__).parent / "data" / "otel"
+
+
+def _sdk_file(convention: str, writing: str, **kw: Any) -> tuple[bytes, list[Any]]:
+    spans = run_agent(convention, **kw)
+    text = sdk_json_lines(spans) if writing == "sdk-jsonl" else json.dumps(otlp_json(spans))
+    return text.encode(), spans
+
+
+@pytest.mark.parametrize("writing", ["sdk-jsonl", "otlp-json"])
+@pytest.mark.parametrize("convention", ["current", "v1.36"])
+def test_the_sdk_agent_loop_becomes_one_conversation_with_its_turns_and_tools(convention: str, writing: str) -> None:
+    data, spans = _sdk_file(convention, writing)
+    report = load_bytes("traces.json", data, workers=1)
+    assert not report.errors and not report.skipped
+    assert "read as OpenTelemetry GenAI traces (detected from the content): 1 conversation, 2 interactions" in \
+        report.issues[0].message()
+    (conv,) = list(report.conversations)
+    assert conv.session_id == "conv-1" and conv.assistant_id == "support-bot"
+    assert conv.context == "You are a retail support agent."
+    assert [(i.query, i.assistant) for i in conv.conversation] == [(q, a) for q, _, _, a in TURNS]
+    first, second = conv.conversation
+    assert first.agentic is not None
+    (call,) = first.agentic.tools_used
+    assert (call.tool_name, call.parameters, call.result, call.step) == ("lookup_order", TURNS[0][1], TURNS[0][2], 1)
+    assert second.agentic is None
+    # Tokens: the sum over each turn's chat spans, as the SDK recorded them.
+    for turn in (first, second):
+        assert turn.telemetry is not None
+        trace = turn.telemetry.trace_id
+        chats = [s for s in spans if s.name.startswith("chat") and f"{s.context.trace_id:032x}" == trace]
+        assert turn.telemetry.input_tokens == sum(s.attributes["gen_ai.usage.input_tokens"] for s in chats)
+        assert turn.telemetry.output_tokens == sum(s.attributes["gen_ai.usage.output_tokens"] for s in chats)
+        assert turn.telemetry.model == "gpt-4o-2024-08-06" and turn.telemetry.agent_name == "support-bot"
+        assert turn.telemetry.latency_ms is not None and turn.telemetry.latency_ms > 0
+
+
+def test_without_token_counts_the_telemetry_leaves_them_out() -> None:
+    data, _ = _sdk_file("current", "otlp-json", tokens=False)
+    (conv,) = list(load_bytes("t.json", data, workers=1).conversations)
+    telemetry = conv.conversation[0].telemetry
+    assert telemetry is not None and telemetry.input_tokens is None and telemetry.output_tokens is None
+
+
+def test_unread_attributes_are_reported_once_at_their_first_place() -> None:
+    data, _ = _sdk_file("current", "otlp-json")
+    notes = [i.message() for i in load_bytes("t.json", data, workers=1).issues if "not used" in i.rule]
+    assert len(notes) == 1 and "gen_ai.request.temperature (3 spans: request settings" in notes[0]
+
+
+def test_openinference_spans_map_to_a_turn_with_its_tool_call() -> None:
+    report = load_paths([DATA / "openinference.json"], workers=1)
+    (conv,) = list(report.conversations)
+    assert conv.session_id == "weather-42" and conv.assistant_id == "gpt-4o-mini"
+    assert conv.context == "You answer weather questions."
+    (turn,) = conv.conversation
+    assert (turn.query, turn.assistant) == ("How warm is it in Paris?", "It is 18 degrees in Paris.")
+    assert turn.agentic is not None
+    assert [(c.tool_name, c.parameters, c.result) for c in turn.agentic.tools_used] == [
+        ("get_weather", {"city": "Paris"}, {"temp_c": 18})]
+    assert turn.telemetry is not None
+    assert (turn.telemetry.input_tokens, turn.telemetry.output_tokens) == (52 + 70, 9 + 8)
+    messages = [i.message() for i in report.issues]
+    unknown = [m for m in messages if "app.tenant" in m]
+    assert unknown and "resourceSpans[0].scopeSpans[0].spans[3].attributes.app.tenant" in unknown[0]
+    assert any("llm.invocation_parameters (1 span" in m for m in messages)
+
+
+def test_hand_written_otlp_groups_by_conversation_id_else_trace_and_orders_by_time() -> None:
+    report = load_paths([DATA / "current.json"], workers=1)
+    convs = {c.session_id: c for c in report.conversations}
+    assert set(convs) == {"trip-9", "cccc0000000000000000000000000003"}
+    trip = convs["trip-9"]
+    # The trace written second started first: its turn comes first.
+    assert [i.query for i in trip.conversation] == ["Book the 9:00 train to Lyon.", "Tomorrow."]
+    assert [i.assistant for i in trip.conversation] == ["Which day?", "Booked: seat 42 on the 9:00 to Lyon."]
+    assert trip.assistant_id == "travel-desk"
+    assert [i.telemetry.input_tokens for i in trip.conversation if i.telemetry] == [200, 400]
+    booked = trip.conversation[1].agentic
+    assert booked is not None
+    (call,) = booked.tools_used
+    assert call.tool_name == "book_train" and call.result == {"seat": 42}
+    assert call.parameters == {"_raw": '{"to": "Lyon", "time": "09:00"'}
+    messages = [i.message() for i in report.issues]
+    bad = [m for m in messages if "is not valid JSON" in m]
+    assert bad and "spans[1].attributes.gen_ai.tool.call.arguments" in bad[0]
+    assert any("spans[1].attributes.gen_ai.tool.temperature_unit: is an attribute the OpenTelemetry importer does "
+               "not read" in m for m in messages)
+    # The trace without a conversation id is a conversation named by its trace id; agent: the model.
+    assert convs["cccc0000000000000000000000000003"].assistant_id == "gpt-4.1"
+
+
+def test_spans_without_any_user_message_are_an_error_not_a_silent_drop() -> None:
+    span = {"traceId": "ab" * 16, "spanId": "cd" * 8, "name": "chat", "startTimeUnixNano": "1",
+            "endTimeUnixNano": "2", "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}}]}
+    report = load_bytes("spans.jsonl", (json.dumps(span) + "\n").encode(), workers=1)
+    assert not report.conversations and len(report.skipped) == 1
+    assert "hold no user message answered by the agent" in report.errors[0].message()
+
+
+def test_a_forced_other_format_names_the_otel_format() -> None:
+    data, _ = _sdk_file("current", "sdk-jsonl")
+    report = load_bytes("t.jsonl", data, workers=1, format="openai")
+    assert not report.conversations and "'otel' format" in report.errors[0].message()
+
+
+def _write(tmp: Path, name: str, records: list[dict[str, Any]]) -> Path:
+    path = tmp / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_references_join_by_conversation_and_by_task(tmp_path: Path) -> None:
+    traces = tmp_path / "traces.jsonl"
+    traces.write_bytes(_sdk_file("current", "sdk-jsonl")[0] + _sdk_file("current", "sdk-jsonl",
+                                                                         conversation_id="conv-2")[0])
+    refs = _write(tmp_path, "golden.jsonl", [
+        {"session_id": "conv-1", "task_id": "order-7", "reference": [a for *_, a in TURNS],
+         "expected_tool_calls": [{"name": "lookup_order", "arguments": {"order_id": 7}}]},
+        {"session_id": "conv-2", "task_id": "order-7", "reference": ["Shipped.", "No."]},
+        {"session_id": "conv-404", "reference": "x"},
+    ])
+    report = load_otel([traces], references=refs, workers=1)
+    convs = {c.session_id: c for c in report.conversations}
+    one = convs["conv-1"]
+    assert one.task_id == "order-7" and convs["conv-2"].task_id == "order-7"
+    assert [i.ground_truth_assistant for i in one.conversation] == [a for *_, a in TURNS]
+    expected = one.conversation[0].ground_truth_agentic
+    assert expected is not None and [t.tool_name for t in expected.expected_tools] == ["lookup_order"]
+    assert one.conversation[1].ground_truth_agentic is not None
+    assert one.conversation[1].ground_truth_agentic.expected_tools == []
+    messages = [i.message() for i in report.issues]
+    assert any("golden.jsonl record 2 (line 3)" in m and "matches no loaded conversation" in m for m in messages)
+    assert not any("no reference answer" in m for m in messages)
+
+
+def test_a_task_only_reference_applies_to_every_conversation_of_the_task(tmp_path: Path) -> None:
+    spans = []
+    for conv in ("a", "b"):
+        for span in otlp_json(run_agent("current", conversation_id=conv))["resourceSpans"][0]["scopeSpans"][0]["spans"]:
+            span["attributes"].append({"key": "task.id", "value": {"stringValue": "order-7"}})
+            spans.append(span)
+    traces = _write(tmp_path, "spans.jsonl", spans)
+    refs = _write(tmp_path, "golden.jsonl", [{"task_id": "order-7", "reference": "No."}])
+    report = load_otel([traces], references=refs, workers=1)
+    assert sorted(c.task_id or "" for c in report.conversations) == ["order-7", "order-7"]
+    assert all(c.conversation[-1].ground_truth_assistant == "No." for c in report.conversations)
+
+
+@pytest.mark.parametrize(
+    ("record", "key"),
+    [
+        ({"resourceSpans": []}, "resourceSpans"),
+        ({"traceId": "ab", "spanId": "cd", "name": "chat"}, "spanId"),
+        ({"context": {"trace_id": "0xab", "span_id": "0xcd"}, "name": "chat"}, "context"),
+    ],
+)
+def test_each_writing_of_spans_is_detected_with_its_key(record: dict[str, Any], key: str) -> None:
+    assert record_format(record) == ("otel", key)

@@ -15,6 +15,7 @@ from ui.controls import results_page
 from ui.format import INTERPRETATION_BADGES, ci_text, md_text, pct, settings_sentence
 from ui.guide import how_to_read
 from ui.memo import session_memo
+from ui.telemetry_cost import show_cost
 from ui.theme import show_chart
 from ui.trend_charts import assistant_figure
 
@@ -97,6 +98,7 @@ for note in head.notes:
     # Few tasks make the interval unreliable: a warning; the rest say how an interval was made.
     (st.warning if "unreliable" in note else st.info)(note[:1].upper() + note[1:].rstrip(".") + ".")
 
+show_cost(run, agg)  # tokens per correct conversation, when the data is traced (OpenTelemetry)
 st.subheader(f"pass@k and pass^k for k = 1..{k}")
 if evidence.measured:
     show_chart(curve_figure(agg.curve, settings.ci_level), key="overview_curve")

@@ -1,0 +1,54 @@
+"""The Overview's cost of correctness: tokens and latency per conversation, tokens per correct conversation.
+
+Shown only when the data has them (traces read by the OpenTelemetry importer); one call from the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from agentic_core.telemetry_cost import TelemetryCost, telemetry_cost
+from ui.cards import card, kpi_row
+from ui.memo import session_memo
+
+
+def _number(value: float | None, unit: str = "") -> str:
+    return "n/a" if value is None else f"{value:,.0f}{unit}"
+
+
+def cost_lines(cost: TelemetryCost) -> list[tuple[str, str, str]]:
+    """The cards as (label, value, help); a pure function, so tests read what the page shows."""
+    spent = f"{cost.total_tokens:,} tokens ({cost.input_tokens:,} in, {cost.output_tokens:,} out)"
+    correct = (
+        f"All tokens spent ({spent}) over the {cost.correct_conversations:,} fully correct conversations: what one "
+        "correct outcome costs. Tokens of incorrect and unscored conversations count as spent."
+    )
+    return [
+        ("Tokens per correct conversation", _number(cost.tokens_per_correct), correct),
+        ("Tokens per conversation", _number(cost.tokens_per_conversation),
+         f"Mean over the {cost.with_tokens:,} of {cost.conversations:,} conversations whose traces report tokens."),
+        ("Latency per conversation", _number(cost.latency_ms_per_conversation, " ms"),
+         f"Mean over the {cost.with_latency:,} conversations whose traces report it: the sum of each turn's time "
+         "from its first span's start to its last span's end."),
+    ]
+
+
+def show_cost(run: Any, agg: Any) -> None:
+    """The cost-of-correctness cards, when the run's conversations report tokens or latency (else nothing)."""
+    status = agg.conversations["status"].tolist()
+    cost = session_memo(
+        "_overview_telemetry_cost", (run.run_id, tuple(status)),
+        lambda: telemetry_cost(run.result.conversations, status),
+    )
+    if cost is None:
+        return
+    with st.container(key="overview_telemetry_cost"):
+        st.subheader("Cost of correctness")
+        row = kpi_row()
+        for label, value, help_text in cost_lines(cost):
+            card(row, label, value, help=help_text)
+        if cost.unscored_conversations:
+            st.caption(f"{cost.unscored_conversations:,} unscored conversation(s): their tokens count as spent, "
+                       "none of them as correct.")

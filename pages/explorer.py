@@ -43,6 +43,7 @@ from ui.format import md_text, pct
 from ui.memo import session_memo
 from ui.overrides import clear, mark, overrides_table
 from ui.state import ActiveRun
+from ui.telemetry_cost import telemetry_caption
 
 log = logging.getLogger(__name__)
 
@@ -389,6 +390,7 @@ about = [
 ]
 if any(about):
     st.caption(" · ".join(x for x in about if x))
+telemetry_caption(conversation)  # model, agent, tokens and latency per turn, for traced data
 start = int(run.result.conversation_bounds()[0][int(row)])  # the conversation's first interaction row
 for k, detail in enumerate(details):
     _render_interaction(detail, k, run.result.overrides.get(start + k), (term or "").strip())

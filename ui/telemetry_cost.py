@@ -11,6 +11,7 @@ import streamlit as st
 
 from agentic_core.telemetry_cost import TelemetryCost, telemetry_cost
 from ui.cards import card, kpi_row
+from ui.format import md_text
 from ui.memo import session_memo
 
 
@@ -52,3 +53,28 @@ def show_cost(run: Any, agg: Any) -> None:
         if cost.unscored_conversations:
             st.caption(f"{cost.unscored_conversations:,} unscored conversation(s): their tokens count as spent, "
                        "none of them as correct.")
+
+
+def telemetry_text(conversation: Any) -> str | None:
+    """What the traces say of a conversation's turns (model, agent, tokens, latency), or ``None`` if nothing."""
+    parts = []
+    for n, turn in enumerate(conversation.conversation):
+        tel = turn.telemetry
+        if tel is None:
+            continue
+        bits = [b for b in (tel.model, tel.agent_name and f"agent {tel.agent_name}") if b]
+        if tel.input_tokens is not None or tel.output_tokens is not None:
+            spent = (tel.input_tokens or 0) + (tel.output_tokens or 0)
+            bits.append(f"{spent:,} tokens ({tel.input_tokens or 0:,} in, {tel.output_tokens or 0:,} out)")
+        if tel.latency_ms is not None:
+            bits.append(f"{tel.latency_ms:,.0f} ms")
+        if bits:
+            parts.append(f"turn {n + 1}: " + ", ".join(bits))
+    return "Traced: " + "; ".join(parts) if parts else None
+
+
+def telemetry_caption(conversation: Any) -> None:
+    """The Explorer's line on a traced conversation's model, agent, tokens and latency per turn (else nothing)."""
+    text = telemetry_text(conversation)
+    if text is not None:
+        st.caption(md_text(text))

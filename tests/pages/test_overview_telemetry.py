@@ -12,7 +12,8 @@ from agentic_core.settings import make_settings
 from agentic_core.telemetry_cost import telemetry_cost
 from tests.io.otel_agent import otlp_json, run_agent
 from tests.pages.conftest import OpenApp
-from ui.telemetry_cost import cost_lines
+from ui.format import md_text
+from ui.telemetry_cost import cost_lines, telemetry_text
 
 
 def test_traced_data_shows_tokens_and_latency_per_conversation(open_app: OpenApp, tmp_path: Path) -> None:
@@ -31,3 +32,13 @@ def test_traced_data_shows_tokens_and_latency_per_conversation(open_app: OpenApp
 def test_untraced_data_shows_no_cost_cards(open_app: OpenApp) -> None:
     at = open_app()
     assert "Tokens per conversation" not in {m.label for m in at.metric}
+
+
+def test_the_explorer_shows_each_traced_turns_model_tokens_and_latency(open_app: OpenApp, tmp_path: Path) -> None:
+    traces = tmp_path / "traces.json"
+    traces.write_text(json.dumps(otlp_json(run_agent("current"))))
+    at = open_app("pages/explorer.py", traces)
+    (conv,) = list(load_paths([traces], workers=1).conversations)
+    expected = telemetry_text(conv)
+    assert expected is not None and "turn 2: gpt-4o-2024-08-06, agent support-bot" in expected
+    assert any(c.value == md_text(expected) for c in at.caption)

@@ -29,12 +29,12 @@ from agentic_core.report.explorer_filters import (
     STATUSES,
     FilterIndex,
     conversation_param,
-    diff_html,
     filter_mask,
     filters_to_query,
     highlight,
-    word_diff,
 )
+from agentic_core.report.side_diff import side_by_side_html
+from agentic_core.report.thread import thread_html
 from agentic_core.report.tool_tables import table_page
 from ui.agentic_filter import agentic_filter
 from ui.controls import page_number, results_page
@@ -133,12 +133,12 @@ def _answer_diff(detail: InteractionDetail) -> None:
     """The word-level diff of the answer against the ground truth (numbers, names, dates boxed)."""
     if not detail.answer or not detail.ground_truth or detail.answer.strip() == detail.ground_truth.strip():
         return
-    with st.expander("Answer vs ground truth, word by word", expanded=detail.status != "correct"):
+    with st.expander("Answer vs ground truth, word by word, side by side", expanded=detail.status != "correct"):
         st.caption(
-            "Green: only in the answer; red, struck: only in the ground truth; bold and boxed: a number, a name "
-            "or a date that differs. Case is ignored when matching words."
+            "Each text whole in its own column. Green: words only the answer has; red: words only the ground truth "
+            "has; bold and boxed: a number, a name or a date that differs. Case is ignored when matching words."
         )
-        st.html(f'{HIGHLIGHT_CSS}<div class="xq">{diff_html(word_diff(detail.answer, detail.ground_truth))}</div>')
+        st.html(side_by_side_html(detail.answer, detail.ground_truth))
 
 
 def _render_interaction(detail: InteractionDetail, k: int, override: Override | None, term: str = "") -> None:
@@ -391,6 +391,15 @@ about = [
 if any(about):
     st.caption(" · ".join(x for x in about if x))
 telemetry_caption(conversation)  # model, agent, tokens and latency per turn, for traced data
+if conversation.trace:
+    # The imported chat log whole (every message, call and result), the judged messages outlined.
+    with st.expander(f"Whole trace: {len(conversation.trace):,} messages", expanded=True, key="explorer_trace"):
+        st.caption(
+            "Every message of the imported trace in order: the system prompt, each user and assistant message, "
+            "each tool call with its arguments and each tool's result. Outlined: what the judge graded, each "
+            "turn's query and final answer, with its verdict."
+        )
+        st.html(thread_html(conversation.trace, [d.status for d in details], (term or "").strip()))
 start = int(run.result.conversation_bounds()[0][int(row)])  # the conversation's first interaction row
 for k, detail in enumerate(details):
     _render_interaction(detail, k, run.result.overrides.get(start + k), (term or "").strip())

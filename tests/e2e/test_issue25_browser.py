@@ -18,12 +18,25 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 require_chromium()  # a failure under AGENTIC_REQUIRE_BROWSER=1 (CI), else a skip
 
 
+STORED: dict[str, str] = {}
+"""Runs stored before the server starts, by name -> run id (for deep links)."""
+
+
 @pytest.fixture(scope="module")
 def travel_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
-    """(base URL, browser context) of a dashboard whose first run is the single-attempt Travel sample."""
+    """(base URL, browser context) of a dashboard whose first run is the single-attempt Travel sample.
+
+    The run history holds a tau-bench run (``STORED["tau"]``), judged by its rewards.
+    """
+    from agentic_core.evaluate import evaluate
+    from agentic_core.io.loader import load_paths
     from agentic_core.io.samples import SAMPLES
+    from agentic_core.runs import RunStore
+    from tests.e2e.harness import ROOT
 
     tmp = tmp_path_factory.mktemp("issue25")
+    tau = evaluate(load_paths([ROOT / "sample_data" / "tau_bench_airline.json"]), "dataset", cache_mode="off")
+    STORED["tau"] = RunStore(tmp / "runs.sqlite3").save(tau, "tau_bench_airline.json").id
     env = {
         "AGENTIC_CACHE_PATH": str(tmp / "cache.sqlite3"),
         "AGENTIC_RUNS_PATH": str(tmp / "runs.sqlite3"),
@@ -64,4 +77,26 @@ def test_tau_bench_upload_preselects_its_defaults(travel_app: tuple[str, Any]) -
     text = page.locator("[data-testid='stMain']").inner_text()
     assert "Dataset scores judge" in text and "read-only" in text
     assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
+
+
+def test_explorer_shows_the_whole_tau_bench_trajectory(travel_app: tuple[str, Any]) -> None:
+    import json
+
+    from tests.e2e.harness import ROOT
+
+    url, context = travel_app
+    trials = json.loads((ROOT / "sample_data" / "tau_bench_airline.json").read_text())
+    page = context.new_page()
+    open_page(page, f"{url}/explorer?run={STORED['tau']}&conversation=task-0-trial-0", "Explorer", 180_000)
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.get_by_text("Whole trace:").first.wait_for()
+    thread = page.locator(".xt").first
+    traj = next(t for t in trials if t["task_id"] == 0 and t["trial"] == 0)["traj"]
+    assert thread.locator(".m").count() == len(traj)
+    assert thread.locator(".m.judged").count() == 2  # the query and the final answer
+    text = thread.inner_text()
+    first_call = next(m for m in traj if m.get("tool_calls"))["tool_calls"][0]["function"]["name"]
+    assert f"calls {first_call}" in text and "Tool result" in text
+    assert traj[-2]["content"][:40] in text  # the end of the trajectory, not only its first message
     page.close()

@@ -2,7 +2,9 @@
 
 ``json_schema`` is the provider's own structured output (a JSON schema for OpenAI-style servers
 and Ollama, tool calling for others), ``json_object`` is JSON mode (the prompt states the object's
-shape), ``text`` is the chat model itself, read by the tolerant parser. Schemas are passed as
+shape; OpenAI-style servers also get the schema beside the type, which llama-cpp-python turns into
+a grammar and others ignore: without it a small model answers ``{}``), ``text`` is the chat model
+itself, read by the tolerant parser. Schemas are passed as
 dicts, not classes: the OpenAI client would validate a class itself and raise on a bad reply,
 losing its text; with a dict every reply reaches the judge's own reader.
 """
@@ -28,6 +30,9 @@ def format_runnable(model: BaseChatModel, step: str, schema: dict[str, Any]) -> 
     method = _METHODS[step]
     if method is not None and type(model).with_structured_output is BaseChatModel.with_structured_output:
         return None  # the generic implementation ignores the method: always tool calling
+    if step == "json_object" and "openai_api_base" in type(model).model_fields:
+        # The reply comes back as text, read by the judge's own reader like any text reply.
+        return model.bind(response_format={"type": "json_object", "schema": schema})
     try:
         # include_raw keeps the AIMessage: token usage, and the text when parsing fails.
         if method is None:

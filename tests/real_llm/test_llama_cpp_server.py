@@ -103,5 +103,6 @@ def test_every_item_is_scored_or_unscored_with_a_reason_within_a_bounded_time(ll
     assert elapsed < len(ITEMS) * TIMEOUT_S
     print(
         f"\nreal llama-cpp-python server: {run.counts} in {elapsed:.1f} s; reply format {judge.reply_format}; "
-        f"warnings: {judge.warnings}; scores {[v.score for v in run.verdicts]}"
+        f"warnings: {judge.warnings}; scores {[v.score for v in run.verdicts]}; "
+        f"errors {[(v.error or '')[:300] for v in run.verdicts]}"
     )

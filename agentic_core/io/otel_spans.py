@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from agentic_core.io.importers.common import under
+from agentic_core.io.otel_stream import StreamedSpans
 
 
 @dataclass
@@ -182,6 +183,21 @@ def spans_of(record: int, raw: dict[str, Any], first_order: int) -> Iterator[Spa
         yield read_span(raw, record, "", {}, order)
         return
     chunks = raw.get("resourceSpans", raw.get("resource_spans"))
+    if isinstance(chunks, StreamedSpans):
+        last: tuple[Any, dict[str, Any]] = (None, {})  # a resource's attributes, decoded once for its spans
+        for path, span, resource in chunks:
+            if isinstance(span, str):
+                yield (path, span)  # the document stopped being valid JSON here
+                continue
+            if resource is not last[0]:
+                own = resource.get("attributes") if isinstance(resource, dict) else None
+                last = (resource, attributes(own))
+            if isinstance(span, dict):
+                yield read_span(span, record, path, last[1], order)
+                order += 1
+            else:
+                yield (path, "must be a span object")
+        return
     if not isinstance(chunks, list):
         yield ("resourceSpans", "must be a list of resource spans")
         return

@@ -11,6 +11,8 @@ import pytest
 from agentic_core.io.importers.detect import record_format
 from agentic_core.io.loader import load_bytes, load_paths
 from agentic_core.io.otel_references import load_otel
+from agentic_core.io.otel_stream import StreamedSpans
+from agentic_core.io.parse import parse
 from tests.io.otel_agent import TURNS, otlp_json, run_agent, sdk_json_lines
 
 DATA = Path(__file__).parent / "data" / "otel"
@@ -172,3 +174,29 @@ def test_a_task_only_reference_applies_to_every_conversation_of_the_task(tmp_pat
 )
 def test_each_writing_of_spans_is_detected_with_its_key(record: dict[str, Any], key: str) -> None:
     assert record_format(record) == ("otel", key)
+
+
+def _conversations(report: Any) -> list[dict[str, Any]]:
+    return [c.model_dump(exclude_none=True) for c in report.conversations]
+
+
+@pytest.mark.parametrize("name", ["current.json", "openinference.json", "sdk"])
+def test_a_large_otlp_document_is_streamed_span_by_span_with_the_same_result(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = json.dumps(otlp_json(run_agent("v1.36"))).encode() if name == "sdk" else (DATA / name).read_bytes()
+    whole = load_bytes(name, data, workers=1)
+    assert not isinstance(parse(name, data).records[0]["resourceSpans"], StreamedSpans)
+    monkeypatch.setattr("agentic_core.io.parse.STREAM_FROM", 0)
+    assert isinstance(parse(name, data).records[0]["resourceSpans"], StreamedSpans)
+    streamed = load_bytes(name, data, workers=1)
+    assert _conversations(streamed) == _conversations(whole) and _conversations(whole)
+    assert [i.message() for i in streamed.issues] == [i.message() for i in whole.issues]
+
+
+def test_a_streamed_document_cut_short_keeps_the_spans_before_the_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("agentic_core.io.parse.STREAM_FROM", 0)
+    data = json.dumps(otlp_json(run_agent("current"))).encode()
+    report = load_bytes("cut.json", data[: len(data) * 3 // 4], workers=1)
+    errors = [i.message() for i in report.issues if i.severity == "error"]
+    assert any("is not valid JSON from here on" in m and "the spans before it were read" in m for m in errors)

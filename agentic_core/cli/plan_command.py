@@ -2,7 +2,7 @@
 
 The task population comes from one of: assumed rates (``--mean`` and ``--spread``), an assumed
 Beta (``--beta A,B``), a pilot's per-task counts (``--counts FILE``: CSV or JSON with columns ``n``
-and ``c``, such as ``groups.csv`` that ``evaluate --out`` writes) or a stored pilot run
+and ``c``, such as ``tasks.csv`` that ``evaluate --out`` writes) or a stored pilot run
 (``--run RUN_ID``). The answer is :func:`agentic_core.stats.planner.plan_evaluation`'s, printed as
 text or, with ``--json``, as one JSON document (the :class:`~agentic_core.stats.planner.Plan` fields).
 """
@@ -76,7 +76,7 @@ def _counts_file(path_text: str) -> TaskPopulation:
         frame = pd.read_json(path) if path.suffix.lower() in (".json", ".jsonl") else pd.read_csv(path)
     except (OSError, ValueError) as exc:
         raise DataError(
-            f"--counts {path_text}", "must be a readable CSV or JSON table", str(exc), "give groups.csv from --out"
+            f"--counts {path_text}", "must be a readable CSV or JSON table", str(exc), "give tasks.csv from --out"
         ) from None
     missing = [name for name in ("n", "c") if name not in frame.columns]
     if missing:
@@ -84,7 +84,7 @@ def _counts_file(path_text: str) -> TaskPopulation:
             f"--counts {path_text}",
             "must have columns n (attempts) and c (correct attempts) per task",
             list(frame.columns)[:10],
-            "give groups.csv that 'evaluate --out' writes, or a table with n and c",
+            "give tasks.csv that 'evaluate --out' writes, or a table with n and c",
         )
     return pilot_population(frame["n"].to_numpy(), frame["c"].to_numpy(), f"--counts {path_text}")
 

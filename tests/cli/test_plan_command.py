@@ -55,7 +55,7 @@ def test_plan_text_has_the_table_and_the_cheapest_choice() -> None:
 
 
 def test_plan_from_a_counts_file(tmp_path: Path) -> None:
-    counts = tmp_path / "groups.csv"
+    counts = tmp_path / "tasks.csv"
     counts.write_text("group,n,c\n" + "".join(f"t{i},5,{i % 6}\n" for i in range(30)), encoding="utf-8")
     doc = plan_json("--counts", str(counts), "--mode", "bayesian", "--k", "3", "--attempts", "2,5")
     assert doc["population"] == "pilot of 30 tasks" and doc["mode"] == "bayesian"
@@ -80,10 +80,18 @@ def test_plan_from_a_stored_pilot_run(monkeypatch: pytest.MonkeyPatch, tmp_path:
         (("--beta", "1"), "--beta: must be two numbers A,B"),
         (("--beta", "1,1", "--attempts", "a,b"), "--attempts: must be numbers"),
         (("--beta", "1,1", "--half-width", "2"), "half-width: must be a number strictly between 0 and 1"),
-        (("--counts", "/nonexistent/groups.csv"), "must be a readable CSV or JSON table"),
+        (("--counts", "/nonexistent/tasks.csv"), "must be a readable CSV or JSON table"),
     ],
 )
 def test_plan_errors_exit_2_with_the_place_and_fix(argv: tuple[str, ...], words: str) -> None:
     code, out, err = run("plan", *argv)
     assert code == EXIT_USER_ERROR and out == ""
     assert words in err and "Fix:" in err
+
+
+def test_plan_counts_file_without_the_columns_names_them(tmp_path: Path) -> None:
+    counts = tmp_path / "tasks.csv"
+    counts.write_text("task,attempts,correct\nt1,5,3\n", encoding="utf-8")
+    code, _, err = run("plan", "--counts", str(counts))
+    assert code == EXIT_USER_ERROR
+    assert "must have columns n (attempts) and c (correct attempts)" in err and "'attempts'" in err

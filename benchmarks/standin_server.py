@@ -121,6 +121,7 @@ class Stats:
     max_in_flight: int = 0
     formats: list[str] = field(default_factory=list)
     budgets: list[int | None] = field(default_factory=list)
+    schemas: list[bool] = field(default_factory=list)  # whether a JSON schema came with the format
     refused: int = 0
 
 
@@ -143,11 +144,14 @@ def create_app(latency_s: float = 0.2, dialect: str = "generic", ramble_s: float
     stats = Stats()
     queue = asyncio.Lock() if spec.serial else None
 
-    async def answer(kind: str, budget: int | None, messages: Any) -> tuple[str, str, int, int] | JSONResponse:
+    async def answer(
+        kind: str, budget: int | None, messages: Any, schema: bool = False
+    ) -> tuple[str, str, int, int] | JSONResponse:
         """``(content, finish reason, prompt tokens, completion tokens)``, or the dialect's refusal."""
         stats.requests += 1
         stats.formats.append(kind)
         stats.budgets.append(budget)
+        stats.schemas.append(schema)
         if kind != "text" and kind not in spec.formats:
             stats.refused += 1
             return _refusal(spec, kind)
@@ -172,9 +176,11 @@ def create_app(latency_s: float = 0.2, dialect: str = "generic", ramble_s: float
 
     async def completions(request: Request) -> Response:
         body: dict[str, Any] = await request.json()
-        kind = str((body.get("response_format") or {}).get("type") or "text")
+        response_format = body.get("response_format") or {}
+        kind = str(response_format.get("type") or "text")
         budget = next((body[f] for f in spec.budget_fields if isinstance(body.get(f), int)), None)
-        got = await answer(kind, budget, body.get("messages", []))
+        schema = isinstance(response_format.get("schema") or response_format.get("json_schema"), dict)
+        got = await answer(kind, budget, body.get("messages", []), schema)
         if isinstance(got, JSONResponse):
             return got
         content, finish, prompt_tokens, completion_tokens = got
@@ -202,7 +208,8 @@ def create_app(latency_s: float = 0.2, dialect: str = "generic", ramble_s: float
         fmt = body.get("format")
         kind = "json_schema" if isinstance(fmt, dict) else "json_object" if fmt == "json" else "text"
         budget = (body.get("options") or {}).get("num_predict")
-        got = await answer(kind, budget if isinstance(budget, int) and budget > 0 else None, body.get("messages", []))
+        budget = budget if isinstance(budget, int) and budget > 0 else None
+        got = await answer(kind, budget, body.get("messages", []), isinstance(fmt, dict))
         if isinstance(got, JSONResponse):
             return JSONResponse({"error": json.dumps(json.loads(got.body))}, status_code=got.status_code)
         content, finish, prompt_tokens, completion_tokens = got

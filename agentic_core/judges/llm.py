@@ -428,7 +428,7 @@ class LLMJudge:
             return
         self._step = step + 1
         refused, now = self._steps[step], self._steps[step + 1]
-        reason = self._scrub(describe_error(error, 1))[:300]
+        reason = " ".join(self._scrub(describe_error(error, 1)).split())[:300]
         self.warnings.append(
             f"structured output: the server refused {refused} ({reason}); the judge asks for {now} for the rest "
             "of the run (set --structured-output to choose)"

@@ -49,6 +49,7 @@ def test_every_item_is_scored_through_each_dialect_with_default_settings(
     assert server.stats.refused == refused and server.stats.requests == 12 + refused
     assert server.stats.formats[refused:] == [settled] * 12
     assert set(server.stats.budgets) == {DEFAULT_MAX_TOKENS}  # the budget each dialect reads was sent
+    assert all(server.stats.schemas)  # JSON mode too carries the schema (llama-cpp-python makes it a grammar)
     said = " ".join(judge.warnings)  # type: ignore[attr-defined]
     assert ("refused json_schema" in said and "json_object" in said) == bool(refused)
 

@@ -120,5 +120,5 @@ def test_one_broken_reply_in_a_hundred_leaves_99_cached_and_one_unscored(tmp_pat
     with sqlite3.connect(tmp_path / "cache.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0] == 99
     report = json.loads(done.stdout)
-    assert report["judge_counts"] == {"ok": 99, "failed": 1, "cached": 0}
+    assert report["judge_counts"] == {"ok": 99, "failed": 1, "cached": 0, "uncertain": 0}
     assert report["counts"]["unscored_interactions"] == 1

@@ -82,7 +82,7 @@ def test_one_broken_judge_reply_is_one_unscored_interaction_in_a_200(
         reply = service.run(json.dumps(_with_connector(seed_request, judge_server, KEY_A)))
     assert reply.status == 200, reply.json_text()
     doc = json.loads(reply.json_text())
-    assert doc["judge"]["counts"] == {"ok": 3, "failed": 1, "cached": 0}
+    assert doc["judge"]["counts"] == {"ok": 3, "failed": 1, "cached": 0, "uncertain": 0}
     assert service._judge_cache().count() == 3
 
 

@@ -298,7 +298,8 @@ def plan_evaluation(
         why = (
             f"the unbiased estimator needs n >= k = {k}"
             if md == "frequentist"
-            else f"with one attempt per task only the mean is identified, not {metric.replace('k', str(k))}"
+            else f"with fewer than k = {k} attempts per task the model extrapolates "
+            f"{metric.replace('k', str(k))} and its interval is much wider than planned"
         )
         notes.append(f"no half-width at n = {', '.join(map(str, undefined))}: {why}")
     z = float(ndtri(0.5 + lvl / 2.0))

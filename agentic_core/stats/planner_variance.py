@@ -15,8 +15,8 @@ The dataset value is the mean over T tasks of a per-task value, so its variance 
 - frequentist, these tasks: within only (the tasks are fixed; only attempts vary).
 - Bayesian, population: the delta method on the hierarchical model, grad(f)' I^-1 grad(f), with I
   the Beta-Binomial Fisher information of one task in (alpha, beta) (exact sum over c) and f the
-  population pass@k / pass^k (Bernstein-von Mises: the posterior sd approaches this with T). It
-  needs no k <= n: with n = 1 only the mean is identified, so pass^k for k >= 2 is unreachable.
+  population pass@k / pass^k (Bernstein-von Mises: the posterior sd approaches this with T). Only
+  for n >= k: with fewer attempts the model extrapolates and its posterior is far from normal.
 - Bayesian, these tasks: E_c[Var(g(p) | c)] with each task's Beta(prior + c, prior + n - c)
   posterior (exact Beta moments, exact sum over c).
 
@@ -240,8 +240,8 @@ def per_task_variance(
 
     Returns:
         (variance, between, within): ``variance / T`` is the variance of the dataset value over T
-        tasks; ``inf`` when no number of tasks makes it finite; NaN where the estimator is
-        undefined (unbiased with k > n).
+        tasks; ``inf`` when no number of tasks makes it finite; NaN where no plan is offered
+        (k > n: the unbiased estimator is undefined, the Bayesian population model extrapolates).
     """
     if n < 1 or k < 1:
         raise SettingsError("attempts per task", "must be at least 1", n, "give n >= 1 and k >= 1")
@@ -263,6 +263,10 @@ def per_task_variance(
     within = float(pop.weight @ (pmf @ post_var))
     if target == "these-tasks":
         return within, between, within
+    if k > n:
+        # The model would extrapolate pass^k from fewer than k attempts; its posterior there rests on
+        # the hyperprior and is far wider than the normal approximation (benchmarks/bench_planner.py).
+        return float("nan"), between, within
     delta = _fisher_delta(pop, n, k, metric)
     finite = np.isfinite(delta)
     if not np.all(finite[pop.weight > 0]):

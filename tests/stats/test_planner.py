@@ -130,15 +130,21 @@ def test_bayesian_these_tasks_is_the_expected_posterior_variance() -> None:
     assert var == pytest.approx(1 / 18)
 
 
-def test_bayesian_population_needs_two_attempts_beyond_the_mean() -> None:
+def test_bayesian_population_plans_only_with_k_attempts() -> None:
     pop = rates_population(0.6, 0.2)
-    assert math.isinf(per_task_variance(pop, "pass^k", 2, 1, mode="bayesian", target="population")[0])
+    assert math.isnan(per_task_variance(pop, "pass^k", 2, 1, mode="bayesian", target="population")[0])
     # k = 1 is the mean, identified from one attempt: the Bernoulli variance (the MLE is the sample mean).
     assert per_task_variance(pop, "pass^k", 1, 1, mode="bayesian", target="population")[0] == pytest.approx(0.24)
+    # n >= k: the delta method on the Beta-Binomial model is at most the unbiased estimator's variance
+    # (the maximum-likelihood estimate is efficient), and close to it.
+    for n in (2, 4, 8):
+        bayes = per_task_variance(pop, "pass^k", 2, n, mode="bayesian", target="population")[0]
+        freq = per_task_variance(pop, "pass^k", 2, n, **FREQ)[0]
+        assert 0.8 * freq < bayes <= freq * (1 + 1e-9)
     plan = plan_evaluation(pop, k=2, mode="bayesian", attempts=[1, 2], half_width=0.05)
     assert plan.for_half_width is not None and plan.for_half_width[0].tasks is None
     assert plan.for_half_width[1].tasks is not None
-    assert any("only the mean is identified" in note for note in plan.notes)
+    assert any("the model extrapolates pass^2" in note for note in plan.notes)
 
 
 def test_pilot_counts_recover_the_population() -> None:

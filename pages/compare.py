@@ -11,6 +11,7 @@ import streamlit as st
 
 from agentic_core.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.errors import AgenticError
+from agentic_core.report.compare_links import RUN_A_PARAM, RUN_B_PARAM, linked_pair, same_verdicts
 from agentic_core.runs import RunMeta
 from agentic_core.settings import AggregateSettings
 from agentic_core.stats.compare import MetricComparison
@@ -32,6 +33,7 @@ BOARD_MEMO_KEY = "_compare_board_memo"
 SOURCES = {"runs": "Two stored runs", "assistants": "Two assistants of the current run"}
 METRIC_LABELS = {"success_rate": "success rate", "pass_at_k": "pass@k", "pass_pow_k": "pass^k"}
 CHANGE_LABELS = {"fixed": "fixed in B", "broken": "broken in B"}
+LINK_KEY = "_compare_link"  # the pair this session last wrote into the URL
 
 
 def _label(row: MetricComparison) -> str:
@@ -50,7 +52,7 @@ def _delta_rows(rows: list[MetricComparison]) -> tuple[list[str], list[float], l
     )
 
 
-def _stored_sides(settings: AggregateSettings, stored: list[RunMeta]) -> tuple[Side, Side] | None:
+def _stored_sides(run: ActiveRun, settings: AggregateSettings, stored: list[RunMeta]) -> tuple[Side, Side] | None:
     """The two stored runs the selectboxes name (reopened once per pair), or ``None`` with fewer than two."""
     if len(stored) < 2:
         st.info(
@@ -61,9 +63,22 @@ def _stored_sides(settings: AggregateSettings, stored: list[RunMeta]) -> tuple[S
         return None
     ids = [m.id for m in stored]
     names = {m.id: f"{m.name} ({m.id})" for m in stored}
+    # The link's pair (a reopened link shows the same comparison), else B the active run and A the one
+    # before it of the same data; read when the URL changes to a pair this session did not write.
+    query = {key: st.query_params.get(key, "") for key in (RUN_A_PARAM, RUN_B_PARAM)}
+    if query != st.session_state.get(LINK_KEY) or "compare_run_a" not in st.session_state:
+        link_a, link_b, messages = linked_pair(query, stored, run.stored_id)
+        st.session_state["compare_run_a"], st.session_state["compare_run_b"] = link_a, link_b
+        for message in messages:
+            st.warning(message, icon=":material/link:")
+    for key in ("compare_run_a", "compare_run_b"):
+        if st.session_state.get(key) not in ids:  # a run deleted since
+            st.session_state[key] = linked_pair({}, stored, run.stored_id)[key == "compare_run_b"]
     cols = st.columns(2)
-    id_a = str(cols[0].selectbox("A (baseline)", ids, index=1, format_func=lambda i: names[i], key="compare_run_a"))
-    id_b = str(cols[1].selectbox("B (candidate)", ids, index=0, format_func=lambda i: names[i], key="compare_run_b"))
+    id_a = str(cols[0].selectbox("A (baseline)", ids, format_func=lambda i: names[i], key="compare_run_a"))
+    id_b = str(cols[1].selectbox("B (candidate)", ids, format_func=lambda i: names[i], key="compare_run_b"))
+    st.query_params[RUN_A_PARAM], st.query_params[RUN_B_PARAM] = id_a, id_b
+    st.session_state[LINK_KEY] = {RUN_A_PARAM: id_a, RUN_B_PARAM: id_b}
     store = run_store()
     assert store is not None
     a, b = session_memo(RUNS_MEMO_KEY, (id_a, id_b), lambda: (store.open(id_a), store.open(id_b)))
@@ -100,6 +115,19 @@ def _open_in_explorer(side: Side, session: str, run: ActiveRun) -> None:
 def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
     p = cmp.paired
     success = p.metrics[0]
+    if same_verdicts(cmp):
+        # No difference to test: an interval around 0 and P(B > A) = 50% would only suggest one.
+        row = kpi_row()
+        card(row, "Paired tasks", f"{p.n_tasks:,}", help="Tasks both sides attempted (task_id, else the questions).")
+        kpi(row, f"A: {cmp.a_label}", success.a, success.a_ci, help="Success rate of A on the paired tasks.")
+        kpi(row, f"B: {cmp.b_label}", success.b, success.b_ci, help="Success rate of B on the paired tasks.")
+        card(row, "Delta (B - A)", "the same verdicts", help="Every task has the same correct attempts in A and B.")
+        st.info(
+            "**A and B have the same verdicts**: on every task the same attempts are correct, so there is no "
+            "difference to estimate. Pick two runs that differ (for example before and after a change to your agent).",
+            icon=":material/drag_handle:",
+        )
+        return
     row = kpi_row()
     card(row, "Paired tasks", f"{p.n_tasks:,}", help="Tasks both sides attempted (task_id, else the questions).")
     kpi(row, f"A: {cmp.a_label}", success.a, success.a_ci, help="Success rate of A on the paired tasks.")
@@ -268,7 +296,7 @@ source = st.radio(
     key="compare_source",
     horizontal=True,
 )
-sides = _stored_sides(settings, stored) if source == "runs" else _assistant_sides(run, settings, assistants)
+sides = _stored_sides(run, settings, stored) if source == "runs" else _assistant_sides(run, settings, assistants)
 if sides is not None:
     side_a, side_b = sides
     signature = (

@@ -22,7 +22,8 @@ import streamlit as st
 
 from agentic_core.errors import AgenticError, SettingsError
 from agentic_core.io.samples import SAMPLES
-from agentic_core.report.explorer_filters import PAGE_PARAMS
+from agentic_core.report.compare_links import COMPARE_PARAMS
+from agentic_core.report.explorer_filters import PAGE_PARAMS as EXPLORER_PARAMS
 from agentic_core.settings import CI_LEVELS, setting_from_text
 from ui.controls import (
     DEFAULTS,
@@ -39,6 +40,8 @@ from ui.controls import (
 from ui.runs import open_stored_run
 from ui.state import ActiveRun, get_run
 
+PAGE_PARAMS = (*EXPLORER_PARAMS, *COMPARE_PARAMS)
+"""The pages' own URL parameters (the Explorer's filters and conversation, Compare's two runs): kept as they are."""
 DATA_PARAM = "data"
 RUN_PARAM = "run"
 LAST_KEY = "_url_last"

@@ -36,7 +36,11 @@ def travel_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
 
     tmp = tmp_path_factory.mktemp("issue25")
     tau = evaluate(load_paths([ROOT / "sample_data" / "tau_bench_airline.json"]), "dataset", cache_mode="off")
-    STORED["tau"] = RunStore(tmp / "runs.sqlite3").save(tau, "tau_bench_airline.json").id
+    store = RunStore(tmp / "runs.sqlite3")
+    STORED["tau"] = store.save(tau, "tau_bench_airline.json").id
+    travel = evaluate(load_paths([SAMPLES["travel"].path]), "dataset", cache_mode="off")
+    STORED["travel-1"] = store.save(travel, SAMPLES["travel"].title).id
+    STORED["travel-2"] = store.save(travel, SAMPLES["travel"].title).id
     env = {
         "AGENTIC_CACHE_PATH": str(tmp / "cache.sqlite3"),
         "AGENTIC_RUNS_PATH": str(tmp / "runs.sqlite3"),
@@ -99,4 +103,23 @@ def test_explorer_shows_the_whole_tau_bench_trajectory(travel_app: tuple[str, An
     first_call = next(m for m in traj if m.get("tool_calls"))["tool_calls"][0]["function"]["name"]
     assert f"calls {first_call}" in text and "Tool result" in text
     assert traj[-2]["content"][:40] in text  # the end of the trajectory, not only its first message
+    page.close()
+
+
+def test_compare_link_keeps_its_runs_and_says_the_same_verdicts(travel_app: tuple[str, Any]) -> None:
+    from tests.e2e.harness import wait_idle
+
+    url, context = travel_app
+    page = context.new_page()
+    a, b = STORED["travel-1"], STORED["travel-2"]
+    open_page(page, f"{url}/compare?run_a={a}&run_b={b}", "Compare", 180_000)
+    page.get_by_text("A and B have the same verdicts").first.wait_for(timeout=60_000)
+    assert metric_value(page, "Delta (B - A)") == "the same verdicts"
+    assert f"run_a={a}" in page.url and f"run_b={b}" in page.url
+    # A reload keeps the pair (it used to pair two unrelated runs).
+    page.reload()
+    page.get_by_role("heading", name="Compare").first.wait_for(timeout=120_000)
+    wait_idle(page)
+    assert f"run_a={a}" in page.url and f"run_b={b}" in page.url
+    assert page.locator("[data-testid='stException']").count() == 0
     page.close()

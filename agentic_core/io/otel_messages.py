@@ -14,10 +14,11 @@ Three conventions are read, alike:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from agentic_core.io.otel_spans import Span
 
@@ -116,9 +117,9 @@ def decode(value: Any) -> Any:
     """A JSON string decoded; anything else (or text that is not JSON) kept as it is."""
     if isinstance(value, str) and value[:1] in ("[", "{"):
         try:
-            return json.loads(value)
-        except (json.JSONDecodeError, RecursionError):
-            return value
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value  # not JSON (or nested past orjson's limit): kept as text
     return value
 
 

@@ -38,7 +38,7 @@ from agentic_core.report.thread import thread_html
 from agentic_core.report.tool_tables import table_page
 from ui.agentic_filter import agentic_filter
 from ui.controls import page_number, results_page
-from ui.explorer_filters import apply_link, more_filters, write_page_params
+from ui.explorer_filters import apply_link, filters_in_use, more_filters, reset_for_other_data, write_page_params
 from ui.format import md_text, pct
 from ui.memo import session_memo
 from ui.overrides import clear, mark, overrides_table
@@ -255,6 +255,8 @@ st.caption(
     + (", tool use required" if settings.require_tool_correctness else "")
     + "."
 )
+if reset_for_other_data(run):
+    st.info("The filters were reset: they were chosen on other data.", icon=":material/filter_alt_off:")
 link_messages, linked_row = apply_link(run, tables, choices)
 for message in link_messages:
     st.warning(message, icon=":material/link:")
@@ -291,8 +293,9 @@ st.caption(
     + "."
 )
 if table.empty:
+    hiding = "; ".join(md_text(f) for f in filters_in_use(filters))
     st.info(
-        "No conversation matches. Clear the search or a filter, or select more statuses."
+        f"No conversation matches these filters ({hiding}). Clear the search or a filter, or select more statuses."
         if statuses
         else "Select at least one status to list conversations."
     )

@@ -173,3 +173,64 @@ def more_filters(choices: dict[str, list[str]], statuses: list[str], term: str) 
         unscored_reason=reason.strip(),
         disagreement=bool(disagree),
     )
+
+
+DATA_KEY = "_explorer_filters_data"  # the data the filters were last used on
+FILTER_DEFAULTS: dict[str, Any] = {
+    "explorer_status": list(STATUSES),
+    "explorer_search": "",
+    "explorer_task": [],
+    "explorer_assistant": [],
+    "explorer_tool": [],
+    "explorer_tool_dim": "overall",
+    "explorer_tool_below": BELOW_OFF,
+    "explorer_score": (0.0, 1.0),
+    "explorer_reason": "",
+    "explorer_disagree": False,
+}
+"""Every filter widget at "keep all"."""
+
+
+def reset_for_other_data(run: ActiveRun) -> bool:
+    """Put every filter back to "keep all" when the run shows other data than the filters were set on.
+
+    A task, a search or a status chosen on one dataset hid every row of the next ("Showing 0 of 200").
+
+    Returns:
+        Whether a filter in use was reset (the page says so).
+    """
+    before = st.session_state.get(DATA_KEY)
+    st.session_state[DATA_KEY] = run.data_name
+    if before is None or before == run.data_name:
+        return False
+    in_use = any(_differs(st.session_state.get(key, default), default) for key, default in FILTER_DEFAULTS.items())
+    for key, default in FILTER_DEFAULTS.items():
+        st.session_state[key] = list(default) if isinstance(default, list) else default
+    return in_use
+
+
+def _differs(value: Any, default: Any) -> bool:
+    if isinstance(default, list | tuple):
+        return list(value or []) != list(default)
+    return bool(value != default)
+
+
+def filters_in_use(filters: ExplorerFilters) -> list[str]:
+    """Each filter that hides conversations, in words (for "no conversation matches")."""
+    said = []
+    if set(filters.statuses) != set(STATUSES):
+        said.append(f"status: {', '.join(filters.statuses) or 'none selected'}")
+    if filters.search:
+        said.append(f"search: “{filters.search}”")
+    for name, values in (("task", filters.tasks), ("assistant", filters.assistants), ("tool", filters.tools)):
+        if values:
+            said.append(f"{name}: {', '.join(values)}")
+    if filters.tool_below is not None:
+        said.append(f"tool {filters.tool_dimension} below {filters.tool_below:.2f}")
+    if (filters.score_min, filters.score_max) != (0.0, 1.0):
+        said.append(f"judge score between {filters.score_min:.2f} and {filters.score_max:.2f}")
+    if filters.unscored_reason:
+        said.append(f"unscored reason: “{filters.unscored_reason}”")
+    if filters.disagreement:
+        said.append("human and judge disagree")
+    return said

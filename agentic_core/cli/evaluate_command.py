@@ -204,12 +204,12 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     """Run the ``evaluate`` command; returns the exit code."""
     from agentic_core import report
     from agentic_core.evaluate import aggregate
-    from agentic_core.io.loader import load_paths
+    from agentic_core.io.otel_references import load_otel
 
     # Validate the aggregation settings before any judging: a typo must not cost LLM calls.
     settings_from_args(args, 0.7)
     metrics = parse_metrics(args.metrics)
-    loaded = load_paths(args.paths, format=args.format)
+    loaded = load_otel(args.paths, references=getattr(args, "references", None), format=args.format)
     for issue in loaded.issues:
         print(f"{issue.severity}: {issue.message()}", file=stderr)
     if loaded.skipped:

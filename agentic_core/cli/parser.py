@@ -102,6 +102,12 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
         help=f"input format (default: {DEFAULT_FORMAT}, detected from each file's content): "
         + ", ".join(f"{name} = {label}" for name, label in FORMAT_LABELS.items() if name != DEFAULT_FORMAT),
     )
+    ev.add_argument(
+        "--references",
+        metavar="FILE",
+        help="reference answers and expected tools for OpenTelemetry traces (JSON / JSONL records keyed by "
+        "session_id, the conversation id, or task_id; see docs/data-format.md)",
+    )
     j = ev.add_argument_group("judge")
     j.add_argument(
         "--judge",

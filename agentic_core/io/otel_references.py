@@ -23,7 +23,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from agentic_core.io.bounded_read import read_data_file
+from agentic_core.errors import DataError
+from agentic_core.io.bounded_read import UnreadableFile, read_data_file
 from agentic_core.io.importers.build import expected_tools
 from agentic_core.io.importers.common import RecordMap, text_id
 from agentic_core.io.importers.messages import Call, Turn
@@ -147,10 +148,17 @@ def read_references(path: str | Path) -> References:
     """Read a reference file (JSON array or JSON Lines of reference records).
 
     Raises:
-        OSError: The file cannot be read.
+        DataError: The file cannot be read (missing, a directory, no permission, too large).
     """
     name = str(path)
-    return References(name, parse(name, read_data_file(path)))
+    try:
+        data = read_data_file(path)
+    except UnreadableFile as err:
+        raise DataError(f"reference file {name}", err.what, None, err.fix, show=False) from err
+    except OSError as err:
+        raise DataError(f"reference file {name}", f"cannot be read: {err.strerror or err}", None,
+                        "check the path (the golden set keyed by session_id or task_id)", show=False) from err
+    return References(name, parse(name, data))
 
 
 @contextmanager
@@ -174,6 +182,9 @@ def load_otel(paths: Sequence[str | Path], references: str | Path | None = None,
     Returns:
         The :class:`~agentic_core.io.load_report.LoadReport`, with the reference file's issues
         (its unreadable records, records that matched no conversation) added.
+
+    Raises:
+        DataError: The reference file cannot be read.
     """
     from agentic_core.io.loader import load_paths  # the loader imports the importers: import it late
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from agentic_core.cli import EXIT_OK, EXIT_USER_ERROR, main
 from agentic_core.io.importers.detect import record_format
 from agentic_core.io.loader import load_bytes, load_paths
 from agentic_core.io.otel_references import load_otel
@@ -200,3 +202,26 @@ def test_a_streamed_document_cut_short_keeps_the_spans_before_the_cut(monkeypatc
     report = load_bytes("cut.json", data[: len(data) * 3 // 4], workers=1)
     errors = [i.message() for i in report.issues if i.severity == "error"]
     assert any("is not valid JSON from here on" in m and "the spans before it were read" in m for m in errors)
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_cli_evaluates_traces_against_a_reference_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTIC_CACHE_PATH", str(tmp_path / "cache.sqlite"))
+    traces = tmp_path / "traces.json"
+    traces.write_text(json.dumps(otlp_json(run_agent("current"))))
+    golden = _write(tmp_path, "golden.jsonl", [{"session_id": "conv-1", "score": [1.0, 0.0]}])
+    code, out, err = _cli("evaluate", str(traces), "--references", str(golden), "--judge", "dataset", "--json",
+                          "--no-progress", "--no-save")
+    assert code == EXIT_OK, err
+    doc = json.loads(out)
+    assert doc["load"]["summary"].startswith("1 file")
+    assert [c["correct_interactions"] for c in doc["conversations"]] == [1]
+    assert "read as OpenTelemetry GenAI traces (detected from the content)" in err
+    code, out, err = _cli("evaluate", str(traces), "--references", str(tmp_path / "nope.jsonl"), "--no-progress",
+                          "--no-save")
+    assert code == EXIT_USER_ERROR and "reference file" in err and "nope.jsonl" in err

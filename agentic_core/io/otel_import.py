@@ -129,7 +129,8 @@ def import_otel(file: str, parsed: Parsed) -> Parsed:
     del spans
     first_lines: list[int | None] = []
     stem = file_stem(file)
-    for index, (key, members) in enumerate(groups.items()):
+    for index, key in enumerate(list(groups)):
+        members = groups.pop(key)  # a conversation's spans go once it is mapped: spans and records never peak together
         first_lines.append(line_of(members[0].record))
         rec = RecordMap(file, index, lambda i: first_lines[i] if i < len(first_lines) else None)
 

@@ -266,7 +266,8 @@ statuses = cols[0].multiselect(
     STATUSES,
     default=STATUSES,
     key="explorer_status",
-    help="Correct: every interaction reaches the threshold. Unscored: the judge failed on an interaction.",
+    help="Correct: every interaction reaches the threshold. Unscored: the judge failed on an interaction, "
+    "or abstained (uncertain).",
     persist_state="session",
 )
 term = cols[1].text_input(
@@ -329,7 +330,7 @@ st.dataframe(
         "task_key": st.column_config.TextColumn("Task"),
         "interactions": st.column_config.NumberColumn("Interactions"),
         "correct": st.column_config.NumberColumn("Correct", help="Interactions counted correct"),
-        "unscored": st.column_config.NumberColumn("Unscored", help="Interactions the judge failed on"),
+        "unscored": st.column_config.NumberColumn("Unscored", help="Interactions the judge failed or abstained on"),
         "min_score": st.column_config.NumberColumn("Lowest score", format="%.2f"),
         "tool_correct": st.column_config.NumberColumn("Tools correct", help="Interactions with correct tool use"),
         "tool_scored": st.column_config.NumberColumn("Tools scored", help="Interactions where tools apply"),

@@ -169,3 +169,15 @@ def test_a_stored_run_keeps_abstentions_and_probabilities(data: list[Conversatio
     swapped = cache.get(store, meta).interactions
     for column in ("score", "judge_status", "judge_error", "judge_probability"):
         pd.testing.assert_series_equal(swapped[column], result.interactions[column], check_dtype=False, obj=column)
+
+
+def test_the_drill_down_says_the_judge_abstained(data: list[Conversation], abstained: np.ndarray) -> None:
+    from agentic_core.report.explorer import conversation_detail
+
+    result = evaluate(data, AbstainingJudge(), cache_mode="off")
+    agg = aggregate(result)
+    row = int(result.conv_index[int(np.flatnonzero(abstained)[0])])
+    details = conversation_detail(result, agg, row)
+    unsure = [d for d in details if d.judge_status == "uncertain"]
+    assert unsure and all(d.verdict.startswith("Unscored: the judge abstained (uncertain: ") for d in unsure)
+    assert all("failed" not in d.verdict for d in unsure)

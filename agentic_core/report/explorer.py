@@ -179,7 +179,8 @@ def conversation_detail(result: EvaluationResult, agg: Aggregate, row: int) -> l
         error = base["judge_error"].iat[i]
         if score is None:
             status = "unscored"
-            verdict = f"Unscored: the judge failed ({error or 'no score'})"
+            how = "abstained" if base["judge_status"].iat[i] == "uncertain" else "failed"
+            verdict = f"Unscored: the judge {how} ({error or 'no score'})"
             verdict += (
                 "; counted as incorrect by option." if s.unscored_as_incorrect else "; its conversation is excluded."
             )

@@ -38,7 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agentic_core.settings import Mode
 from agentic_core.stats.compare import compare_counts
 from agentic_core.stats.curve import dataset_curve
+from agentic_core.stats.kernels import estimates
 from agentic_core.stats.planner import PlanMetric, paired_power, plan_evaluation
+from agentic_core.stats.planner_sequential import sequential_decision
 from agentic_core.stats.planner_variance import beta_population
 
 POPULATIONS = {"U-shaped Beta(0.4, 0.4)": (0.4, 0.4), "skewed Beta(0.6, 2.5)": (0.6, 2.5)}
@@ -155,19 +157,75 @@ def power_rows(sims: int, quick: bool) -> list[str]:
     return rows
 
 
+def sequential_rows(sims: int) -> list[str]:
+    """Error rate, power and tasks used of the early-stopping rule, 3 looks, on the planned comparison."""
+    rows = [
+        "| population | metric | boundary | planned T x n | truth | decided 'B better' or 'A better' (se) | "
+        "mean tasks used |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    looks = 3
+    for name, (a, b) in POPULATIONS.items():
+        metric, k = METRICS[0]
+        ab_b = b_population(a, b, metric, k)
+        rng = np.random.default_rng([int(a * 10), int(b * 10), k, 7])
+        big = paired_p(rng, 2_000_000, (a, b), ab_b)
+        rho = float(np.corrcoef(g_of(big[0], metric, k), g_of(big[1], metric, k))[0, 1])
+        plan = plan_evaluation(
+            beta_population(a, b),
+            population_b=beta_population(*ab_b),
+            metric=metric,
+            k=k,
+            attempts=ATTEMPTS,
+            difference=DIFFERENCE,
+            correlation=rho,
+        )
+        best = plan.cheapest_for_difference
+        assert best is not None and best.tasks is not None
+        tasks, n = best.tasks, best.attempts
+        batch = -(-tasks // looks)
+        for truth_name, second in (("no difference", (a, b)), (f"+{DIFFERENCE}", ab_b)):
+            for kind in ("obrien-fleming", "pocock"):
+                decided, used = 0, 0
+                for _ in range(sims):
+                    p = paired_p(rng, batch * looks, (a, b), second)
+                    c = rng.binomial(n, p)
+                    est = estimates(np.full(c.size, n), c.ravel(), np.array([k]), "unbiased")[1][:, 0].reshape(2, -1)
+                    d = est[1] - est[0]
+                    for look in range(1, looks + 1):
+                        verdict = sequential_decision(d[: look * batch], look, looks, kind=kind)
+                        if verdict != "continue":
+                            break
+                    decided += verdict in ("B better", "A better")
+                    used += look * batch
+                share = decided / sims
+                rows.append(
+                    f"| {name} | {metric.replace('k', str(k))} | {kind} | {batch * looks} x {n} | {truth_name} | "
+                    f"{share:.3f} ({math.sqrt(share * (1 - share) / sims):.3f}) | {used / sims:.0f} |"
+                )
+                print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sims", type=int, default=150, help="simulated benchmarks per row")
     parser.add_argument("--quick", action="store_true", help="pass^2 only")
+    parser.add_argument("--sequential-sims", type=int, default=4000, help="simulated comparisons per early-stop row")
+    parser.add_argument("--only-sequential", action="store_true", help="the early-stopping table alone")
     args = parser.parse_args()
     start = time.perf_counter()
-    hw = half_width_rows(args.sims, args.quick)
-    pw = power_rows(args.sims, args.quick)
+    hw = [] if args.only_sequential else half_width_rows(args.sims, args.quick)
+    pw = [] if args.only_sequential else power_rows(args.sims, args.quick)
+    seq = sequential_rows(args.sequential_sims)
     print()
-    print(f"Half-width {HALF_WIDTH} at 95% ({args.sims} simulations per row):\n")
-    print("\n".join(hw))
-    print(f"\nPower 0.8 to detect +{DIFFERENCE} at a 5% two-sided level ({args.sims} simulations per row):\n")
-    print("\n".join(pw))
+    if hw:
+        print(f"Half-width {HALF_WIDTH} at 95% ({args.sims} simulations per row):\n")
+        print("\n".join(hw))
+        print(f"\nPower 0.8 to detect +{DIFFERENCE} at a 5% two-sided level ({args.sims} simulations per row):\n")
+        print("\n".join(pw))
+    print(f"\nStopping early, 3 looks, 5% two-sided ({args.sequential_sims} simulated comparisons per row):\n")
+    print("\n".join(seq))
     print(f"\n{time.perf_counter() - start:.0f} s")
 
 

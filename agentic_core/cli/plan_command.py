@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TextIO, get_args
+from typing import Any, TextIO, get_args
 
 from agentic_core.errors import DataError, SettingsError
 from agentic_core.settings import SETTINGS, default_of
 from agentic_core.stats.planner import DEFAULT_ATTEMPTS, DEFAULT_TASKS, Plan, PlanMetric, plan_evaluation
+from agentic_core.stats.planner_sequential import Boundary, sequential_bounds
 from agentic_core.stats.planner_variance import TaskPopulation, beta_population, pilot_population, rates_population
 
 
@@ -65,6 +66,14 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     what.add_argument(
         "--interactions", type=float, help="judge calls per attempt (default: the pilot run's interactions, else 1)"
     )
+    what.add_argument(
+        "--looks",
+        type=int,
+        default=1,
+        help="with --difference: judge the tasks in this many batches and stop early when the answer is clear "
+        "(default: 1, no early stop)",
+    )
+    what.add_argument("--boundary", choices=list(get_args(Boundary)), default="obrien-fleming")
     plan.add_argument("--json", action="store_true", help="print one JSON document on stdout")
 
 
@@ -186,9 +195,35 @@ def run_plan(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         correlation=args.correlation,
         interactions_per_attempt=args.interactions,
     )
+    early = _early_stopping(plan, args.looks, args.boundary)
     if args.json:
-        json.dump(plan.model_dump(mode="json"), stdout)
+        json.dump({**plan.model_dump(mode="json"), "early_stopping": early}, stdout)
         stdout.write("\n")
     else:
         _text(plan, stdout)
+        if early is not None and early["tasks_per_look"] is not None:
+            bounds = ", ".join(f"{b:.2f}" for b in early["z_bounds"])
+            print(
+                f"stop early ({early['boundary']}): judge {early['tasks_per_look']:,} tasks per look, "
+                f"{args.looks} looks; stop when |paired z| reaches {bounds}",
+                file=stdout,
+            )
     return 0
+
+
+def _early_stopping(plan: Plan, looks: int, boundary: Boundary) -> dict[str, Any] | None:
+    """The sequential rule for the cheapest comparison (``None`` without --difference or with one look)."""
+    if looks == 1 and boundary == "obrien-fleming":
+        return None
+    if plan.difference is None:
+        raise SettingsError("--looks", "needs --difference (it stops a comparison)", looks, "add --difference 0.05")
+    bounds = sequential_bounds(looks, plan.level, boundary)
+    best = plan.cheapest_for_difference
+    per_look = None if best is None or best.tasks is None else -(-best.tasks // looks)
+    return {
+        "looks": looks,
+        "boundary": boundary,
+        "z_bounds": list(bounds),
+        "attempts": None if best is None else best.attempts,
+        "tasks_per_look": per_look,
+    }

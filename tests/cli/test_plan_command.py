@@ -95,3 +95,15 @@ def test_plan_counts_file_without_the_columns_names_them(tmp_path: Path) -> None
     code, _, err = run("plan", "--counts", str(counts))
     assert code == EXIT_USER_ERROR
     assert "must have columns n (attempts) and c (correct attempts)" in err and "'attempts'" in err
+
+
+def test_plan_early_stopping_gives_the_boundaries_and_batches() -> None:
+    doc = plan_json("--beta", "0.6,2.5", "--difference", "0.1", "--looks", "3", "--boundary", "pocock")
+    early = doc["early_stopping"]
+    best = doc["cheapest_for_difference"]
+    assert early["looks"] == 3 and early["attempts"] == best["attempts"]
+    assert early["tasks_per_look"] == -(-best["tasks"] // 3)
+    assert len(set(early["z_bounds"])) == 1 and early["z_bounds"][0] == pytest.approx(2.289, abs=0.012)
+    assert plan_json("--beta", "0.6,2.5", "--difference", "0.1")["early_stopping"] is None
+    code, _, err = run("plan", "--beta", "0.6,2.5", "--looks", "3")
+    assert code == EXIT_USER_ERROR and "--looks: needs --difference" in err

@@ -48,6 +48,7 @@ INTERACTION_COLUMNS = [
     "correct",
     "judge_reasoning",
     "judge_error",
+    "judge_probability",
     "tool_selection",
     "tool_parameters",
     "tool_sequence",

@@ -181,3 +181,12 @@ def test_the_drill_down_says_the_judge_abstained(data: list[Conversation], absta
     unsure = [d for d in details if d.judge_status == "uncertain"]
     assert unsure and all(d.verdict.startswith("Unscored: the judge abstained (uncertain: ") for d in unsure)
     assert all("failed" not in d.verdict for d in unsure)
+
+
+def test_the_interactions_export_carries_the_probability(data: list[Conversation]) -> None:
+    from agentic_core.report.exports import interactions_table
+
+    result = evaluate(data, AbstainingJudge(), cache_mode="off")
+    table = interactions_table(result, aggregate(result))
+    assert table["judge_probability"].tolist() == result.interactions["judge_probability"].tolist()
+    assert table.loc[table["judge_status"] == "uncertain", "judge_score"].isna().all()

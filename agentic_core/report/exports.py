@@ -98,6 +98,8 @@ def interactions_table(
             "correct": np.where(agg.interactions["unscored"], None, agg.interactions["correct"]),
             "judge_reasoning": base["judge_reasoning"],
             "judge_error": base["judge_error"],
+            # The judge's calibrated P(correct) (empty when it gives none; an abstention keeps it).
+            "judge_probability": base["judge_probability"] if "judge_probability" in base else np.nan,
             "tool_selection": np.where(
                 base["tool_applicable"],
                 base["tool_selection_ignore_extra" if agg.settings.ignore_extra_tools else "tool_selection"],

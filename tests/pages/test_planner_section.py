@@ -73,3 +73,16 @@ def test_compare_page_plans_the_power_of_a_comparison(open_app: OpenApp, page: s
     assert not at.exception
     after = planner_frame(at, "compare_planner").dropna(subset=["tasks"])["tasks"].tolist()
     assert all(a > b for a, b in zip(after, before, strict=True))  # more power needs more tasks
+
+
+def test_bayesian_these_tasks_plans_need_fewer_tasks(open_app: OpenApp) -> None:
+    # The section follows the sidebar's mode and target: "these tasks" leaves out the spread between
+    # tasks, so every number of attempts needs fewer tasks than for the population.
+    at = open_app("pages/uncertainty.py")
+    at.selectbox(key="mode").set_value("bayesian").run()
+    population = planner_frame(at, "unc_planner").dropna(subset=["tasks"]).set_index("attempts")["tasks"]
+    at.radio(key="target").set_value("these-tasks").run()
+    assert not at.exception
+    these = planner_frame(at, "unc_planner").dropna(subset=["tasks"]).set_index("attempts")["tasks"]
+    common = population.index.intersection(these.index)
+    assert len(common) >= 3 and (these[common] < population[common]).all()

@@ -99,7 +99,7 @@ def interactions_table(
             "judge_reasoning": base["judge_reasoning"],
             "judge_error": base["judge_error"],
             # The judge's calibrated P(correct) (empty when it gives none; an abstention keeps it).
-            "judge_probability": base["judge_probability"] if "judge_probability" in base else np.nan,
+            "judge_probability": base.get("judge_probability", np.nan),
             "tool_selection": np.where(
                 base["tool_applicable"],
                 base["tool_selection_ignore_extra" if agg.settings.ignore_extra_tools else "tool_selection"],

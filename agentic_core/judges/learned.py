@@ -140,7 +140,7 @@ def _reasoning(model: FittedModel, features: PairFeatures, p: float, verdict: st
     terms = model.contributions(features.values)
     order = np.argsort(-np.abs(terms))[:TOP_REASONS]
     said = "; ".join(f"{features.describe(model.features[i])} ({terms[i]:+.2f})" for i in order if terms[i] != 0)
-    band = f"uncertain between {model.low:.2f} and {model.high:.2f}"
+    band = f"decided below {model.low:.2f} or above {model.high:.2f}"
     return f"P(correct) {p:.3f}: {verdict} ({band}); weighed most: {said or 'nothing stood out'}"
 
 
@@ -213,7 +213,7 @@ class LearnedJudge:
             )
         try:
             analysis = lexical_analysis(item.answer, item.ground_truth, item.query)
-            features = pair_features(analysis, item.answer, item.ground_truth, cosine)
+            features = pair_features(analysis, item.query, item.answer, item.ground_truth, cosine)
             p = self.model.probability(features.values)
         except Exception as exc:  # one odd input must not sink the run
             return Verdict(

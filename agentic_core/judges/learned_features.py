@@ -26,6 +26,7 @@ from rapidfuzz import fuzz
 
 from agentic_core.judges.lexical import LexicalAnalysis, lexical_analysis
 from agentic_core.judges.lexical_gates import GateName
+from agentic_core.judges.text_analysis import analyze_text
 
 __all__ = [
     "DETECTORS",
@@ -36,8 +37,19 @@ __all__ = [
     "pair_features",
 ]
 
-SIMILARITIES: tuple[str, ...] = ("cosine", "token_set", "word_similarity", "recall", "precision", "findings")
-"""The similarity features, in column order (``findings``: how many distinct detectors fired)."""
+SIMILARITIES: tuple[str, ...] = (
+    "cosine",
+    "token_set",
+    "word_similarity",
+    "recall",
+    "precision",
+    "findings",
+    "entity_missing",
+    "entity_conflict",
+)
+"""The similarity and agreement features, in column order (``findings``: how many distinct detectors
+fired; ``entity_missing``: the reference names an entity the answer does not; ``entity_conflict``: and the
+answer names another one instead)."""
 DETECTORS: tuple[str, ...] = tuple(get_args(GateName))
 """One indicator per finding of the lexical analysis, in column order."""
 FEATURES: tuple[str, ...] = SIMILARITIES + DETECTORS
@@ -51,6 +63,8 @@ _WORDS = {
     "precision": "{:.0%} of the answer backed by the reference",
     "findings": "{:.0f} finding(s)",
 }
+SHORT_TEXT_WORDS = 3
+"""A text of at most this many words is a name ("Canberra", "The Nile"): its first word may be an entity."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +87,45 @@ class PairFeatures:
         return self.findings.get(name, f"no {name.replace('_', ' ')}")
 
 
-def pair_features(analysis: LexicalAnalysis, answer: str, ground_truth: str, cosine: float | None) -> PairFeatures:
+def _entities(text: str) -> set[str]:
+    """Keys of the capitalised words that are not stop words nor (in a sentence) a sentence's first word."""
+    words = [t for t in analyze_text(text).tokens if t.kind in ("word", "code")]
+    short = len(words) <= SHORT_TEXT_WORDS
+    return {
+        t.key for t in words if (t.capitalised or t.kind == "code") and not t.stop and (short or not t.sentence_start)
+    }
+
+
+def entity_agreement(query: str, answer: str, ground_truth: str) -> tuple[bool, bool, str]:
+    """Whether the reference's named entities are missing from the answer, and replaced by others.
+
+    Entities are capitalised words and codes (``Canberra``, ``LH400``) outside the question: a name the
+    question states is no evidence that the answer knows it.
+
+    Returns:
+        ``(missing, conflict, words)``: ``missing`` when the reference names an entity the answer does
+        not state, ``conflict`` when the answer also names an entity that neither the reference nor
+        the question does; ``words`` says which, for the reasoning.
+    """
+    asked = {t.key for t in analyze_text(query).tokens}
+    expected = _entities(ground_truth) - asked
+    answer_keys = {t.key for t in analyze_text(answer).tokens}
+    absent = sorted(expected - answer_keys)
+    others = sorted(_entities(answer) - asked - _entities(ground_truth))
+    missing = bool(expected) and len(absent) == len(expected)
+    conflict = missing and bool(others)
+    words = f"reference names {', '.join(absent)}" + (f", answer names {', '.join(others)}" if conflict else "")
+    return missing, conflict, words
+
+
+def pair_features(
+    analysis: LexicalAnalysis, query: str, answer: str, ground_truth: str, cosine: float | None
+) -> PairFeatures:
     """The features of one pair from its lexical analysis and embedding cosine.
 
     Args:
         analysis: :func:`~agentic_core.judges.lexical.lexical_analysis` of the pair.
+        query: The question.
         answer: The answer.
         ground_truth: The reference answer.
         cosine: The MiniLM cosine, or ``None`` when embeddings are not used.
@@ -89,6 +137,8 @@ def pair_features(analysis: LexicalAnalysis, answer: str, ground_truth: str, cos
     for gate in analysis.gates:
         # A detector may fire more than once (two missing numbers): the first finding speaks for it.
         fired.setdefault(gate.name, f"[{gate.name}] {gate.detail}")
+    missing, conflict, words = entity_agreement(query, answer, ground_truth)
+    fired_entities = {"entity_missing": words, **({"entity_conflict": words} if conflict else {})} if missing else {}
     sims = (
         np.nan if cosine is None else float(np.clip(cosine, 0.0, 1.0)),
         fuzz.token_set_ratio(answer.lower(), ground_truth.lower()) / 100.0,
@@ -96,8 +146,11 @@ def pair_features(analysis: LexicalAnalysis, answer: str, ground_truth: str, cos
         analysis.recall,
         analysis.precision,
         float(len(fired)),
+        float(missing),
+        float(conflict),
     )
-    return PairFeatures(values=sims + tuple(1.0 if d in fired else 0.0 for d in DETECTORS), findings=fired)
+    detectors = tuple(1.0 if d in fired else 0.0 for d in DETECTORS)
+    return PairFeatures(values=sims + detectors, findings={**fired, **fired_entities})
 
 
 def feature_matrix(
@@ -114,7 +167,9 @@ def feature_matrix(
         :data:`FEATURES` name.
     """
     pairs = [
-        pair_features(lexical_analysis(answer, truth, query), answer, truth, None if cosines is None else cosines[i])
+        pair_features(
+            lexical_analysis(answer, truth, query), query, answer, truth, None if cosines is None else cosines[i]
+        )
         for i, (query, answer, truth) in enumerate(triples)
     ]
     return np.array([p.values for p in pairs], dtype=np.float64).reshape(len(pairs), len(FEATURES)), pairs

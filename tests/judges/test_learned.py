@@ -136,3 +136,34 @@ def test_the_cosine_alone_cannot_pass_an_answer() -> None:
     values = [0.0] * len(FEATURES)
     values[FEATURES.index("cosine")] = 1.0
     assert model.probability(values) < model.high
+
+
+@pytest.mark.parametrize(
+    ("query", "answer", "truth", "expected"),
+    [
+        ("What is the capital of Australia?", "The capital of Australia is Sydney.", "Canberra", (True, True)),
+        ("What is the capital of Australia?", "Canberra is the capital.", "Canberra", (False, False)),
+        # A name the question states is not the reference's entity to find.
+        ("Is Paris the capital of France?", "Yes, it is.", "Yes, Paris is the capital of France.", (False, False)),
+        # Missing, but no other name instead: a paraphrase may say it otherwise.
+        ("Which river flows through Cairo?", "The river there is long.", "The Nile", (True, False)),
+    ],
+)
+def test_entity_agreement(query: str, answer: str, truth: str, expected: tuple[bool, bool]) -> None:
+    from agentic_core.judges.learned_features import entity_agreement
+
+    assert entity_agreement(query, answer, truth)[:2] == expected
+
+
+def test_a_sentence_naming_another_entity_than_a_one_word_reference_fails() -> None:
+    (verdict,) = judge(
+        [
+            JudgeItem(
+                query="What is the capital of Australia?",
+                answer="The capital of Australia is Sydney.",
+                ground_truth="Canberra",
+            )
+        ]
+    )
+    assert verdict.status == "ok" and verdict.score is not None and verdict.score < 0.5
+    assert "sydney" in verdict.reasoning.lower()

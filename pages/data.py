@@ -6,7 +6,7 @@ Loading makes the data active; judging happens on the Run page.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -119,6 +119,21 @@ def _issue_table(frame: pd.DataFrame, key: str) -> None:
     _table(frame[columns], key, hide_index=True, column_config=ISSUE_CONFIG)
 
 
+def _full_text(frame: pd.DataFrame, what: str, limit: int = 50) -> None:
+    """The first issues in full sentences (a table cell cuts long text), in a closed expander."""
+    with st.expander(f"The {what} in full sentences" + (f" (the first {limit})" if len(frame) > limit else "")):
+        for issue in frame.head(limit).itertuples(index=False):
+            where = ", ".join(
+                f"{name} {value}"
+                for name, value in (("record", issue.record), ("line", issue.line), ("at", issue.path))
+                if not pd.isna(value) and value != ""
+            )
+            st.markdown(
+                f"- **{md_text(issue.file)}**{' (' + md_text(where) + ')' if where else ''}: {md_text(issue.rule)}. "
+                f"*Fix:* {md_text(issue.fix)}"
+            )
+
+
 run = ensure_run()
 st.title("Data")
 st.caption(
@@ -152,14 +167,14 @@ files = st.file_uploader(
     "session_id repeated across files is caught.",
 )
 st.caption(
-    f"Limit: {MAX_UPLOAD_MB} MB per file (split larger files; JSON Lines split at any line break). Files over "
-    f"{WIDGET_MAX_MB} MB are refused by the browser before they reach the page: a red mark on the file, its "
-    "message on hover."
+    f"Limit: **{MAX_UPLOAD_MB} MB per file** (split larger files; JSON Lines split at any line break). The upload "
+    f"box accepts up to {WIDGET_MAX_MB} MB so that a file over the limit is named in the validation report below; "
+    f"the browser itself refuses a file over {WIDGET_MAX_MB} MB (a red mark on the file, its message on hover)."
 )
 st.info(
-    "Uploaded data and its runs live in this browser session only: **a reload or a closed tab drops them** (your "
-    "files are untouched; the page's link keeps the settings and names the data). Download what you need on "
-    "**Export** first.",
+    "Every run you make is stored in **History**, which reopens it after a reload or in a new tab (the page's "
+    "link names the run, so a reload reopens it). The uploaded files themselves stay in this browser session "
+    "only: to judge them again after a reload, upload them again (your files are untouched).",
     icon=":material/info:",
 )
 if files:
@@ -249,15 +264,16 @@ if shown is not None:
         )
         _issue_table(errors, "report_errors")
         if report.skipped:
-            st.markdown(f"**Skipped records ({len(report.skipped)})** — the first problem of each:")
-            skipped = pd.DataFrame([asdict(s) for s in report.skipped])
-            _table(skipped, "report_skipped", hide_index=True)
+            # One table: every skipped record's problems are rows of the errors table above.
+            st.caption(f"{len(report.skipped):,} record(s) skipped; each one's problems are rows of the table above.")
+        _full_text(errors, "errors")
     if not warnings.empty:
         st.warning(
             f"**{len(warnings)} warning(s)** — these records were loaded, but probably not as meant "
             "(for example a misspelt key: kept, but not used)."
         )
         _issue_table(warnings, "report_warnings")
+        _full_text(warnings, "warnings")
     if not notes.empty:
         with st.expander(f"{len(notes)} note(s)"):
             _issue_table(notes, "report_notes")

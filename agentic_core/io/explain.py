@@ -117,8 +117,10 @@ def _missing(model: type[BaseModel] | None, name: str, container: Any) -> tuple[
     if holds:
         rule += f" (it holds {holds})"
     if isinstance(container, dict):
-        # A close key in the same object is almost always the typo that caused this.
-        candidates = tuple(k for k in container if isinstance(k, str))
+        # A close key in the same object is almost always the typo that caused this; a key the model
+        # knows (ground_truth_agentic next to a missing ground_truth_assistant) is not a typo.
+        known = KNOWN.get(model, frozenset()) if model is not None else frozenset()
+        candidates = tuple(k for k in container if isinstance(k, str) and k not in known)
         close = difflib.get_close_matches(name, candidates, n=1, cutoff=SIMILARITY)
         if close:
             return rule, f"rename {close[0]!r} to {name!r}"

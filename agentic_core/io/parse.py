@@ -64,17 +64,39 @@ def _syntax_fix(msg: str) -> str:
     return "correct the JSON at that position (an editor with JSON support will point at it)"
 
 
+def cut_off(err: json.JSONDecodeError) -> bool:
+    """Whether the text ends inside the value the parser was reading (a file cut short, not a typo)."""
+    doc, pos = err.doc, err.pos
+    if not isinstance(doc, str) or not doc.strip():
+        return False
+    rest = doc[pos:].strip()
+    # Nothing left to read, or a string (a key or a value) opened and never closed.
+    return not rest or (rest.startswith('"') and '"' not in rest[1:])
+
+
+def syntax_words(err: json.JSONDecodeError, what: str = "file") -> tuple[str, str]:
+    """The rule and the fix of a JSON syntax error; a text that ends mid-value is named as cut off."""
+    if cut_off(err):
+        return (
+            f"is not valid JSON: it ends in the middle of a value ({err.msg}), so the {what} looks cut off",
+            f"the {what} is incomplete (a download or copy stopped early, or the program writing it stopped): "
+            "get the whole file again; if it is complete, a closing double quote or bracket is missing here",
+        )
+    return f"is not valid JSON: {err.msg}", _syntax_fix(err.msg)
+
+
 def _syntax_issue(
     file: str, err: json.JSONDecodeError, record: int | None = None, line: int | None = None
 ) -> Issue:
+    rule, fix = syntax_words(err)
     return Issue(
         "error",
         file,
         record,
         "",
-        f"is not valid JSON: {err.msg}",
+        rule,
         None,
-        _syntax_fix(err.msg),
+        fix,
         line=line if line is not None else err.lineno,
         column=err.colno,
     )
@@ -403,14 +425,15 @@ def parse_jsonl(file: str, data: bytes, lazy: bool = False, first_line: int = 1)
 def _line_error(file: str, raw: bytes, err: Exception, index: int, number: int) -> Issue:
     """The issue of one JSON line that could not be parsed."""
     if isinstance(err, json.JSONDecodeError):
+        rule, fix = syntax_words(err, "line")
         return Issue(
             "error",
             file,
             index,
             "",
-            f"is not valid JSON: {err.msg}",
+            rule,
             None,
-            _syntax_fix(err.msg),
+            fix,
             line=number,
             column=err.colno,
         )

@@ -40,7 +40,8 @@ def test_a_run_is_stored_listed_and_reopened_by_a_reload(open_app: OpenApp, hist
     reloaded = AppTest.from_file(APP, default_timeout=60)
     reloaded.query_params["run"] = run_id
     reloaded.run()
-    assert not reloaded.exception and not reloaded.warning
+    # The one warning: single-attempt data measures no pass@K at K > 1 (issue 25); nothing about the reopening.
+    assert not reloaded.exception and not [w for w in reloaded.warning if "are not measured" not in w.value]
     assert any(SAMPLES["travel"].title in c.value for c in reloaded.sidebar.caption)
     result = RunStore(history).open(run_id)
     agg = aggregate(result, make_settings(threshold=0.7))

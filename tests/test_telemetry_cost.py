@@ -9,7 +9,7 @@ import pytest
 
 from agentic_core.aggregate import aggregate
 from agentic_core.evaluate import evaluate
-from agentic_core.io.otel_references import load_otel
+from agentic_core.io.otel_load import load_otel
 from agentic_core.io.samples import load_sample
 from agentic_core.settings import make_settings
 from agentic_core.telemetry_cost import telemetry_cost

@@ -204,7 +204,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     """Run the ``evaluate`` command; returns the exit code."""
     from agentic_core import report
     from agentic_core.evaluate import aggregate
-    from agentic_core.io.otel_references import load_otel
+    from agentic_core.io.otel_load import load_otel
 
     # Validate the aggregation settings before any judging: a typo must not cost LLM calls.
     settings_from_args(args, 0.7)

@@ -17,7 +17,7 @@ conversation is a warning, never dropped silently.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -169,30 +169,3 @@ def references_for(references: References) -> Iterator[References]:
         yield references
     finally:
         _ACTIVE.reset(token)
-
-
-def load_otel(paths: Sequence[str | Path], references: str | Path | None = None, **options: Any) -> Any:
-    """Load OpenTelemetry trace files, with expected answers and tools from a reference file.
-
-    Args:
-        paths: The trace files (OTLP JSON, or JSON lines of spans; any format is detected as usual).
-        references: The reference file (see the module's description), or ``None``.
-        **options: Passed on to :func:`~agentic_core.io.loader.load_paths` (``format``, ``duplicate_key``).
-
-    Returns:
-        The :class:`~agentic_core.io.load_report.LoadReport`, with the reference file's issues
-        (its unreadable records, records that matched no conversation) added.
-
-    Raises:
-        DataError: The reference file cannot be read.
-    """
-    from agentic_core.io.loader import load_paths  # the loader imports the importers: import it late
-
-    if references is None:
-        return load_paths(paths, **options)
-    refs = read_references(references)
-    with references_for(refs):
-        report = load_paths(paths, **options)
-    report.issues.extend(refs.issues)
-    report.issues.extend(refs.unmatched())
-    return report

@@ -12,7 +12,7 @@ import pytest
 from agentic_core.cli import EXIT_OK, EXIT_USER_ERROR, main
 from agentic_core.io.importers.detect import record_format
 from agentic_core.io.loader import load_bytes, load_paths
-from agentic_core.io.otel_references import load_otel
+from agentic_core.io.otel_load import load_otel
 from agentic_core.io.otel_stream import StreamedSpans
 from agentic_core.io.parse import parse
 from tests.io.otel_agent import TURNS, otlp_json, run_agent, sdk_json_lines

@@ -7,6 +7,8 @@ already evaluated by the offline default judge.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from agentic_core.errors import AgenticError
@@ -16,7 +18,9 @@ from ui.state import ensure_run, get_data, running_via_app
 from ui.theme import theme_toggle
 from ui.url_state import open_linked_run, sync_url
 
-st.set_page_config(page_title="Agent evaluation workbench", page_icon=":material/science:", layout="wide")
+# The icon ships with the app: an icon name made every page load ask another host for it (fails offline).
+ICON = Path(__file__).resolve().parent / "ui" / "static" / "icon.png"
+st.set_page_config(page_title="Agent evaluation workbench", page_icon=str(ICON), layout="wide")
 start_housekeeping()  # once per process: releases the memory of sessions that ended
 remember_script_module()  # so that a closed session's variables can be released with it
 

@@ -155,8 +155,8 @@ def tool_controls() -> None:
     cols = st.columns(4)
     for col, (name, key) in zip(cols, WEIGHT_KEYS.items(), strict=True):
         col.slider(f"Weight: {name}", 0.0, 1.0, step=0.05, help=_help("tool_weights"), **_bound(key))
-    cols = st.columns([2, 1])
-    cols[0].slider(
+    row = st.columns([2, 1])
+    row[0].slider(
         _label("tool_threshold"),
         0.0,
         1.0,
@@ -164,7 +164,7 @@ def tool_controls() -> None:
         help=_help("tool_threshold"),
         **_bound("tool_threshold"),
     )
-    cols[1].toggle(_label("ignore_extra"), help=_help("ignore_extra"), **_bound("ignore_extra"))
+    row[1].toggle(_label("ignore_extra"), help=_help("ignore_extra"), **_bound("ignore_extra"))
 
 
 def prior_controls() -> None:

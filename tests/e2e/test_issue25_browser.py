@@ -123,3 +123,21 @@ def test_compare_link_keeps_its_runs_and_says_the_same_verdicts(travel_app: tupl
     assert f"run_a={a}" in page.url and f"run_b={b}" in page.url
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
+
+
+def test_no_request_leaves_the_server_on_load(travel_app: tuple[str, Any]) -> None:
+    url, context = travel_app
+    page = context.new_page()
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    open_page(page, url, "Overview", 180_000)
+    open_page(page, f"{url}/glossary", "Glossary")
+    outside = [u for u in requested if not u.startswith((url, "data:", "blob:"))]
+    assert not outside, outside  # the page icon was fetched from another host (fails offline)
+    icons = page.locator("link[rel~='icon']")
+    assert icons.count() >= 1 and not any(
+        (icons.nth(i).get_attribute("href") or "").startswith("http")
+        and not (icons.nth(i).get_attribute("href") or "").startswith(url)
+        for i in range(icons.count())
+    )
+    page.close()

@@ -21,6 +21,10 @@ query = st.text_input(
 entries = search_entries(query)
 if not entries:
     st.info(f"No entry mentions “{query}”. Try a shorter word.", icon=":material/search_off:")
+else:
+    # A table of contents: the page is long, and each term jumps to its entry.
+    with st.expander(f"Contents: {len(entries)} entries", expanded=not query, key="glossary_contents"):
+        st.markdown(" · ".join(f"[{entry.term}](#{entry.anchor})" for entry in entries))
 for entry in entries:
     st.subheader(entry.term, anchor=entry.anchor, divider="gray")
     st.markdown(entry.plain)

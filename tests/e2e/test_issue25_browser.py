@@ -141,3 +141,16 @@ def test_no_request_leaves_the_server_on_load(travel_app: tuple[str, Any]) -> No
         for i in range(icons.count())
     )
     page.close()
+
+
+def test_glossary_anchor_lands_on_its_entry_and_has_contents(travel_app: tuple[str, Any]) -> None:
+    url, context = travel_app
+    page = context.new_page()
+    open_page(page, f"{url}/glossary#cohens-kappa", "Glossary", 180_000)
+    page.wait_for_timeout(1000)
+    assert page.url.endswith("#cohens-kappa")
+    top = page.evaluate("() => document.getElementById('cohens-kappa').getBoundingClientRect().top")
+    assert 0 <= top < 600, top  # scrolled to the entry, not left at the top of the page
+    contents = page.locator(".st-key-glossary_contents a[href='#pass-k']")
+    assert contents.count() == 1
+    page.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -132,8 +133,12 @@ def test_conversations_in_memory_get_their_columns_and_tool_scores_on_ray() -> N
 
 
 def scored_reply(prompt: str) -> str:
-    """A fake LLM's reply whose score depends on the prompt (module level: workers unpickle it)."""
-    return judgement_json(round((sum(map(ord, prompt)) % 101) / 100, 2), f"fake grade of {len(prompt)} chars")
+    """A fake LLM's reply whose score depends on the prompt (module level: workers unpickle it).
+
+    The prompt's fence code is drawn afresh for every call, so it is left out of what the score reads.
+    """
+    text = re.sub(r"[0-9a-f]{16,}", "", prompt)
+    return judgement_json(round((sum(map(ord, text)) % 101) / 100, 2), f"fake grade of {len(text)} chars")
 
 
 def fake_llm_judge() -> LLMJudge:

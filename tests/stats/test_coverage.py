@@ -25,7 +25,13 @@ def _coverage(tasks: int, attempts: int, mode: str, target: str, sims: int, k: i
         c = rng.binomial(attempts, p)
         truth = population if target == "population" else float(np.mean(p**k))
         [point] = dataset_curve(
-            np.full(tasks, attempts), c, [k], mode=mode, target=target, n_samples=800, seed=sim  # type: ignore[arg-type]
+            np.full(tasks, attempts),
+            c,
+            [k],
+            mode=mode,
+            target=target,
+            n_samples=800,
+            seed=sim,  # type: ignore[arg-type]
         )
         assert point.pass_pow_k_ci is not None
         hits += point.pass_pow_k_ci[0] <= truth <= point.pass_pow_k_ci[1]
@@ -77,3 +83,25 @@ def test_population_interval_covers_when_most_tasks_are_hard() -> None:
         assert point.pass_pow_k_ci is not None
         hits += point.pass_pow_k_ci[0] <= truth <= point.pass_pow_k_ci[1]
     assert hits / sims >= 0.90
+
+
+def test_bayesian_population_interval_covers_a_mixture_of_easy_and_hard_tasks() -> None:
+    # Issue 30's worst Bayesian cell: 30% of tasks always solved, the rest solved 5% of the time, 100
+    # tasks x 16 attempts. One Beta law cannot fit that mixture, and the hierarchical interval alone
+    # covered 0.13 here (benchmarks/RESULTS.md, 200 datasets); widened to hold the Bayesian bootstrap's
+    # it covers about 0.95. Floor 0.85 on 30 datasets: about two and a half standard errors below
+    # 0.95 (it measured 0.93-1.00 on these datasets); the Beta model's interval alone covered
+    # 0.13-0.77 of them on five of the six quantities, so this fails without the widening.
+    rng = np.random.default_rng(3030)
+    ks = [1, 3, 16]
+    truth = np.array([0.3 + 0.7 * (1.0 - 0.95**k) for k in ks] + [0.3 + 0.7 * 0.05**k for k in ks])
+    hits = np.zeros(truth.size)
+    sims = 30
+    for sim in range(sims):
+        p = np.where(rng.random(100) < 0.3, 1.0, 0.05)
+        c = rng.binomial(16, p)
+        points = dataset_curve(np.full(100, 16), c, ks, mode="bayesian", seed=sim)
+        low = [pt.pass_at_k_ci[0] for pt in points] + [pt.pass_pow_k_ci[0] for pt in points]  # type: ignore[index]
+        high = [pt.pass_at_k_ci[1] for pt in points] + [pt.pass_pow_k_ci[1] for pt in points]  # type: ignore[index]
+        hits += (np.array(low) <= truth) & (truth <= np.array(high))
+    assert hits.min() / sims >= 0.85

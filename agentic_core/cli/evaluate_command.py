@@ -68,6 +68,10 @@ def _judge_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}]"
+"""The progress bar: share, bar, count and times; no items-per-second figure."""
+
+
 def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
     if not enabled:
         return None, None
@@ -78,9 +82,14 @@ def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
     def update(done: int, total: int) -> None:
         nonlocal bar
         if bar is None:
-            bar = tqdm(total=total, desc="judging", unit="item", file=stream, leave=False)
-        bar.n = done
-        bar.refresh()
+            # No rate: answers read from the cache arrive all at once, and done / elapsed then showed
+            # tens of millions of items a second. Created at the first count, so "0%" is drawn once.
+            bar = tqdm(total=total, desc="judging", unit="item", file=stream, leave=False, bar_format=BAR_FORMAT)
+            if done == 0:
+                return
+        if done != bar.n:
+            bar.n = done
+            bar.refresh()
 
     def close() -> None:
         if bar is not None:

@@ -24,6 +24,8 @@ STREAM_FROM = 32 * 1024 * 1024
 
 _OTLP_START = re.compile(rb'\s*\{\s*"(?:resourceSpans|resource_spans)"\s*:')
 _RESOURCES = ("resourceSpans", "resource_spans")
+_ONE_SCOPE = ((b'"resourceSpans"', 1), (b'"scopeSpans"', 1), (b'"resource_spans"', 0), (b'"scope_spans"', 0),
+              (b'"instrumentationLibrarySpans"', 0))
 
 
 def is_otlp_document(data: bytes) -> bool:
@@ -42,6 +44,23 @@ class StreamedSpans:
         self.data = data
 
     def __iter__(self) -> Iterator[tuple[str, Any, Any]]:
+        # The usual large export is one resource with one scope holding every span: its spans are built by
+        # ijson's C code directly, several times faster than following the events here (any other layout, or
+        # a message that quotes the key, takes the general path, which is exact for every layout).
+        one = all(self.data.count(key) == n for key, n in _ONE_SCOPE)
+        return self._one_scope() if one else self._events()
+
+    def _one_scope(self) -> Iterator[tuple[str, Any, Any]]:
+        try:
+            resources = ijson.items(io.BytesIO(self.data), "resourceSpans.item.resource", use_float=True)
+            resource = next(iter(resources), None)
+            spans = ijson.items(io.BytesIO(self.data), "resourceSpans.item.scopeSpans.item.spans.item", use_float=True)
+            for k, span in enumerate(spans):
+                yield f"resourceSpans[0].scopeSpans[0].spans[{k}]", span, resource
+        except ijson.JSONError as err:
+            yield "resourceSpans[0]", f"is not valid JSON from here on ({err}); the spans before it were read", None
+
+    def _events(self) -> Iterator[tuple[str, Any, Any]]:
         r = s = k = -1
         resource: Any = None
         builder: Any = None

@@ -182,11 +182,19 @@ def _conversations(report: Any) -> list[dict[str, Any]]:
     return [c.model_dump(exclude_none=True) for c in report.conversations]
 
 
-@pytest.mark.parametrize("name", ["current.json", "openinference.json", "sdk"])
+def _two_resources() -> bytes:
+    chunks = [json.loads((DATA / n).read_text())["resourceSpans"][0] for n in ("current.json", "openinference.json")]
+    return json.dumps({"resourceSpans": chunks}).encode()
+
+
+@pytest.mark.parametrize("name", ["current.json", "openinference.json", "sdk", "two-resources"])
 def test_a_large_otlp_document_is_streamed_span_by_span_with_the_same_result(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    data = json.dumps(otlp_json(run_agent("v1.36"))).encode() if name == "sdk" else (DATA / name).read_bytes()
+    if name == "sdk":
+        data = json.dumps(otlp_json(run_agent("v1.36"))).encode()
+    else:
+        data = _two_resources() if name == "two-resources" else (DATA / name).read_bytes()
     whole = load_bytes(name, data, workers=1)
     assert not isinstance(parse(name, data).records[0]["resourceSpans"], StreamedSpans)
     monkeypatch.setattr("agentic_core.io.parse.STREAM_FROM", 0)
@@ -196,9 +204,11 @@ def test_a_large_otlp_document_is_streamed_span_by_span_with_the_same_result(
     assert [i.message() for i in streamed.issues] == [i.message() for i in whole.issues]
 
 
-def test_a_streamed_document_cut_short_keeps_the_spans_before_the_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("layout", ["one-scope", "two-resources"])
+def test_a_streamed_document_cut_short_keeps_the_spans_before_the_cut(layout: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("agentic_core.io.parse.STREAM_FROM", 0)
-    data = json.dumps(otlp_json(run_agent("current"))).encode()
+    data = json.dumps(otlp_json(run_agent("current"))).encode() if layout == "one-scope" else _two_resources()
     report = load_bytes("cut.json", data[: len(data) * 3 // 4], workers=1)
     errors = [i.message() for i in report.issues if i.severity == "error"]
     assert any("is not valid JSON from here on" in m and "the spans before it were read" in m for m in errors)

@@ -1,0 +1,130 @@
+"""Benchmark: load a large OTLP JSON export of GenAI traces, streamed (ijson) against parsed whole.
+
+Generates one OTLP JSON document (one ``resourceSpans`` item, one ``scopeSpans`` item holding
+every span, as exporters write it) of agent conversations in the current GenAI conventions: per
+conversation an ``invoke_agent`` span per turn, a ``chat`` span asking for a tool, the
+``execute_tool`` span and a ``chat`` span answering, the chat spans carrying the history as
+``gen_ai.input.messages``. Each load runs in a fresh subprocess (peak resident memory,
+``ru_maxrss``, is that load's alone): once streamed (the default for a document of
+``STREAM_FROM`` bytes or more) and once parsed whole (``STREAM_FROM`` raised past the size).
+
+Run: ``.venv/bin/python benchmarks/bench_otel.py [--size-mb 256]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _attr(key: str, value: Any) -> dict[str, Any]:
+    typed = {"intValue": str(value)} if isinstance(value, int) else {"stringValue": value}
+    return {"key": key, "value": typed}
+
+
+def _span(trace: str, span: int, parent: int, name: str, start: int, attrs: dict[str, Any]) -> bytes:
+    return json.dumps({
+        "traceId": trace, "spanId": f"{span:016x}", "parentSpanId": f"{parent:016x}" if parent else "",
+        "name": name, "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + 1_000_000),
+        "attributes": [_attr(k, v) for k, v in attrs.items()],
+    }).encode()
+
+
+def conversation_spans(i: int, turns: int = 3) -> list[bytes]:
+    """The spans of conversation ``i``: ``turns`` turns, one tool call each."""
+    out = []
+    history: list[dict[str, Any]] = []
+    t0 = 1_700_000_000_000_000_000 + i * 10_000_000_000
+    sid = i * 100
+    for t in range(turns):
+        trace = f"{i:016x}{t:016x}"
+        question = f"Customer {i} asks about order {i * 10 + t}: where is it, and when will it arrive?"
+        history.append({"role": "user", "parts": [{"type": "text", "content": question}]})
+        call = {"type": "tool_call", "id": f"c{t}", "name": "lookup_order", "arguments": {"order_id": i * 10 + t}}
+        answer = f"Order {i * 10 + t} has shipped and should arrive within two business days."
+        base = {"gen_ai.conversation.id": f"conv-{i}", "gen_ai.agent.name": "support-bot"}
+        start = t0 + t * 1_000_000_000
+        out.append(_span(trace, sid + 1, 0, "invoke_agent", start, {"gen_ai.operation.name": "invoke_agent", **base}))
+        chat = {"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o", "gen_ai.usage.input_tokens": 120,
+                "gen_ai.usage.output_tokens": 20}
+        out.append(_span(trace, sid + 2, sid + 1, "chat", start + 1, {**chat, "gen_ai.input.messages": json.dumps(
+            history), "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": [call]}])}))
+        history.append({"role": "assistant", "parts": [call]})
+        out.append(_span(trace, sid + 3, sid + 1, "execute_tool", start + 2, {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup_order", "gen_ai.tool.call.id": f"c{t}",
+            "gen_ai.tool.call.arguments": json.dumps(call["arguments"]),
+            "gen_ai.tool.call.result": json.dumps({"status": "shipped", "eta_days": 2})}))
+        history.append({"role": "tool", "parts": [{"type": "tool_call_response", "id": f"c{t}",
+                                                   "response": {"status": "shipped"}}]})
+        out.append(_span(trace, sid + 4, sid + 1, "chat", start + 3, {**chat, "gen_ai.input.messages": json.dumps(
+            history), "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": [
+                {"type": "text", "content": answer}]}])}))
+        history.append({"role": "assistant", "parts": [{"type": "text", "content": answer}]})
+        sid += 5
+    return out
+
+
+def write_export(path: Path, size_mb: int) -> int:
+    """Write an OTLP JSON document of about ``size_mb`` MB; returns the number of conversations."""
+    limit = size_mb * 1024 * 1024
+    written = n = 0
+    with path.open("wb") as f:
+        f.write(b'{"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": '
+                b'{"stringValue": "support-bot"}}]}, "scopeSpans": [{"scope": {"name": "bench"}, "spans": [')
+        while written < limit:
+            for span in conversation_spans(n):
+                if written:
+                    f.write(b",")
+                f.write(span)
+                written += len(span) + 1
+            n += 1
+        f.write(b"]}]}]}")
+    return n
+
+
+def _child(path: str, streamed: bool) -> None:
+    sys.path.insert(0, str(ROOT))
+    import agentic_core.io.parse as parse_module
+    from agentic_core.io.loader import load_paths
+
+    if not streamed:
+        parse_module.STREAM_FROM = 1 << 62  # type: ignore[misc]
+    start = time.perf_counter()
+    report = load_paths([path], workers=1)
+    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    n_int = sum(len(c.conversation) for c in report.conversations)
+    print(json.dumps({"seconds": round(elapsed, 1), "peak_mb": round(peak), "conversations": len(report.conversations),
+                      "interactions": n_int, "errors": len(report.errors)}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--size-mb", type=int, default=256)
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _child(args.child[0], args.child[1] == "streamed")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "export.json"
+        n = write_export(path, args.size_mb)
+        size = path.stat().st_size / 1024 / 1024
+        print(f"OTLP JSON export: {size:,.0f} MB, {n:,} conversations x 3 turns")
+        for how in ("streamed", "whole"):
+            done = subprocess.run([sys.executable, __file__, "--child", str(path), how], capture_output=True,
+                                  text=True, cwd=ROOT, check=True)
+            print(how, done.stdout.strip())
+
+
+if __name__ == "__main__":
+    main()

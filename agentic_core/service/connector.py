@@ -31,6 +31,7 @@ from agentic_core.service.config import ServiceConfig
 
 if TYPE_CHECKING:
     from agentic_core.judges.base import Judge
+    from agentic_core.judges.llm import StructuredMode
     from agentic_core.service.models import RunConfig
 
 SEED_KEY_ENV = "LLM_API_KEY"
@@ -220,7 +221,10 @@ def _check_call_budget(options: dict[str, Any], given_as: dict[str, str], config
 
 
 def connector_judge(
-    connector: dict[str, Any], config: ServiceConfig, use_structured_output: bool | None, concurrency: int | None
+    connector: dict[str, Any],
+    config: ServiceConfig,
+    use_structured_output: StructuredMode | None,
+    concurrency: int | None,
 ) -> ConnectorJudge:
     """Build the LLM judge a seed-001 ``connector`` asks for.
 
@@ -228,7 +232,8 @@ def connector_judge(
         connector: ``{"class_path": ..., "params": {...}}`` (already checked to be an object
             with those keys only).
         config: The service settings (whether environment keys may be used).
-        use_structured_output: The request's ``config.use_structured_output`` (``None``: auto).
+        use_structured_output: The request's ``config.use_structured_output`` (``None``: auto; a format
+            name pins it).
         concurrency: The request's ``config.concurrency`` (``None``: the judge's default).
 
     Raises:

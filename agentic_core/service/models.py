@@ -55,8 +55,10 @@ class RunConfig(BaseModel):
         default=None, description="selection, parameters, sequence, utilization (normalised; default 0.25 each)"
     )
     k: int | Literal["auto"] = 3
-    use_structured_output: bool | None = Field(
-        default=None, description="LLM judge: structured output (default: where the provider supports it)"
+    use_structured_output: bool | Literal["auto", "json_schema", "json_object", "text"] | None = Field(
+        default=None,
+        description="LLM judge: structured output; true/false, or a format to pin (json_schema, json_object, "
+        "text); default (null or auto): negotiated with the server, json_schema then json_object then text",
     )
     verbose: bool = Field(default=False, description="add each interaction's judge reasoning")
     estimator: Estimator = "plug-in"

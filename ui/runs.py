@@ -12,6 +12,7 @@ import logging
 import streamlit as st
 
 from agentic_core.errors import AgenticError
+from agentic_core.result import EvaluationResult
 from agentic_core.runs import RunStore
 from ui.state import ActiveData, ActiveRun, set_data, set_run
 
@@ -39,13 +40,24 @@ def store_error() -> str | None:
     return st.session_state.get(STORE_ERROR_KEY)
 
 
+PARTIAL = " (partial)"
+"""What a cancelled run's judge label and stored name end with, wherever it is shown."""
+
+
+def is_partial(result: EvaluationResult) -> bool:
+    """Whether the run was cancelled and kept (its judge run says so; stored with it, so a reopened run knows)."""
+    return any(w.startswith("Partial run:") for w in result.judge_run.warnings)
+
+
 def store_run(run: ActiveRun) -> str | None:
     """Store a new run; sets its ``stored_id``. Returns a warning to show when it could not be stored."""
     store = run_store()
     if store is None:
         return f"This run is not kept in the history: {store_error()}"
     try:
-        run.stored_id = store.save(run.result, run.data_name).id
+        # A cancelled run's name says so: History, Compare's picker and `runs list` show the name.
+        name = f"{run.data_name} · {run.judge_label}" if is_partial(run.result) else None
+        run.stored_id = store.save(run.result, run.data_name, name=name).id
     except (AgenticError, OSError) as exc:
         log.error("storing a run failed: %s", exc)
         return f"This run could not be stored in the history ({exc}); it stays open in this session."
@@ -85,7 +97,7 @@ def open_stored_run(run_id: str) -> ActiveRun:
     run = ActiveRun(
         data_name=meta.data_name,
         result=result,
-        judge_label=meta.judge.label(),
+        judge_label=meta.judge.label() + (PARTIAL if is_partial(result) else ""),
         created_at=meta.created_at,
         stored_id=meta.id,
     )

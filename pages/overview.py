@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core.assistant_breakdown import by_assistant
+from agentic_core.io.samples import SAMPLES
 from agentic_core.k_evidence import k_evidence
 from agentic_core.stats import explain_label
 from ui.cards import KPI_WIDTH, card, kpi, kpi_row
@@ -19,6 +20,8 @@ from ui.telemetry_cost import show_cost
 from ui.theme import show_chart
 from ui.trend_charts import assistant_figure
 
+SAMPLE_TITLES = {sample.title for sample in SAMPLES.values()}
+
 run, settings, agg = results_page()
 head = agg.headline
 k = agg.k
@@ -26,6 +29,15 @@ counts = agg.counts
 target_words = "the task population" if head.target == "population" and head.n_groups > 1 else "these tasks"
 
 st.title("Overview")
+if run.data_name in SAMPLE_TITLES:
+    # The first screen of a new visitor: say it is demo data and what to do next.
+    with st.container(border=True, key="overview_sample_next_step"):
+        st.markdown(
+            f"**This is a built-in sample ({md_text(run.data_name)}), judged offline.** To evaluate your own agent: "
+            "**1.** upload its conversations or traces on **Data** (seed format, OpenAI traces, tau-bench, Ragas "
+            "or Inspect logs), **2.** judge them on **Run**, **3.** read the results here."
+        )
+        st.page_link("pages/data.py", label="Upload your data", icon=":material/upload_file:")
 how_to_read("overview")
 st.caption(f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}")
 
@@ -94,9 +106,19 @@ if head.n_excluded:
     names = ", ".join(md_text(name) for name in agg.excluded_groups[:10])
     more = f" and {len(agg.excluded_groups) - 10:,} more" if len(agg.excluded_groups) > 10 else ""
     st.warning(f"{head.n_excluded} group(s) left out of the whole curve — {head.excluded_reason}. {names}{more}")
+method_notes = []
 for note in head.notes:
-    # Few tasks make the interval unreliable: a warning; the rest say how an interval was made.
-    (st.warning if "unreliable" in note else st.info)(note[:1].upper() + note[1:].rstrip(".") + ".")
+    # Few tasks make the interval unreliable: a warning; how an interval was made is a method detail,
+    # kept out of the first screen (a newcomer read "Wilson's over the tasks" as a finding).
+    text = note[:1].upper() + note[1:].rstrip(".") + "."
+    if "unreliable" in note:
+        st.warning(text)
+    else:
+        method_notes.append(text)
+if method_notes:
+    with st.expander("How the intervals were computed", icon=":material/functions:"):
+        for text in method_notes:
+            st.markdown(f"- {text}")
 
 show_cost(run, agg)  # tokens per correct conversation, when the data is traced (OpenTelemetry)
 st.subheader(f"pass@k and pass^k for k = 1..{k}")

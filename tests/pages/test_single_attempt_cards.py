@@ -42,3 +42,12 @@ def test_repeated_attempts_keep_their_numbers(open_app: OpenApp) -> None:
     shown = metrics(at)
     assert all(v[0].endswith("%") for label, v in shown.items() if label.startswith(("pass@", "pass^")))
     assert at.get("plotly_chart")
+
+
+def test_the_sample_says_it_is_a_sample_and_the_next_step(open_app: OpenApp) -> None:
+    at = open_app()
+    text = " ".join(m.value for m in at.markdown)
+    assert "This is a built-in sample" in text and "upload its conversations" in text
+    assert any("upload" in link.proto.label.lower() for link in at.get("page_link"))
+    # Method details are in an expander, not boxes on the first screen.
+    assert not [i.value for i in at.info if "Wilson" in i.value or "Hesterberg" in i.value or "interval" in i.value]

@@ -88,6 +88,7 @@ def read_spans(file: str, parsed: Parsed, out: Parsed, tally: _Tally) -> list[Sp
     """Every span of the file (records are released once read); a part that is not a span is an error."""
     spans: list[Span] = []
     for index in range(len(parsed.records)):
+        parsed.parse_until(index + 1)  # JSON lines read lazily are parsed one at a time, then let go
         raw = parsed.records[index]
         if raw is UNPARSABLE:
             error = parsed.record_errors.get(index)
@@ -106,7 +107,9 @@ def read_spans(file: str, parsed: Parsed, out: Parsed, tally: _Tally) -> list[Sp
             else:
                 out.issues.append(Issue("error", file, index, item[0], f"{item[1]}; this part was skipped", None,
                                         "export the traces with an OTLP exporter (OTLP JSON)", parsed.line_of(index)))
-        parsed.records[index] = None  # the spans hold what is read; the parsed record can go
+        parsed.records[index] = None  # the spans hold what is read; the parsed record and its line can go
+        if parsed.lines is not None:
+            parsed.lines[index] = None
     return spans
 
 

@@ -63,8 +63,8 @@ def import_parsed(file: str, parsed: Parsed, fmt: str) -> Parsed:
         return parsed
     parsed.parse_first(LOOK_AT)  # a file read lazily: what detection reads
     found = detect(parsed)
-    if (found is not None and found.format != "seed") or fmt not in ("auto", "seed"):
-        parsed.parse_until(len(parsed.records))  # an importer maps every record
+    if (found is not None and found.format not in ("seed", "otel")) or fmt not in ("auto", "seed", "otel"):
+        parsed.parse_until(len(parsed.records))  # an importer maps every record (the OTel one parses them one by one)
     if fmt == "auto":
         chosen = found.format if found is not None else "seed"
     else:

@@ -12,7 +12,7 @@ from agentic_core.agentic_metrics.summary import agentic_table, summarise_agenti
 from agentic_core.agentic_metrics.tool_call_accuracy import TOOL_CALL_ORDERS
 from agentic_core.agentic_metrics.topic_adherence import TOPIC_MODES, TOPIC_VARIANTS
 from agentic_core.errors import AgenticError
-from ui.agentic_charts import agentic_figure
+from ui.agentic_charts import agentic_figure, chart_values
 from ui.cards import card, kpi, kpi_row
 from ui.controls import settings_or_error, sidebar_controls
 from ui.format import md_text
@@ -105,7 +105,10 @@ for name, (missing, reason) in summary.unscored.items():
     if missing:
         st.caption(f"{name.replace('_', ' ')}: {missing:,} conversation(s) unscored ({reason}); left out, not 0.")
 
-show_chart(agentic_figure(summary), key="agentic_chart")
+if any(v for v in chart_values(summary)):
+    show_chart(agentic_figure(summary), key="agentic_chart")
+else:  # bars of height 0 or n/a draw an empty chart that reads as a failure to draw
+    st.caption("No chart: every metric is 0 or n/a here (the cards above give each value and why).")
 
 st.subheader("Per conversation")
 table = agentic_table(metrics, result.session_ids, order=order, mode=mode, variant=variant)

@@ -15,6 +15,15 @@ METRIC_COLORS = {
 }
 
 
+def chart_values(summary: AgenticSummary) -> list[float | None]:
+    """Each computed metric's run-level value, ``None`` where it is n/a (the bars the figure would draw)."""
+    found = [summary.tool_call_accuracy, summary.topic_adherence, summary.goal_graded]
+    values: list[float | None] = [s.mean for s in found if s is not None]
+    if summary.goal_accuracy is not None:
+        values.append(summary.goal_accuracy.rate)
+    return values
+
+
 def agentic_figure(summary: AgenticSummary) -> go.Figure:
     """Bars: each computed metric's mean (or share) over the scored conversations; error bars: intervals."""
     entries: list[tuple[str, float | None, tuple[float, float] | None, int]] = []

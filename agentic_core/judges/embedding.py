@@ -156,6 +156,24 @@ async def asimilarities(
     return _cosines(vectors, answer_rows, truth_rows)
 
 
+def item_cosines(items: Sequence[JudgeItem], progress: ProgressFn | None) -> np.ndarray:
+    """The answer / ground-truth cosine of every item, for judges that weigh it with other evidence.
+
+    Progress is reported as items (scaled from the distinct texts embedded), stopping short of the
+    total: the caller's own work on the items comes after and reports the end.
+
+    Raises:
+        Exception: whatever the model raised; the caller makes its items unscored.
+    """
+    total = len(items)
+
+    def on_batch(done: int, distinct: int) -> None:
+        if progress is not None and distinct:
+            progress(min(total - 1, int(total * done / distinct)), total)
+
+    return similarities([i.answer for i in items], [i.ground_truth for i in items], progress=on_batch)
+
+
 class EmbeddingJudge:
     """Scores an answer by the cosine similarity of its embedding with the ground truth's.
 

@@ -29,9 +29,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
-from agentic_core.judges.embedding import similarities
+from agentic_core.judges.embedding import item_cosines
 from agentic_core.judges.lexical import RULES_VERSION, LexicalAnalysis, lexical_analysis
-from agentic_core.judges.minilm_files import MODEL_NAME, embedding_available
+from agentic_core.judges.minilm_files import MODEL_NAME, embedding_choice
 from agentic_core.passing import reaches
 
 HYBRID_VERSION = "hybrid-v3"
@@ -96,15 +96,7 @@ class HybridJudge:
     cacheable = True
 
     def __init__(self, use_embedding: bool | None = None) -> None:
-        available, message = embedding_available()
-        self.embedding = available if use_embedding is None else (use_embedding and available)
-        self.notice: str | None = None
-        if not self.embedding:
-            self.notice = (
-                "Hybrid judge running lexical-only: " + message
-                if not available
-                else "Hybrid judge running lexical-only (embeddings switched off)."
-            )
+        self.embedding, self.notice = embedding_choice(use_embedding, "Hybrid judge running lexical-only")
         # The runner copies a judge's warnings into the run, so the CLI and the Run page show it.
         self.warnings: list[str] = [self.notice] if self.notice else []
         self.identity = JudgeIdentity(
@@ -136,12 +128,8 @@ class HybridJudge:
         cosines: np.ndarray | None = None
         if self.embedding and items:
             # Lexical work is quick; report embedding progress as the bulk of the time.
-            def on_batch(done: int, distinct: int) -> None:
-                if progress is not None and distinct:
-                    progress(min(total - 1, int(total * done / distinct)), total)
-
             try:
-                cosines = similarities([i.answer for i in items], [i.ground_truth for i in items], progress=on_batch)
+                cosines = item_cosines(items, progress)
             except Exception as exc:
                 error = f"embedding similarity failed: {type(exc).__name__}: {exc}"
                 if progress is not None:

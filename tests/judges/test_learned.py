@@ -167,3 +167,14 @@ def test_a_sentence_naming_another_entity_than_a_one_word_reference_fails() -> N
     )
     assert verdict.status == "ok" and verdict.score is not None and verdict.score < 0.5
     assert "sydney" in verdict.reasoning.lower()
+
+
+def test_without_the_embedding_packages_it_says_so_and_uses_the_lexical_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentic_core.judges import minilm_files
+
+    monkeypatch.setattr(minilm_files, "embedding_available", lambda: (False, "needs onnxruntime; pip install x"))
+    judge_ = LearnedJudge()
+    assert judge_.notice is not None and "pip install" in judge_.notice and judge_.warnings == [judge_.notice]
+    assert "cosine" not in judge_.model.features and judge_.identity.model is None
+    (verdict,) = asyncio.run(judge_.ajudge([JudgeItem(query="q", answer="Paris", ground_truth="Paris")]))
+    assert judge_.notice in verdict.reasoning

@@ -6,7 +6,8 @@ conversation an ``invoke_agent`` span per turn, a ``chat`` span asking for a too
 ``execute_tool`` span and a ``chat`` span answering, the chat spans carrying the history as
 ``gen_ai.input.messages``. Each load runs in a fresh subprocess (peak resident memory,
 ``ru_maxrss``, is that load's alone): once streamed (the default for a document of
-``STREAM_FROM`` bytes or more) and once parsed whole (``STREAM_FROM`` raised past the size).
+``STREAM_FROM`` bytes or more) and once parsed whole (``STREAM_FROM`` raised past the size); then the
+same spans as JSON lines (one span per line, parsed one line at a time).
 
 Run: ``.venv/bin/python benchmarks/bench_otel.py [--size-mb 256]``
 """
@@ -73,21 +74,23 @@ def conversation_spans(i: int, turns: int = 3) -> list[bytes]:
     return out
 
 
-def write_export(path: Path, size_mb: int) -> int:
-    """Write an OTLP JSON document of about ``size_mb`` MB; returns the number of conversations."""
+def write_export(path: Path, size_mb: int, jsonl: bool = False) -> int:
+    """Write an OTLP JSON document (or JSON lines of spans) of about ``size_mb`` MB; returns the conversations."""
     limit = size_mb * 1024 * 1024
     written = n = 0
     with path.open("wb") as f:
-        f.write(b'{"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": '
-                b'{"stringValue": "support-bot"}}]}, "scopeSpans": [{"scope": {"name": "bench"}, "spans": [')
+        if not jsonl:
+            f.write(b'{"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": '
+                    b'{"stringValue": "support-bot"}}]}, "scopeSpans": [{"scope": {"name": "bench"}, "spans": [')
         while written < limit:
             for span in conversation_spans(n):
-                if written:
+                if written and not jsonl:
                     f.write(b",")
-                f.write(span)
+                f.write(span + b"\n" if jsonl else span)
                 written += len(span) + 1
             n += 1
-        f.write(b"]}]}]}")
+        if not jsonl:
+            f.write(b"]}]}]}")
     return n
 
 
@@ -124,6 +127,12 @@ def main() -> None:
             done = subprocess.run([sys.executable, __file__, "--child", str(path), how], capture_output=True,
                                   text=True, cwd=ROOT, check=True)
             print(how, done.stdout.strip())
+        path.unlink()
+        lines = Path(tmp) / "spans.jsonl"
+        write_export(lines, args.size_mb, jsonl=True)
+        done = subprocess.run([sys.executable, __file__, "--child", str(lines), "streamed"], capture_output=True,
+                              text=True, cwd=ROOT, check=True)
+        print(f"JSON lines of the same spans ({lines.stat().st_size / 1024 / 1024:,.0f} MB)", done.stdout.strip())
 
 
 if __name__ == "__main__":

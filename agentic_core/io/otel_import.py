@@ -16,6 +16,8 @@ Expected answers and tools come from a separate reference file
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from agentic_core.io.importers.common import RecordMap, file_stem
@@ -61,7 +63,7 @@ class _Tally:
             first = self.seen.get(key)
             self.seen[key] = (1, span, path) if first is None else (first[0] + 1, first[1], first[2])
 
-    def issues(self, file: str, line_of: Any) -> list[Issue]:
+    def issues(self, file: str, line_of: Callable[[int], int | None]) -> list[Issue]:
         out: list[Issue] = []
         unused: list[str] = []
         first: tuple[Span, str] | None = None
@@ -138,9 +140,9 @@ def import_otel(file: str, parsed: Parsed) -> Parsed:
         rec = RecordMap(file, index, lambda i: first_lines[i] if i < len(first_lines) else None)
 
         def warn_span(span: Span, path: str, rule: str, value: Any, fix: str, rec: RecordMap = rec) -> None:
+            # Located at the span's own line (a conversation's spans may lie anywhere in the file).
             found = rec.issue("warning", path, rule, value, fix)
-            rec.warnings[-1] = Issue(found.severity, found.file, found.record, found.path, found.rule, found.value,
-                                     found.fix, line_of(span.record), None, found.session_id)
+            rec.warnings[-1] = replace(found, line=line_of(span.record))
 
         mapped = conversation(rec, key, members, stem, warn_span)
         if mapped is not None and not rec.errors:

@@ -20,7 +20,7 @@ tokens summed over its model calls, its latency (first span start to last span e
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agentic_core.io.importers.common import RecordMap, decode_result, tool_arguments
@@ -92,9 +92,11 @@ def ordered(spans: list[Span]) -> list[Span]:
 class ConversationBuilder:
     """Builds one seed conversation from one group of spans, recording issues and origins in ``rec``."""
 
-    def __init__(self, rec: RecordMap, warn_span: Callable[[Span, str, str, Any, str], None]) -> None:
+    def __init__(self, rec: RecordMap, warn_span: Callable[[Span, str, str, Any, str], None],
+                 line_of: Callable[[int], int | None] | None = None) -> None:
         self.rec = rec
         self.warn_span = warn_span
+        self.line_of = line_of
         self.turns: list[_Turn] = []
         self.results: dict[str, tuple[Any, str]] = {}
         self.context: tuple[str, str] | None = None
@@ -134,6 +136,8 @@ class ConversationBuilder:
         for out in outputs:
             if out.text:
                 current.answer, current.answer_path = out.text, out.path
+            for call in out.calls:
+                call.record = span.record
             current.output_calls.extend(out.calls)
         return max(seen_users, len(users))
 
@@ -214,8 +218,12 @@ class ConversationBuilder:
         used = []
         for m, call in enumerate(self._calls(turn)):
             where = f"{at}.agentic.tools_used[{m}]"
+            before = len(rec.warnings)
             params = tool_arguments(decode(call.arguments) if isinstance(call.arguments, str) else call.arguments,
                                     call.arguments_path or call.path, rec)
+            if self.line_of is not None and call.record is not None:  # at the line of the span holding the call
+                line = self.line_of(call.record)
+                rec.warnings[before:] = [replace(w, line=line) for w in rec.warnings[before:]]
             result = None if call.result is NO_RESULT else decode_result(call.result)
             used.append({"tool_name": call.name, "parameters": params, "result": result, "step": m + 1})
             rec.origin(where, call.path)
@@ -251,7 +259,8 @@ class ConversationBuilder:
 
 
 def conversation(rec: RecordMap, key: str, spans: list[Span], stem: str,
-                 warn_span: Callable[[Span, str, str, Any, str], None]) -> dict[str, Any] | None:
+                 warn_span: Callable[[Span, str, str, Any, str], None],
+                 line_of: Callable[[int], int | None] | None = None) -> dict[str, Any] | None:
     """The seed conversation of one group of spans (``None``, with an error recorded, when it has no turn).
 
     Args:
@@ -260,6 +269,7 @@ def conversation(rec: RecordMap, key: str, spans: list[Span], stem: str,
         spans: The group's spans, in file order.
         stem: The file's stem (the agent's name when the spans name neither agent nor model nor service).
         warn_span: Records a warning located at a span.
+        line_of: The line of a file record (warnings about a tool call name the line of its span).
 
     Returns:
         The seed conversation dict.
@@ -269,7 +279,7 @@ def conversation(rec: RecordMap, key: str, spans: list[Span], stem: str,
     if id_span is not None:
         attr = "gen_ai.conversation.id" if "gen_ai.conversation.id" in id_span.attrs else "session.id"
         rec.origin("session_id", id_span.attr_path(attr))
-    builder = ConversationBuilder(rec, warn_span)
+    builder = ConversationBuilder(rec, warn_span, line_of)
     builder.read(spans)
     if not builder.turns:
         rec.error(spans[0].path, f"the {len(spans)} spans of this conversation hold no user message answered by the "

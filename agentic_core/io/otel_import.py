@@ -144,7 +144,7 @@ def import_otel(file: str, parsed: Parsed) -> Parsed:
             found = rec.issue("warning", path, rule, value, fix)
             rec.warnings[-1] = replace(found, line=line_of(span.record))
 
-        mapped = conversation(rec, key, members, stem, warn_span)
+        mapped = conversation(rec, key, members, stem, warn_span, line_of)
         if mapped is not None and not rec.errors:
             out.records.append(mapped)
             out.origins[index] = rec.origins

@@ -40,6 +40,7 @@ class Call:
     arguments_path: str | None = None
     result: Any = NO_RESULT
     result_path: str | None = None
+    record: int | None = None  # the file record of the span that holds the call (for its line)
 
 
 @dataclass
@@ -283,7 +284,7 @@ def tool_call(span: Span) -> Call:
     """A tool span's call: ``gen_ai.tool.*`` (arguments and result may be missing: v1.36) or OpenInference's."""
     name = first_text(span, "gen_ai.tool.name", "tool.name") or span.name
     call_id = first_text(span, "gen_ai.tool.call.id", "tool_call.id", "tool.id") or ""
-    call = Call(call_id, name, None, span.path)
+    call = Call(call_id, name, None, span.path, record=span.record)
     for key in ("gen_ai.tool.call.arguments", "tool.parameters", "input.value"):
         if key in span.attrs:
             call.arguments, call.arguments_path = span.attrs[key], span.attr_path(key)

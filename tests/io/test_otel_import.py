@@ -235,3 +235,12 @@ def test_the_cli_evaluates_traces_against_a_reference_file(tmp_path: Path, monke
     code, out, err = _cli("evaluate", str(traces), "--references", str(tmp_path / "nope.jsonl"), "--no-progress",
                           "--no-save")
     assert code == EXIT_USER_ERROR and "reference file" in err and "nope.jsonl" in err
+
+
+def test_in_json_lines_a_spans_warning_names_that_spans_line(tmp_path: Path) -> None:
+    spans = json.loads((DATA / "current.json").read_text())["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    lines = _write(tmp_path, "spans.jsonl", [spans[3], spans[2], spans[0], spans[1]])  # the bad tool span: line 4
+    report = load_paths([lines], workers=1)
+    (bad,) = [i for i in report.issues if "is not valid JSON" in i.rule]
+    assert (bad.line, bad.path) == (4, "attributes.gen_ai.tool.call.arguments")
+    assert bad.session_id == "trip-9"

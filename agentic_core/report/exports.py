@@ -127,9 +127,27 @@ def conversations_table(agg: Aggregate) -> pd.DataFrame:
     """One row per conversation (seed-003 counts, status and per-conversation pass@K).
 
     The ``statistics`` column says how the per-conversation numbers were made, so a CSV read on its
-    own still names its mode, estimator and prior.
+    own still names its mode, estimator and prior. The per-conversation numbers need a conversation
+    with K or more interactions: where no conversation has them, their columns would be empty on
+    every row, so they are left out with the ``statistics`` column that describes them (the run's
+    curve, in the summary, is over tasks and has them).
     """
-    return agg.conversations.assign(k=agg.k, statistics=per_group_statistics(agg.settings))
+    frame = agg.conversations.assign(k=agg.k)
+    numbers = [c for c in frame.columns if c not in _CONVERSATION_BASICS]
+    values = [c for c in numbers if c != "defined"]  # 'defined' says whether the others have values
+    if values and frame[values].isna().all().all():
+        return frame.drop(columns=numbers)
+    return frame.assign(statistics=per_group_statistics(agg.settings))
+
+
+_CONVERSATION_BASICS = frozenset(
+    {
+        "conversation", "session_id", "assistant_id", "task_key", "total_interactions", "correct_interactions",
+        "unscored_interactions", "is_fully_correct", "status", "tool_interactions", "tool_correct_interactions",
+        "min_score", "k",
+    }
+)  # fmt: skip
+"""The conversations table's own columns (the others are its per-conversation statistics)."""
 
 
 def tasks_table(agg: Aggregate) -> pd.DataFrame:

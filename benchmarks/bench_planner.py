@@ -1,7 +1,7 @@
 """Does the planner keep its promises? Simulated runs of the planned tasks x attempts (docs/statistics.md).
 
-Run: ``.venv/bin/python benchmarks/bench_planner.py [--sims 150] [--quick]``. Seeded: the same command
-prints the same tables.
+Run: ``.venv/bin/python benchmarks/bench_planner.py [--sims 150] [--quick] [--fast-only]``. Seeded: the
+same command prints the same tables.
 
 *Half-width.* For each task population (U-shaped Beta(0.4, 0.4), skewed Beta(0.6, 2.5)), metric and mode,
 :func:`~agentic_core.stats.planner.plan_evaluation` picks the cheapest tasks T x attempts n for a
@@ -17,7 +17,12 @@ per-task values (computed from 2,000,000 draws: what a pilot of both agents esti
 cheapest T x n for power 0.8 at a 5% two-sided level. Each simulated pair of benchmarks goes through
 :func:`~agentic_core.stats.compare.compare_counts`; "detected" means its 95% interval for B - A excludes 0.
 The table compares the promised power at the planned T with the share detected (standard error
-sqrt(p (1 - p) / sims)).
+sqrt(p (1 - p) / sims)). Frequentist ``compare_counts`` is the paired t, so a second table runs that
+statistic directly with many more simulations (``--fast-power-sims``).
+
+*Stopping early.* :func:`~agentic_core.stats.planner_sequential.sequential_decision` with 3 looks on the
+planned comparison, with no difference (its error rate should be at most 5%) and with the planned difference
+(power, and the mean tasks judged before it stopped).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import ndtr
+from scipy.special import ndtr, stdtrit
 from scipy.stats import beta as beta_dist
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -157,6 +162,52 @@ def power_rows(sims: int, quick: bool) -> list[str]:
     return rows
 
 
+def fast_power_rows(sims: int) -> list[str]:
+    """Frequentist power with many simulations: the paired t on the per-task differences.
+
+    ``compare_counts``' frequentist interval is exactly this paired t (Student-t on T - 1 degrees of freedom over
+    the per-task differences of the unbiased estimates), so this is the same detection, computed directly.
+    """
+    rows = [
+        "| population | metric | planned T x n | promised power | detected (se) |",
+        "|---|---|---|---|---|",
+    ]
+    for name, (a, b) in POPULATIONS.items():
+        for metric, k in METRICS:
+            ab_b = b_population(a, b, metric, k)
+            rng = np.random.default_rng([int(a * 10), int(b * 10), k, 55])
+            big = paired_p(rng, 2_000_000, (a, b), ab_b)
+            rho = float(np.corrcoef(g_of(big[0], metric, k), g_of(big[1], metric, k))[0, 1])
+            plan = plan_evaluation(
+                beta_population(a, b),
+                population_b=beta_population(*ab_b),
+                metric=metric,
+                k=k,
+                attempts=ATTEMPTS,
+                difference=DIFFERENCE,
+                correlation=rho,
+            )
+            best = plan.cheapest_for_difference
+            assert best is not None and best.tasks is not None and best.per_task_sd is not None
+            tasks, n = best.tasks, best.attempts
+            critical = float(stdtrit(tasks - 1.0, 0.975))
+            detected = 0
+            for _ in range(sims):
+                c = rng.binomial(n, paired_p(rng, tasks, (a, b), ab_b))
+                at_k, pow_k = estimates(np.full(c.size, n), c.ravel(), np.array([k]), "unbiased")
+                est = (pow_k if metric == "pass^k" else at_k)[:, 0].reshape(2, -1)
+                d = est[1] - est[0]
+                detected += abs(d.mean()) / (d.std(ddof=1) / math.sqrt(tasks)) >= critical
+            share = detected / sims
+            promised = paired_power(DIFFERENCE, best.per_task_sd, tasks, 0.95)
+            rows.append(
+                f"| {name} | {metric.replace('k', str(k))} | {tasks} x {n} | {promised:.3f} | "
+                f"{share:.3f} ({math.sqrt(share * (1 - share) / sims):.3f}) |"
+            )
+            print(rows[-1], flush=True)
+    return rows
+
+
 def sequential_rows(sims: int) -> list[str]:
     """Error rate, power and tasks used of the early-stopping rule, 3 looks, on the planned comparison."""
     rows = [
@@ -211,12 +262,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sims", type=int, default=150, help="simulated benchmarks per row")
     parser.add_argument("--quick", action="store_true", help="pass^2 only")
-    parser.add_argument("--sequential-sims", type=int, default=4000, help="simulated comparisons per early-stop row")
-    parser.add_argument("--only-sequential", action="store_true", help="the early-stopping table alone")
+    parser.add_argument("--sequential-sims", type=int, default=2000, help="simulated comparisons per early-stop row")
+    parser.add_argument(
+        "--fast-only", action="store_true", help="only the fast tables (paired-t power, early stopping)"
+    )
+    parser.add_argument("--fast-power-sims", type=int, default=3000, help="simulations per fast paired-t power row")
     args = parser.parse_args()
     start = time.perf_counter()
-    hw = [] if args.only_sequential else half_width_rows(args.sims, args.quick)
-    pw = [] if args.only_sequential else power_rows(args.sims, args.quick)
+    hw = [] if args.fast_only else half_width_rows(args.sims, args.quick)
+    pw = [] if args.fast_only else power_rows(args.sims, args.quick)
+    fast = fast_power_rows(args.fast_power_sims)
     seq = sequential_rows(args.sequential_sims)
     print()
     if hw:
@@ -224,6 +279,8 @@ def main() -> None:
         print("\n".join(hw))
         print(f"\nPower 0.8 to detect +{DIFFERENCE} at a 5% two-sided level ({args.sims} simulations per row):\n")
         print("\n".join(pw))
+    print(f"\nFrequentist power by the paired t directly ({args.fast_power_sims} simulations per row):\n")
+    print("\n".join(fast))
     print(f"\nStopping early, 3 looks, 5% two-sided ({args.sequential_sims} simulated comparisons per row):\n")
     print("\n".join(seq))
     print(f"\n{time.perf_counter() - start:.0f} s")

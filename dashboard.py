@@ -15,7 +15,6 @@ from agentic_core.errors import AgenticError
 from ui.housekeeping import remember_script_module, start_housekeeping
 from ui.run_job import current_job, settle_job
 from ui.state import ensure_run, get_data, running_via_app
-from ui.theme import theme_toggle
 from ui.url_state import open_linked_run, sync_url
 
 # The icon ships with the app: an icon name made every page load ask another host for it (fails offline).
@@ -98,7 +97,6 @@ with running_via_app():
         if job is not None and job.running:
             # No count here: the sidebar is not redrawn while the Run page's progress is.
             st.caption(":blue[Judging in the background] (progress and Cancel on Run)")
-    theme_toggle()  # charts light / dark (Streamlit cannot switch the page's own theme at run time)
 
     for message in sync_url(run):
         st.warning(message, icon=":material/link:")

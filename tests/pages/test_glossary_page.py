@@ -38,7 +38,7 @@ def test_explorer_has_no_how_to_read(open_app: OpenApp) -> None:
 def test_every_sidebar_setting_tooltip_links_to_an_existing_entry(open_app: OpenApp) -> None:
     at = open_app()
     widgets = [*at.sidebar.slider, *at.sidebar.select_slider, *at.sidebar.selectbox, *at.sidebar.toggle]
-    widgets += [r for r in at.sidebar.radio if r.key != "theme_toggle"]
+    widgets += list(at.sidebar.radio)
     assert len(widgets) >= 9
     for widget in widgets:
         match = LINK.search(widget.help or "")
@@ -53,17 +53,9 @@ def test_tools_and_prior_tooltips_link_too(open_app: OpenApp) -> None:
     assert LINK.search(at.radio(key="prior").help or "")
 
 
-def test_chart_theme_toggle_defaults_to_the_os_and_switches_charts(open_app: OpenApp) -> None:
+def test_charts_follow_the_page_theme_with_no_chart_only_choice(open_app: OpenApp) -> None:
+    # A light / dark choice for the charts alone left black boxes on a white page (issue 25).
     at = open_app()
-    toggle = at.sidebar.radio(key="theme_toggle")
-    assert toggle.value == "auto"
-    assert "charts" in (toggle.help or "")
-    toggle.set_value("dark").run()
-    assert not at.exception
+    assert not [r for r in at.sidebar.radio if r.key == "theme_toggle"]
     chart = at.get("plotly_chart")[0]
-    spec = chart.proto.spec
-    assert chart.proto.theme == ""  # drawn with its own (dark) template, not Streamlit's
-    assert "#0e1117" in spec and "#fafafa" in spec
-    # Kept on another page.
-    at.switch_page("pages/tools.py").run()
-    assert at.sidebar.radio(key="theme_toggle").value == "dark"
+    assert chart.proto.theme == "streamlit"  # drawn in the page's own theme

@@ -152,7 +152,10 @@ ENTRIES: tuple[GlossaryEntry, ...] = (
         "hierarchical-beta-binomial",
         "Bayesian model of the task population: each task's success rate is drawn from a Beta(alpha, beta) "
         "population, so tasks with few attempts are pulled (shrunk) towards the population mean. Computed "
-        "exactly on a grid (BDA3 section 5.3); the Uncertainty page shows the shrinkage.",
+        "exactly on a grid (BDA3 section 5.3); the Uncertainty page shows the shrinkage. One Beta cannot fit "
+        "a mix of always-solved and rarely-solved tasks, so the population interval is widened to hold the "
+        "Bayesian bootstrap's (the tasks reweighted at random, plus one never-solved and one always-solved "
+        "prior task), which assumes no shape.",
         "p_task ~ Beta(alpha, beta), c_task ~ Binomial(n_task, p_task), hyperprior (alpha + beta)^(-5/2).",
         ("target", "prior", "copula"),
     ),

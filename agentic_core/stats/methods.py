@@ -29,7 +29,8 @@ IntervalMethod = Literal[
 ``bca-bootstrap``: BCa bootstrap over groups with a small-sample expansion, widened to hold the
 hierarchical Beta-Binomial interval where that is wider (frequentist, population; issue 30).
 ``within-task-bootstrap``: the attempts within each group resampled (frequentist, these tasks).
-``hierarchical-grid``: the hierarchical Beta-Binomial posterior, exact on a grid (Bayesian, population).
+``hierarchical-grid``: the hierarchical Beta-Binomial posterior, exact on a grid (Bayesian, population);
+a curve's interval is widened to hold the Bayesian bootstrap over tasks where that is wider (issue 30).
 ``beta-quantiles``: exact Beta posterior quantiles, transformed (one Bayesian group).
 ``monte-carlo``: seeded Monte Carlo of the posterior of the mean over these groups, with
 exact Beta draws for every group, or for the groups that keep the total from being near normal.
@@ -62,7 +63,8 @@ METHOD_TEXT: dict[str, str] = {
     "the hierarchical Beta-Binomial interval (the bootstrap alone misses the truth too often when most tasks "
     "are hard, or most are easy)",
     "within-task-bootstrap": "a seeded bootstrap of the attempts within each task",
-    "hierarchical-grid": "the hierarchical Beta-Binomial posterior over tasks (BDA3 5.3), exact on a grid",
+    "hierarchical-grid": "the hierarchical Beta-Binomial posterior over tasks (BDA3 5.3), exact on a grid, "
+    "widened to hold the Bayesian bootstrap over tasks (which assumes no shape for task difficulty)",
     "beta-quantiles": "exact Beta posterior quantiles (a single group, no Monte Carlo)",
     "monte-carlo": "a seeded Monte Carlo of the posterior of the mean over these tasks (exact Beta draws)",
     "cornish-fisher": "the exact cumulants of the posterior of the mean over these tasks with a Cornish-Fisher "

@@ -244,3 +244,31 @@ def test_in_json_lines_a_spans_warning_names_that_spans_line(tmp_path: Path) -> 
     (bad,) = [i for i in report.issues if "is not valid JSON" in i.rule]
     assert (bad.line, bad.path) == (4, "attributes.gen_ai.tool.call.arguments")
     assert bad.session_id == "trip-9"
+
+
+def test_openllmetry_flattened_prompt_and_completion_attributes_are_read(tmp_path: Path) -> None:
+    def attrs(**values: Any) -> list[dict[str, Any]]:
+        typed = [{"key": k.replace("__", "."), "value": {"intValue": str(v)} if isinstance(v, int)
+                  else {"stringValue": v}} for k, v in values.items()]
+        return typed
+
+    chat = {"traceId": "ee" * 16, "spanId": "01" * 8, "name": "openai.chat", "startTimeUnixNano": "10",
+            "endTimeUnixNano": "50", "attributes": attrs(
+                gen_ai__system="openai", gen_ai__request__model="gpt-4o", gen_ai__prompt__0__role="user",
+                gen_ai__prompt__0__content="What is 2 + 3?", gen_ai__completion__0__role="assistant",
+                gen_ai__completion__0__tool_calls__0__name="add",
+                gen_ai__completion__0__tool_calls__0__arguments='{"a": 2, "b": 3}',
+                gen_ai__usage__prompt_tokens=12, gen_ai__usage__completion_tokens=4)}
+    answer = {**chat, "spanId": "02" * 8, "startTimeUnixNano": "60", "endTimeUnixNano": "90", "attributes": attrs(
+        gen_ai__request__model="gpt-4o", gen_ai__prompt__0__role="user", gen_ai__prompt__0__content="What is 2 + 3?",
+        gen_ai__prompt__1__role="tool", gen_ai__prompt__1__content="5", gen_ai__completion__0__role="assistant",
+        gen_ai__completion__0__content="2 + 3 = 5.", gen_ai__usage__prompt_tokens=20,
+        gen_ai__usage__completion_tokens=6)}
+    report = load_paths([_write(tmp_path, "spans.jsonl", [chat, answer])], workers=1)
+    (conv,) = list(report.conversations)
+    (turn,) = conv.conversation
+    assert (turn.query, turn.assistant) == ("What is 2 + 3?", "2 + 3 = 5.")
+    assert turn.agentic is not None
+    assert [(c.tool_name, c.parameters) for c in turn.agentic.tools_used] == [("add", {"a": 2, "b": 3})]
+    assert turn.telemetry is not None and (turn.telemetry.input_tokens, turn.telemetry.output_tokens) == (32, 10)
+    assert conv.session_id == "ee" * 16

@@ -164,11 +164,22 @@ def posterior_figure(
             annotation_text=f"interval [{ci[0]:.1%}, {ci[1]:.1%}]",
             annotation_position="top left",
         )
+    # Three rows of labels: the interval's at the top, the target's below it, the mean's at the bottom;
+    # drawn at one height they overlapped whenever the mean sat near the interval's edge or the target.
     if mean is not None:
-        fig.add_vline(x=mean, line={"color": color, "width": 2}, annotation_text=f"mean {mean:.1%}")
+        fig.add_vline(
+            x=mean,
+            line={"color": color, "width": 2},
+            annotation_text=f"mean {mean:.1%}",
+            annotation_position="bottom right",
+        )
     if target is not None:
         fig.add_vline(
-            x=target, line={"color": GUIDE_COLOR, "dash": "dash"}, annotation_text=f"target {target:.0%}"
+            x=target,
+            line={"color": GUIDE_COLOR, "dash": "dash"},
+            annotation_text=f"target {target:.0%}",
+            annotation_position="top right",
+            annotation_yshift=-24,
         )
     for annotation in fig.layout.annotations:
         annotation.update(bgcolor=LABEL_BOX)

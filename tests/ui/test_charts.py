@@ -122,3 +122,14 @@ def test_light_charts_get_the_light_template_and_auto_stays_with_streamlit() -> 
     assert contrast(light.layout.template.layout.font.color, LIGHT) >= 4.5
     auto = apply_chart_theme(tool_dimension_figure(summary(0.7)), "auto")
     assert auto.layout.template == tool_dimension_figure(summary(0.7)).layout.template  # untouched
+
+
+def test_posterior_labels_sit_on_three_rows() -> None:
+    import numpy as np
+
+    from ui.charts import posterior_figure
+
+    fig = posterior_figure(np.linspace(0.3, 0.5, 200), (0.31, 0.49), 0.32, "p", target=0.33)
+    spots = {a.text.split(" ")[0]: (a.y, a.yanchor, a.yshift or 0) for a in fig.layout.annotations}
+    assert set(spots) == {"interval", "mean", "target"}
+    assert len(set(spots.values())) == 3, spots  # no two labels at the same height

@@ -15,7 +15,7 @@ import streamlit as st
 from agentic_core.aggregate import Aggregate
 from agentic_core.errors import AgenticError
 from agentic_core.settings import AggregateSettings
-from agentic_core.stats.planner import Plan, Requirement, plan_evaluation
+from agentic_core.stats.planner import DEFAULT_ATTEMPTS, Plan, Requirement, plan_evaluation
 from agentic_core.stats.planner_variance import TaskPopulation, pilot_population, rates_population
 from ui.charts import GUIDE_COLOR
 from ui.format import md_text
@@ -23,7 +23,6 @@ from ui.memo import session_memo
 from ui.theme import show_chart
 
 MEMO_KEY = "_planner_memo"
-ATTEMPTS = (1, 2, 3, 4, 5, 6, 8, 10, 16)
 # The chart's task axis: 10 to 5,000 tasks, evenly on a log scale.
 CHART_TASKS = tuple(sorted({int(t) for t in np.rint(np.geomspace(10, 5000, 40))}))
 SOURCES = {"pilot": "This run as the pilot", "rates": "Assumed rates"}
@@ -165,7 +164,7 @@ def render_planner(agg: Aggregate, settings: AggregateSettings, *, key: str, com
                 prior=(settings.prior_a, settings.prior_b),
                 level=settings.ci_level,
                 tasks=CHART_TASKS,
-                attempts=ATTEMPTS,
+                attempts=DEFAULT_ATTEMPTS,
                 half_width=None if compare else float(goal),
                 difference=float(goal) if compare else None,
                 power=float(power),

@@ -288,7 +288,11 @@ def plan_evaluation(
     sd_diff: dict[int, float | None] = {}
     for n in n_list:
         var_a = per_task_variance(population, metric, k, n, mode=md, target=tg, estimator=est, prior=prior)[0]
-        var_b = per_task_variance(pop_b, metric, k, n, mode=md, target=tg, estimator=est, prior=prior)[0]
+        var_b = (
+            var_a
+            if pop_b is population
+            else per_task_variance(pop_b, metric, k, n, mode=md, target=tg, estimator=est, prior=prior)[0]
+        )
         ok = math.isfinite(var_a) and math.isfinite(var_b)
         sd[n] = math.sqrt(var_a) if math.isfinite(var_a) else None
         shared = correlation * math.sqrt(between * between_b) if tg == "population" else 0.0

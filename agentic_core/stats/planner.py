@@ -172,10 +172,11 @@ def tasks_for_half_width(sd: float, half_width: float, level: float) -> int | No
 
 
 def _whole_list(values: Sequence[int], place: str) -> list[int]:
-    out = sorted({int(v) for v in values})
-    if not out or out[0] < 1 or any(v != int(v) or isinstance(v, bool) for v in values):
-        raise SettingsError(place, "must be whole numbers >= 1", list(values), "give e.g. 1,2,4,8")
-    return out
+    items = list(values)
+    # Whole numbers only: 2.5 or "3" are refused, not rounded (numpy integers are whole numbers too).
+    if not items or not all(hasattr(v, "__index__") and not isinstance(v, bool) and v >= 1 for v in items):
+        raise SettingsError(place, "must be whole numbers >= 1", items, "give e.g. 1,2,4,8")
+    return sorted({int(v) for v in items})
 
 
 def _cheapest(reqs: list[Requirement]) -> Requirement | None:
@@ -276,7 +277,7 @@ def plan_evaluation(
         raise SettingsError("power", f"must be above the test's size {1 - lvl:g} and below 1", power, "give e.g. 0.8")
     if not -1.0 <= correlation <= 1.0:
         raise SettingsError("correlation", "must be in [-1, 1]", correlation, "give e.g. 0.5")
-    if not interactions_per_attempt > 0:
+    if not (interactions_per_attempt > 0 and math.isfinite(interactions_per_attempt)):
         raise SettingsError(
             "interactions per attempt", "must be a positive number", interactions_per_attempt, "give e.g. 1"
         )

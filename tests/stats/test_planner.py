@@ -175,6 +175,13 @@ def test_a_pilot_aggregate_plans_with_its_interactions() -> None:
         (lambda: plan_evaluation(beta_population(1, 1), half_width=1.5), "half-width"),
         (lambda: plan_evaluation(beta_population(1, 1), power=0.01), "power"),
         (lambda: plan_evaluation(beta_population(1, 1), attempts=[0]), "attempts"),
+        (lambda: plan_evaluation(beta_population(1, 1), attempts=[2.5]), "attempts"),
+        (lambda: plan_evaluation(beta_population(1, 1), tasks=["10"]), "tasks"),
+        (
+            lambda: plan_evaluation(beta_population(1, 1), interactions_per_attempt=float("inf")),
+            "interactions per attempt",
+        ),
+        (lambda: plan_evaluation(beta_population(1, 1), correlation=float("nan")), "correlation"),
         (lambda: plan_evaluation("runs.json"), "population"),
     ],
 )

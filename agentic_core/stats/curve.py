@@ -421,9 +421,9 @@ def _bayesian(
                 "(alpha + beta >= e^-7): read the interval as approximate"
             )
         # Issue 30: one Beta law cannot fit a mixture of always-solved and rarely-solved tasks, and
-        # there the hierarchical interval covered as little as 0.13. The interval is widened to hold
-        # the Bayesian bootstrap's, which assumes no shape (benchmarks/bench_coverage.py: the hull
-        # covered >= 0.93 in every cell where the Beta model alone did not).
+        # there the hierarchical interval lay beside the truth. The interval is widened to hold the
+        # Bayesian bootstrap's, which assumes no shape; the Beta model still carries the small-T cells
+        # where the bootstrap alone is too narrow (coverage of each: benchmarks/RESULTS.md).
         key = [np.asarray(x, dtype=np.int64).tobytes() for x in (dist.n, dist.c, dist.m, ks)]
         b_low, b_high = _bootstrap_bounds(*key, prior, level)
         return both[0], np.minimum(both[1], b_low), np.maximum(both[2], b_high), "hierarchical-grid", notes

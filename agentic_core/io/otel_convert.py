@@ -13,8 +13,10 @@ start-time order (a parent before its children at the same instant, then the fil
 - when no model call carries messages, each agent (``invoke_agent`` / ``AGENT``) or root chain span
   with an input and an output is one turn.
 
-Each interaction keeps ``telemetry``: the model, the agent's name, the turn's input and output
-tokens summed over its model calls, its latency (first span start to last span end) and the trace id.
+The conversation keeps its thread as ``trace`` (:mod:`agentic_core.trace`): the system prompt, then per
+turn the query, each tool call with its result, and the answer. Each interaction keeps ``telemetry``: the
+model, the agent's name, the turn's input and output tokens summed over its model calls, its latency (first
+span start to last span end) and the trace id.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agentic_core.io.importers.common import RecordMap, decode_result, tool_arguments
+from agentic_core.io.importers.messages import step_text
 from agentic_core.io.otel_messages import (
     NO_RESULT,
     Call,
@@ -54,6 +57,7 @@ class _Turn:
     llm: list[Span] = field(default_factory=list)
     tools: list[Span] = field(default_factory=list)
     output_calls: list[Call] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)  # the turn's tool calls as mapped
 
 
 def group(spans: list[Span]) -> dict[str, list[Span]]:
@@ -216,7 +220,8 @@ class ConversationBuilder:
                            "output after its tool calls); it was mapped with an empty answer, which judges grade as "
                            "wrong", None, "record the model's final output message (gen_ai.output.messages)")
         used = []
-        for m, call in enumerate(self._calls(turn)):
+        turn.calls = self._calls(turn)
+        for m, call in enumerate(turn.calls):
             where = f"{at}.agentic.tools_used[{m}]"
             before = len(rec.warnings)
             params = tool_arguments(decode(call.arguments) if isinstance(call.arguments, str) else call.arguments,
@@ -234,6 +239,24 @@ class ConversationBuilder:
         out["telemetry"] = self.telemetry(turn, agent)
         rec.origin(f"{at}.telemetry", (turn.llm or turn.spans)[-1].path)
         return out
+
+    def thread(self, interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``Conversation.trace``: the system prompt, then per turn the query, each call and its result, the answer."""
+        steps: list[dict[str, Any]] = []
+        if self.context is not None:
+            steps.append({"role": "system", "content": self.context[0], "interaction": None, "source": self.context[1]})
+        for t, (turn, out) in enumerate(zip(self.turns, interactions, strict=True)):
+            steps.append({"role": "user", "content": turn.query, "interaction": t, "source": turn.query_path})
+            used = (out.get("agentic") or {}).get("tools_used", [])
+            for call, mapped in zip(turn.calls, used, strict=True):
+                steps.append({"role": "assistant", "content": "", "interaction": t, "source": call.path, "tool_calls": [
+                    {"name": call.name, "arguments": mapped["parameters"], "id": call.id or None}]})
+                steps.append({"role": "tool", "content": step_text(mapped["result"]), "interaction": t,
+                              "name": call.name, "tool_call_id": call.id or None,
+                              "source": call.result_path or call.path})
+            steps.append({"role": "assistant", "content": out["assistant"], "interaction": t,
+                          "source": turn.answer_path})
+        return steps
 
     @staticmethod
     def telemetry(turn: _Turn, agent: str | None) -> dict[str, Any]:
@@ -299,4 +322,5 @@ def conversation(rec: RecordMap, key: str, spans: list[Span], stem: str,
     if builder.context is not None:
         out["context"] = builder.context[0]
         rec.origin("context", builder.context[1])
+    out["trace"] = builder.thread(interactions)  # the Explorer's whole-trace view
     return out

@@ -272,3 +272,16 @@ def test_openllmetry_flattened_prompt_and_completion_attributes_are_read(tmp_pat
     assert [(c.tool_name, c.parameters) for c in turn.agentic.tools_used] == [("add", {"a": 2, "b": 3})]
     assert turn.telemetry is not None and (turn.telemetry.input_tokens, turn.telemetry.output_tokens) == (32, 10)
     assert conv.session_id == "ee" * 16
+
+
+def test_the_conversation_keeps_its_thread_for_the_explorer() -> None:
+    data, _ = _sdk_file("current", "otlp-json")
+    (conv,) = list(load_bytes("t.json", data, workers=1).conversations)
+    assert conv.trace is not None
+    assert [(s.role, s.interaction) for s in conv.trace] == [
+        ("system", None), ("user", 0), ("assistant", 0), ("tool", 0), ("assistant", 0), ("user", 1), ("assistant", 1)]
+    call, result = conv.trace[2], conv.trace[3]
+    assert [(c.name, c.arguments) for c in call.tool_calls] == [("lookup_order", TURNS[0][1])]
+    assert json.loads(result.content) == TURNS[0][2] and result.name == "lookup_order"
+    assert conv.trace[4].content == TURNS[0][3]
+    assert conv.trace[1].source is not None and "gen_ai.input.messages" in conv.trace[1].source

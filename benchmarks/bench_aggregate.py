@@ -22,6 +22,7 @@ from make_large import make_records
 from agentic_core.evaluate import aggregate, evaluate
 from agentic_core.io.loader import load_records
 from agentic_core.settings import make_settings
+from benchmarks.results_file import Recorder, add_results_arguments
 
 
 def main() -> None:
@@ -30,7 +31,9 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=20_000)
     parser.add_argument("--interactions", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=15)
+    add_results_arguments(parser)
     args = parser.parse_args()
+    recorder = Recorder(args, "bench_aggregate", "Aggregate")
 
     t0 = time.perf_counter()
     report = load_records(make_records(args.conversations, args.interactions))
@@ -64,6 +67,7 @@ def main() -> None:
             print(
                 f"| {unit} | {mode} | {target} | {estimator} | {statistics.median(times):.1f} | {min(times):.1f} |"
             )
+    recorder.finish()
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ from agentic_core.judges.cascade import CascadeJudge  # noqa: E402
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge  # noqa: E402
 from agentic_core.passing import reaches  # noqa: E402
 from benchmarks.judge_accuracy import DEFAULT_DEVSET, load_devset, split_devset  # noqa: E402
+from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
 
 LLM_THRESHOLD = 0.7
 GOAL_SAVED = 0.60
@@ -364,13 +365,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also re-band the offline judge's probability, e.g. 0.2-0.8,0.1-0.9 (uncertain strictly inside)",
     )
     parser.add_argument("--json", type=Path, help="also write the rows and summaries as JSON here")
+    add_results_arguments(parser)
     args = parser.parse_args(argv)
+    recorder = Recorder(args, "bench_cascade", "Cascade judge")
     rates = [float(r) for r in args.rates.split(",") if r.strip()]
     bands = [(float(lo), float(hi)) for lo, hi in (b.split("-") for b in args.bands.split(",") if b.strip())]
     doc = run(args.offline, rates, args.seeds, args.split, args.devset, bands)
-    print(markdown(doc))
+    report = markdown(doc)
+    print(report)
     if args.json:
         args.json.write_text(json.dumps(doc, indent=2))
+    recorder.finish(report)
     return 0
 
 

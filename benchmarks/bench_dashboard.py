@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from make_large import make_records, write_jsonl  # noqa: E402
 
+from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
 from tests.e2e.harness import (  # noqa: E402
     IDLE,
     chromium,
@@ -60,7 +61,9 @@ def main() -> None:
     parser.add_argument("--interactions", type=int, default=5)
     parser.add_argument("--moves", type=int, default=5)
     parser.add_argument("--sample-only", action="store_true", help="only the built-in sample's first visits")
+    add_results_arguments(parser)
     args = parser.parse_args()
+    recorder = Recorder(args, "bench_dashboard", "Dashboard in a real browser")
     rows: list[tuple[str, float, float]] = []
     k_moves: list[float] = []
     t_moves: list[float] = []
@@ -73,6 +76,7 @@ def main() -> None:
                 rows.append((f"built-in sample, empty cache, {label}: second session", *_session(ctx, url)))
         if args.sample_only:
             _print(args, rows, k_moves, t_moves)
+            recorder.finish()
             return
         data = Path(tmp) / "large.jsonl"
         write_jsonl(data, make_records(args.conversations, args.interactions))
@@ -118,6 +122,7 @@ def main() -> None:
                     t_moves.append(time.perf_counter() - start)
                     wait_idle(page)
     _print(args, rows, k_moves, t_moves)
+    recorder.finish()
 
 
 def _print(

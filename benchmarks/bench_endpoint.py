@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.make_large import make_records  # noqa: E402
+from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
 
 TARGET_S = 2.0
 SEED_REQUEST = ROOT / "sample_data" / "seed001_request.json"
@@ -123,7 +124,9 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=1000)
     parser.add_argument("--interactions", type=int, default=1, help="per conversation, in the distinct-text rows")
     parser.add_argument("--rounds", type=int, default=5, help="warm requests per scenario (median reported)")
+    add_results_arguments(parser)
     args = parser.parse_args()
+    recorder = Recorder(args, "bench_endpoint", "HTTP endpoint")
     n, rounds = args.conversations, args.rounds
     seed = seed_body(n)
     lexical = [distinct_body(n, args.interactions, 100 + r, "lexical") for r in range(rounds)]
@@ -169,6 +172,7 @@ def main() -> None:
     median = statistics.median(seed_warm)
     verdict = "meets" if median <= TARGET_S else "MISSES"
     print(f"seed 001 x {n:,}, warm median {median:.2f} s: {verdict} the {TARGET_S:.0f} s target")
+    recorder.finish()
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from agentic_core.report.tool_tables import (
     table_page,
 )
 from agentic_core.settings import make_settings
+from benchmarks.results_file import Recorder, add_results_arguments
 
 
 def _time(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
@@ -52,7 +53,9 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=20_000)
     parser.add_argument("--interactions", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=5)
+    add_results_arguments(parser)
     args = parser.parse_args()
+    recorder = Recorder(args, "bench_explorer", "Dashboard: Explorer and Tools")
     result = evaluate(load_records(make_records(args.conversations, args.interactions)), "dataset", cache_mode="off")
     agg = aggregate(result, make_settings(threshold=0.7))
     t0 = time.perf_counter()
@@ -117,6 +120,7 @@ def main() -> None:
 
         med, best = _time(tools_step, args.repeat)
         print(f"| {label} | {size[0]:,} | {med:.0f} | {best:.0f} | {size[1] / 1e6:.1f} |")
+    recorder.finish()
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from agentic_core.judges.cache import JudgeCache  # noqa: E402
 from agentic_core.judges.llm import LLMJudge  # noqa: E402
 from agentic_core.judges.providers import build_chat_model  # noqa: E402
 from agentic_core.judges.runner import run_judge  # noqa: E402
+from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
 
 
 def start_server(latency_s: float) -> tuple[subprocess.Popen[str], str]:
@@ -132,7 +133,9 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--rounds", type=int, default=2)
+    add_results_arguments(parser)
     args = parser.parse_args()
+    recorder = Recorder(args, "bench_llm", "LLM judging")
 
     proc, base_url = start_server(args.latency)
     try:
@@ -165,6 +168,7 @@ def main() -> None:
         ratio = f"{med / bare:.3f}x" if key != "run_cached" else "-"
         print(f"| {label} | {med:.3f} | {all_rounds} | {ratio} | {n_calls} |")
     print()
+    recorder.finish()
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from make_large import make_records, write_jsonl  # noqa: E402
 
 from agentic_core.judges.registry import JUDGES  # noqa: E402
+from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
 from tests.e2e.harness import chromium, open_page, streamlit_server, wait_idle  # noqa: E402
 
 TTL_S = 5
@@ -113,7 +114,9 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=20_000)
     parser.add_argument("--interactions", type=int, default=5)
     parser.add_argument("--sessions", type=int, default=3)
+    add_results_arguments(parser)
     args = parser.parse_args()
+    recorder = Recorder(args, "bench_memory", "Server memory over sessions")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         data = tmp / "upload.jsonl"
@@ -128,6 +131,7 @@ def main() -> None:
     print("|---|" + "---:|" * len(runs))
     for label in labels:
         print(f"| {label} | " + " | ".join(f"{r[label]:,.0f}" for r in runs.values()) + " |")
+    recorder.finish()
 
 
 if __name__ == "__main__":

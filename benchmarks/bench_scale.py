@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from make_large import make_records, write_jsonl  # noqa: E402
+from results_file import Recorder, add_results_arguments  # noqa: E402
 
 INTERACTIONS = 5
 
@@ -143,7 +144,9 @@ def main() -> None:
     parser.add_argument(
         "--code", type=Path, default=ROOT, help="the checkout to measure (e.g. `git worktree` of an older commit)"
     )
+    add_results_arguments(parser)
     args = parser.parse_args()
+    recorder = Recorder(args, "bench_scale", "Scale: one machine")
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -175,6 +178,7 @@ def main() -> None:
                 f"resident, of which {m['imports_mb']:,.0f} MB is the interpreter and its imports; "
                 f"{m['held_tools_mb']:,.0f} MB once every tool component has been read (the Tools page, an export)"
             )
+    recorder.finish()
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from agentic_core.judges.base import Judge, JudgeItem  # noqa: E402
 from agentic_core.judges.runner import judge_sync  # noqa: E402
+from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
 
 DEFAULT_DEVSET = ROOT / "sample_data" / "judge_devset.jsonl"
 DEFAULT_THRESHOLD = 0.7
@@ -407,7 +408,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--judges", default=",".join(j[0] for j in JUDGES), help="comma-separated judge names"
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
+    add_results_arguments(parser)
     args = parser.parse_args(argv)
+    recorder = Recorder(args, "judge_accuracy", "Offline judges: accuracy")
 
     records = load_devset(args.devset)
     split = split_devset(records)
@@ -423,7 +426,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             skipped.append((name, run.skipped))
             continue
         summaries.append(summarise(run, records, split))
-    print(markdown(summaries, skipped, records))
+    report = markdown(summaries, skipped, records)
+    print(report)
     if args.json:
         payload = {
             "devset": str(args.devset),
@@ -436,6 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "skipped": [{"judge": n, "reason": r} for n, r in skipped],
         }
         args.json.write_text(json.dumps(payload, indent=2, default=float) + "\n", encoding="utf-8")
+    recorder.finish(report)
     return 0
 
 

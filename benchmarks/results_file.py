@@ -182,11 +182,13 @@ def render(body: str, command: str, *, now: dt.datetime | None = None, root: Pat
         root: The git checkout whose commit is recorded.
 
     Returns:
-        The text that goes between the section's markers, ending with a newline.
+        The text that goes between the section's markers, ending with a blank line.
     """
     when = (now or dt.datetime.now(dt.timezone.utc)).astimezone(dt.timezone.utc)
+    # Blank lines around every block: Python-Markdown (MkDocs) reads a comment line glued to a table as a row.
     header = [
         "<!-- written by the benchmark with --write-results: a re-run replaces everything up to the end marker -->",
+        "",
         f"`{command}`",
         "",
         f"- date: {when:%Y-%m-%d %H:%M} UTC",
@@ -194,7 +196,7 @@ def render(body: str, command: str, *, now: dt.datetime | None = None, root: Pat
         f"- commit: {commit(root)}",
         "",
     ]
-    return "\n".join(header) + "\n" + body.strip("\n") + "\n"
+    return "\n".join(header) + "\n" + body.strip("\n") + "\n\n"
 
 
 def replace_section(text: str, name: str, content: str, title: str | None = None) -> str:

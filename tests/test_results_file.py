@@ -182,7 +182,7 @@ def test_recorder_is_inert_without_the_flag(tmp_path: Path, capsys: pytest.Captu
     print("| t |\n|---|")
     recorder.finish()
     assert capsys.readouterr().out == "| t |\n|---|\n"  # the script's output itself is unchanged
-    assert "| t |\n|---|\n<!-- results:alpha end -->" in path.read_text(encoding="utf-8")
+    assert "| t |\n|---|\n\n<!-- results:alpha end -->" in path.read_text(encoding="utf-8")
 
 
 def test_bench_cascade_writes_its_section_end_to_end(tmp_path: Path) -> None:

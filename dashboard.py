@@ -98,6 +98,9 @@ with running_via_app():
             # No count here: the sidebar is not redrawn while the Run page's progress is.
             st.caption(":blue[Judging in the background] (progress and Cancel on Run)")
 
-    for message in sync_url(run):
-        st.warning(message, icon=":material/link:")
+    # The Glossary shows no results: its links carry an anchor (/glossary#cohens-kappa), which
+    # rewriting the URL with the settings dropped before the browser could scroll to it.
+    if page.url_path != "glossary":
+        for message in sync_url(run):
+            st.warning(message, icon=":material/link:")
     page.run()

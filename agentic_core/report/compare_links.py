@@ -2,8 +2,9 @@
 
 A link names both runs (``?run_a=<id>&run_b=<id>``), so a reopened link shows the same comparison;
 a link naming a run that is not in the history says so and falls back to the defaults. Without a
-link, B is the active run (else the newest) and A the previous run *of the same data* (the same
-conversations as evaluated, else the same data name): comparing two unrelated runs pairs no task.
+link, B is the newest run of the active run's data (else the newest run) and A the previous run *of
+the same data* (the same conversations as evaluated, else the same data name): comparing two
+unrelated runs pairs no task.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ COMPARE_PARAMS = (RUN_A_PARAM, RUN_B_PARAM)
 
 
 def default_pair(stored: Sequence[RunMeta], active_id: str | None) -> tuple[str, str]:
-    """``(A, B)`` ids: B the active run (else the newest), A the newest run before it of the same data.
+    """``(A, B)`` ids: B the newest run of the active run's data (else the newest), A the run before it of that data.
 
     Args:
         stored: The stored runs (at least two), in any order.
@@ -31,7 +32,10 @@ def default_pair(stored: Sequence[RunMeta], active_id: str | None) -> tuple[str,
     """
     newest = sorted(stored, key=lambda m: m.created_at, reverse=True)
     by_id = {m.id: m for m in newest}
-    b = by_id[active_id] if active_id in by_id else newest[0]
+    b = newest[0]
+    if active_id in by_id:  # the newest run of the active run's data (the active one, or a later re-run)
+        active = by_id[active_id]
+        b = next(m for m in newest if m.data_fingerprint == active.data_fingerprint)
     others = [m for m in newest if m.id != b.id]
     earlier = [m for m in others if m.created_at <= b.created_at]
     for pool in (earlier, others):

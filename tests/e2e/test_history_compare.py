@@ -85,7 +85,9 @@ def test_history_opens_a_run_that_survives_a_reload_and_compare_shows_both(tmp_p
         main = page.locator("[data-testid='stMain']")
         main.get_by_text("Delta (B - A)").first.wait_for(timeout=60_000)
         assert metric_value(page, "Paired tasks") == "40"
-        assert metric_value(page, "P(B > A)").endswith("%")
+        # Two judges that agree on every task say so instead of a 0 delta with P(B > A) = 50% (issue 25).
+        if metric_value(page, "Delta (B - A)") != "the same verdicts":
+            assert metric_value(page, "P(B > A)").endswith("%")
         text = main.inner_text()
         assert f"travel lexical ({lexical_id})" in text and f"travel hybrid ({hybrid_id})" in text
         page.screenshot(path=str(SHOTS / "compare_runs.png"))

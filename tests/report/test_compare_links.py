@@ -30,8 +30,8 @@ RUNS = [
 
 def test_a_defaults_to_the_previous_run_of_the_same_data() -> None:
     assert default_pair(RUNS, None) == ("support-1", "support-2")  # B the newest
-    assert default_pair(RUNS, "travel-2") == ("travel-1", "travel-2")  # B the active run
-    assert default_pair(RUNS, "travel-1") == ("travel-2", "travel-1")  # nothing earlier of its data: the later one
+    assert default_pair(RUNS, "travel-2") == ("travel-1", "travel-2")  # B the active run's data, newest
+    assert default_pair(RUNS, "travel-1") == ("travel-1", "travel-2")  # an older run active: its data's newest
     lone = [meta("x", 1.0, "x", "X"), meta("y", 2.0, "y", "Y")]
     assert default_pair(lone, "y") == ("x", "y")
 

@@ -315,6 +315,17 @@ class _Tee(io.TextIOBase):
     def flush(self) -> None:
         self._stream.flush()
 
+    # Libraries ask stdout for these (a progress bar checks isatty, a child process wants the descriptor).
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._stream.encoding
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
 
 class Recorder:
     """Copies what a benchmark prints and, with ``--write-results``, writes its tables at the end.

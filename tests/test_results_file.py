@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -185,16 +186,36 @@ def test_recorder_is_inert_without_the_flag(tmp_path: Path, capsys: pytest.Captu
     assert "| t |\n|---|\n\n<!-- results:alpha end -->" in path.read_text(encoding="utf-8")
 
 
-def test_bench_cascade_writes_its_section_end_to_end(tmp_path: Path) -> None:
+def test_every_recording_script_has_its_markers_in_results_md() -> None:
+    # A section without markers would be appended as a second copy instead of replacing the hand-written one.
+    results = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    names = {
+        match.group(1)
+        for script in sorted((ROOT / "benchmarks").glob("*.py"))
+        for match in re.finditer(r'Recorder\(args, "([^"]+)"', script.read_text(encoding="utf-8"))
+    }
+    assert "bench_cascade" in names
+    for name in names:
+        start, end = markers(name)
+        assert results.count(start) == 1 and results.count(end) == 1, name
+        assert results.index(start) < results.index(end), name
+
+
+def test_bench_cascade_replaces_its_section_end_to_end(tmp_path: Path) -> None:
     path = tmp_path / "RESULTS.md"
-    path.write_text(BEFORE, encoding="utf-8")
+    original = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    path.write_text(original, encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "benchmarks/bench_cascade.py", "--seeds", "2", "--write-results", "--results-file", str(path)],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=True,
     )
     after = path.read_text(encoding="utf-8")
-    assert after.startswith(BEFORE)
-    section = after[len(BEFORE) :]
+    start, end = markers("bench_cascade")
+    # Outside the section the file is byte for byte the same; inside, the old text is gone.
+    assert after.split(start)[0] == original.split(start)[0]
+    assert after.split(end)[1] == original.split(end)[1]
+    section = after.split(start)[1].split(end)[0]
+    assert section != original.split(start)[1].split(end)[0]
     assert "`python benchmarks/bench_cascade.py --seeds 2`" in section
     # The tables written are the ones the script printed.
     table_lines = [line for line in done.stdout.splitlines() if line.startswith("|")]

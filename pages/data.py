@@ -113,10 +113,17 @@ def _table(frame: pd.DataFrame, key: str, **kwargs: Any) -> None:
         st.dataframe(frame, **kwargs)
 
 
-def _issue_table(frame: pd.DataFrame, key: str) -> None:
+def _issue_table(frame: pd.DataFrame, key: str, *, notes: bool = False) -> None:
     # Columns that are empty for every row (column numbers exist only for syntax errors) are left out.
     columns = [c for c in ISSUE_COLUMNS if c in ("file", "rule", "fix") or frame[c].notna().any()]
-    _table(frame[columns], key, hide_index=True, column_config=ISSUE_CONFIG)
+    config = ISSUE_CONFIG
+    if notes:  # a note is nothing wrong: "What is wrong" over "read as tau-bench results" misled
+        config = {
+            **ISSUE_CONFIG,
+            "rule": st.column_config.TextColumn("Note", width="medium"),
+            "fix": st.column_config.TextColumn("What you can do", width="large"),
+        }
+    _table(frame[columns], key, hide_index=True, column_config=config)
 
 
 def _full_text(frame: pd.DataFrame, what: str, limit: int = 50) -> None:
@@ -276,7 +283,7 @@ if shown is not None:
         _full_text(warnings, "warnings")
     if not notes.empty:
         with st.expander(f"{len(notes)} note(s)"):
-            _issue_table(notes, "report_notes")
+            _issue_table(notes, "report_notes", notes=True)
 
 # -- preview -----------------------------------------------------------------------------------
 if data is not None and data.report.conversations:

@@ -169,10 +169,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = json.dumps(content, indent=1) + "\n"
     if args.check:
         shipped = json.loads(args.out.read_text())
-        same = shipped["fitted_on"] == content["fitted_on"] and all(
-            np.allclose(shipped["models"][k][f], content["models"][k][f], atol=1e-6)
-            for k in content["models"]
-            for f in ("mean", "scale", "coef", "band")
+        same = (
+            shipped["version"] == content["version"]
+            and shipped["fitted_on"] == content["fitted_on"]
+            and shipped["models"].keys() == content["models"].keys()
+            and all(shipped["models"][k]["features"] == content["models"][k]["features"] for k in content["models"])
+            and all(
+                np.allclose(shipped["models"][k][f], content["models"][k][f], atol=1e-6)
+                for k in content["models"]
+                for f in ("mean", "scale", "coef", "band", "intercept")
+            )
         )
         print("model file is up to date" if same else f"model file {args.out} is stale: rerun without --check")
         return 0 if same else 1

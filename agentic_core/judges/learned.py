@@ -81,8 +81,14 @@ class FittedModel:
         return self.coef * (picked - self.mean) / self.scale
 
     def probability(self, values: Sequence[float]) -> float:
-        """P(correct) for one pair's feature values (in :data:`FEATURES` order)."""
+        """P(correct) for one pair's feature values (in :data:`FEATURES` order).
+
+        Raises:
+            ValueError: a feature is not a finite number (the item is then unscored, never 0).
+        """
         z = self.intercept + float(self.contributions(values).sum())
+        if not math.isfinite(z):
+            raise ValueError(f"the log-odds are {z} (a feature is not a finite number)")
         return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
 
 
@@ -198,6 +204,10 @@ class LearnedJudge:
                 error="ground truth is empty: nothing to compare the answer with (fix the data)",
                 latency_s=latency,
             )
+        if not item.answer.strip():
+            # No answer states nothing: wrong, not unsure (an abstention would drop the conversation
+            # from the rates and, under the cascade, pay an LLM call to learn it).
+            return Verdict(score=0.0, probability=0.0, reasoning="the answer is empty", latency_s=latency)
         try:
             analysis = lexical_analysis(item.answer, item.ground_truth, item.query)
             features = pair_features(analysis, item.query, item.answer, item.ground_truth, cosine)

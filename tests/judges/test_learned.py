@@ -178,3 +178,23 @@ def test_without_the_embedding_packages_it_says_so_and_uses_the_lexical_model(mo
     assert "cosine" not in judge_.model.features and judge_.identity.model is None
     (verdict,) = asyncio.run(judge_.ajudge([JudgeItem(query="q", answer="Paris", ground_truth="Paris")]))
     assert judge_.notice in verdict.reasoning
+
+
+@pytest.mark.parametrize("answer", ["", "   ", "\n\t"])
+def test_an_empty_answer_is_wrong_not_uncertain(answer: str) -> None:
+    (verdict,) = judge([JudgeItem(query="What is the capital?", answer=answer, ground_truth="Canberra")])
+    assert (verdict.status, verdict.score, verdict.probability) == ("ok", 0.0, 0.0)
+
+
+def test_a_feature_that_is_not_a_number_leaves_the_item_unscored(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentic_core.judges import learned as learned_module
+
+    real = learned_module.pair_features
+
+    def broken(*args: object) -> object:
+        features = real(*args)  # type: ignore[arg-type]
+        return type(features)(values=(float("nan"),) * len(features.values), findings={})
+
+    monkeypatch.setattr(learned_module, "pair_features", broken)
+    (verdict,) = judge([JudgeItem(query="q", answer="3.15", ground_truth="3.14")], use_embedding=False)
+    assert verdict.status == "failed" and verdict.score is None and "not a finite number" in (verdict.error or "")

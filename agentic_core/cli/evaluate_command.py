@@ -292,11 +292,13 @@ def _outcome(
         what = f"failed on all {result.n_interactions} interaction(s)" if not counts.uncertain else (
             f"scored none of the {result.n_interactions} interaction(s) ({counts.words()})"
         )
-        print(
-            f"error: nothing could be scored: the judge {what}"
-            f"{first}. Fix the judge's configuration or choose another judge.",
-            file=stderr,
+        fix = (
+            "Fix the judge's configuration or choose another judge."
+            if failed
+            else "Fix: use --judge cascade (an LLM judges what the offline judge is unsure of) or --judge llm, "
+            "or --unscored-as-incorrect."
         )
+        print(f"error: nothing could be scored: the judge {what}{first}. {fix}", file=stderr)
         return EXIT_NOTHING_SCORED
     if failed:
         print(

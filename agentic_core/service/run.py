@@ -443,17 +443,18 @@ class Service:
             result.agentic.view = AgenticView(
                 order=config.tool_call_order, mode=config.topic_mode, variant=config.topic_variant
             )
-        counts = result.judge_run.counts
-        if counts.get("ok", 0) + counts.get("cached", 0) == 0:
+        counts = verdict_counts(result)
+        if counts.judged == 0:
             reasons = result.interactions["judge_error"].dropna()
             first = f" (first reason: {reasons.iloc[0]})" if len(reasons) else ""
+            # Every verdict an abstention is no gateway failure: the data needs a judge that can decide.
+            status, fix = (502, "check the connector's model, key and base_url") if counts.failed else (
+                422,
+                "send a connector with config.judge 'cascade' (its LLM judges what the offline judge is unsure of) "
+                "or an LLM judge, or set config.unscored_as_incorrect",
+            )
             raise _Refused(
-                502,
-                mask_known(
-                    f"judge: {_none_scored(result)}{first}. Fix: check the connector's model, key and base_url",
-                    secrets + chosen.secrets,
-                ),
-                [],
+                status, mask_known(f"judge: {_none_scored(result)}{first}. Fix: {fix}", secrets + chosen.secrets), []
             )
         agg = aggregate(result, aggregate_settings(config, result.recommended_threshold))
         body = run_response(result, agg, chosen, config, [*notes, *chosen.warnings])

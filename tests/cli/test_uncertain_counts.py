@@ -57,8 +57,12 @@ def test_the_summary_says_judged_uncertain_failed(data: Path) -> None:
 def test_a_judge_that_abstains_on_everything_scores_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     class Unsure(AbstainingJudge):
         def verdict(self, item):  # type: ignore[no-untyped-def]
-            return super().verdict(item).model_copy(
-                update={"score": None, "status": "uncertain", "error": "uncertain: test", "probability": 0.5}
+            return (
+                super()
+                .verdict(item)
+                .model_copy(
+                    update={"score": None, "status": "uncertain", "error": "uncertain: test", "probability": 0.5}
+                )
             )
 
     from agentic_core.judges import registry
@@ -70,3 +74,23 @@ def test_a_judge_that_abstains_on_everything_scores_nothing(tmp_path: Path, monk
     assert code != 0
     assert "scored none of the 6 interaction(s) (0 judged, 6 uncertain (unscored), 0 failed)" in err
     assert verdict_counts({"uncertain": 6}).words() == "0 judged, 6 uncertain (unscored), 0 failed"
+
+
+def test_a_judge_unsure_of_everything_points_to_the_cascade_not_to_its_configuration(tmp_path: Path) -> None:
+    record = {
+        "session_id": "s1",
+        "assistant_id": "a1",
+        "conversation": [
+            {
+                "qa_id": "q1",
+                "query": "What is the capital of Australia?",
+                "assistant": "N/A",
+                "ground_truth_assistant": "Canberra",
+            }
+        ],
+    }
+    path = tmp_path / "unsure.json"
+    path.write_text(json.dumps([record]), encoding="utf-8")
+    code, _, err = _run("evaluate", str(path), "--cache", "off", "--no-progress", "--no-save")
+    assert code != 0
+    assert "--judge cascade" in err and "configuration" not in err

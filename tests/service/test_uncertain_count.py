@@ -26,3 +26,23 @@ def test_the_response_counts_the_uncertain(monkeypatch: pytest.MonkeyPatch) -> N
     assert doc["unscored"]["uncertain"] == expected
     assert doc["unscored"]["interactions"] == expected  # abstentions are unscored, never 0 or 1
     assert doc["judge"]["counts"]["uncertain"] == expected
+
+
+def test_a_judge_unsure_of_everything_is_a_422_that_names_the_cascade_not_a_502() -> None:
+    # The real default judge abstains on this pair; nothing failed, so no gateway is to blame.
+    record = {
+        "session_id": "s1",
+        "assistant_id": "a1",
+        "conversation": [
+            {
+                "qa_id": "q1",
+                "query": "What is the capital of Australia?",
+                "assistant": "N/A",
+                "ground_truth_assistant": "Canberra",
+            }
+        ],
+    }
+    reply = Service(ServiceConfig(cache_mode="off")).run(json.dumps({"datasets": [record]}))
+    doc = json.loads(reply.json_text())
+    assert reply.status == 422, doc
+    assert "uncertain" in doc["error"] and "cascade" in doc["error"] and "base_url" not in doc["error"]

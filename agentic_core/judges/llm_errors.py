@@ -65,12 +65,24 @@ def is_request_invalid(exc: BaseException) -> bool:
     return False
 
 
-def is_format_refused(exc: BaseException) -> bool:
-    """Whether an invalid-request error may be the server refusing the reply format asked for.
+# Words an error names when it is about the reply format asked for (OpenAI-style servers name the
+# response_format; Gemini its response schema; tool-calling structured output its tools).
+_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "response_schema", "response_mime_type",
+                 "structured", "tool_choice", "tools", "function")
 
-    Authentication, permission and not-found errors are not: they would fail in every format.
+
+def is_format_refused(exc: BaseException) -> bool:
+    """Whether an invalid-request error is the server refusing the reply format asked for.
+
+    Only an error that names the format counts: a too-long prompt, another bad parameter or an
+    invalid key is refused as well, but would fail in every format, so stepping down to plain text
+    for the rest of the run on its account would be wrong. Authentication, permission and
+    not-found errors never are.
     """
-    return is_request_invalid(exc) and status_code_of(exc) not in (401, 403, 404)
+    if not is_request_invalid(exc) or status_code_of(exc) in (401, 403, 404):
+        return False
+    text = str(exc).lower()
+    return any(word in text for word in _FORMAT_WORDS)
 
 
 def is_retryable(exc: BaseException) -> bool:

@@ -48,7 +48,6 @@ INTERACTION_COLUMNS = [
     "correct",
     "judge_reasoning",
     "judge_error",
-    "judge_probability",
     "tool_selection",
     "tool_parameters",
     "tool_sequence",
@@ -57,6 +56,7 @@ INTERACTION_COLUMNS = [
     "tool_correct",
     "human_override",
     "human_note",
+    "judge_probability",
     "tool_reasoning",
 ]
 

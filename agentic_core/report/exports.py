@@ -98,8 +98,6 @@ def interactions_table(
             "correct": np.where(agg.interactions["unscored"], None, agg.interactions["correct"]),
             "judge_reasoning": base["judge_reasoning"],
             "judge_error": base["judge_error"],
-            # The judge's calibrated P(correct) (empty when it gives none; an abstention keeps it).
-            "judge_probability": base.get("judge_probability", np.nan),
             "tool_selection": np.where(
                 base["tool_applicable"],
                 base["tool_selection_ignore_extra" if agg.settings.ignore_extra_tools else "tool_selection"],
@@ -118,6 +116,9 @@ def interactions_table(
         ("correct" if overrides[row].correct else "incorrect") if row in overrides else "" for row in range(len(frame))
     ]
     frame["human_note"] = [overrides[row].note if row in overrides else "" for row in range(len(frame))]
+    # The judge's calibrated P(correct) (empty when it gives none; an abstention keeps it). Added after the
+    # columns scripts already read by position.
+    frame["judge_probability"] = base.get("judge_probability", np.nan)
     if with_reasoning:
         frame["tool_reasoning"] = [None if t is None else t.reasoning for t in tool_scores(result, agg)]
     return with_topic_columns(frame, result)

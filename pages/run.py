@@ -205,10 +205,14 @@ def _show_run(run: ActiveRun) -> None:
         cols[0].metric("Scores read", f"{ok:,}", help="Interactions whose own score field was read")
         cols[1].metric("Judge calls made", "0", help="The dataset judge calls no model")
     else:
+        cascade = jr.identity.kind == "cascade"
         cols[0].metric(
-            "Judge calls made",
+            "Items judged" if cascade else "Judge calls made",
             f"{jr.model_calls:,}",
-            help="Distinct items sent to the judge: what 'Judge calls needed' estimated (cache hits and "
+            help="Distinct items given to the cascade: the offline judge saw all of them, the LLM only its "
+            "uncertain ones ('Sent to the LLM' below)"
+            if cascade
+            else "Distinct items sent to the judge: what 'Judge calls needed' estimated (cache hits and "
             "duplicates excluded)",
         )
         cols[1].metric(

@@ -17,6 +17,7 @@ from agentic_core.errors import AgenticError
 from agentic_core.evaluation_job import EvaluationJob
 from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import Judge
+from agentic_core.judges.cascade import result_cascade_counts
 from agentic_core.judges.monitor import STATUS_CODES, RunSnapshot, duration_words
 from agentic_core.judges.runner import CacheMode
 from agentic_core.passing import reaches
@@ -72,11 +73,14 @@ def _adopt(result_run: ActiveRun) -> None:
 def _done_message(new: ActiveRun, n_conv: int) -> str:
     jr = new.result.judge_run
     ok, cached, failed = (jr.counts.get(name, 0) for name in ("ok", "cached", "failed"))
-    done_how = (
-        f"{ok:,} scores read"
-        if jr.identity.kind == "dataset"
-        else f"{jr.model_calls:,} judge calls scored {ok:,} interactions, {cached:,} came from the cache"
-    )
+    if jr.identity.kind == "dataset":
+        done_how = f"{ok:,} scores read"
+    elif jr.identity.kind == "cascade":
+        # The cascade's items all go to the offline judge; only its uncertain ones cost an LLM call.
+        counts = result_cascade_counts(new.result)
+        done_how = f"{counts.summary() if counts else 'the cascade'}; {cached:,} came from the cache"
+    else:
+        done_how = f"{jr.model_calls:,} judge calls scored {ok:,} interactions, {cached:,} came from the cache"
     agentic = new.result.agentic
     agentic_done = f" Agentic metrics computed ({agentic.model_calls:,} judge calls)." if agentic is not None else ""
     uncertain = jr.counts.get("uncertain", 0)
@@ -161,12 +165,15 @@ def _partial_results(job: EvaluationJob) -> None:
     scored = ~np.isnan(scores)
     threshold = job.recommended_threshold
     n_scored = int(scored.sum())
-    cols = st.columns(4)
+    cols = st.columns(5)
     cols[0].metric("Judged now", f"{snap.judged:,}")
     cols[1].metric("From the cache", f"{snap.cached:,}")
     cols[2].metric("Failed (unscored)", f"{snap.failed:,}")
-    share = float(reaches(scores[scored], threshold).mean()) if n_scored else None
     cols[3].metric(
+        "Uncertain (unscored)", f"{snap.uncertain:,}", help="The judge abstained: unscored, never 0 or 1"
+    )
+    share = float(reaches(scores[scored], threshold).mean()) if n_scored else None
+    cols[4].metric(
         "Answers passing so far",
         f"{share:.0%}" if share is not None else "—",
         help=f"Share of the {n_scored:,} scored interactions so far whose score reaches the judge's recommended "

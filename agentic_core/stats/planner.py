@@ -282,6 +282,14 @@ def plan_evaluation(
             "interactions per attempt", "must be a positive number", interactions_per_attempt, "give e.g. 1"
         )
     value, between = value_and_between(population, metric, k)
+    if difference is not None and population_b is None and not 0.0 < value + difference < 1.0:
+        # B is A shifted by the difference: it must still be a rate a second agent can have.
+        raise SettingsError(
+            "difference",
+            f"must leave the second agent's {metric} between 0 and 1 (the first agent's is {value:.3f})",
+            difference,
+            f"give a difference between {-value:.3f} and {1 - value:.3f}",
+        )
     pop_b = population_b or population
     _, between_b = value_and_between(pop_b, metric, k)
     notes: list[str] = []

@@ -183,6 +183,9 @@ def test_a_pilot_aggregate_plans_with_its_interactions() -> None:
         ),
         (lambda: plan_evaluation(beta_population(1, 1), correlation=float("nan")), "correlation"),
         (lambda: plan_evaluation("runs.json"), "population"),
+        # A second agent at 0.5 + 0.6 = 1.1 is no agent: refused, not planned for.
+        (lambda: plan_evaluation(rates_population(0.5, 0.1), k=1, difference=0.6), "difference"),
+        (lambda: plan_evaluation(rates_population(0.5, 0.1), k=1, difference=-0.55), "difference"),
     ],
 )
 def test_errors_name_the_place_and_the_fix(call, place: str) -> None:  # type: ignore[no-untyped-def]

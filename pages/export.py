@@ -75,7 +75,7 @@ def _settings_lines(run: ActiveRun, agg: Aggregate) -> list[str]:
     weights = ", ".join(f"{n} {w:g}" for n, w in zip(DIMENSIONS, s.tool_weights.as_tuple(), strict=True))
     return [
         answer + ".",
-        "Unscored interactions (judge failures): "
+        "Unscored interactions (judge failures and abstentions): "
         + (
             "counted as **incorrect**."
             if s.unscored_as_incorrect

@@ -363,6 +363,7 @@ st.caption(
 )
 if n_undefined:
     st.warning(
-        f"{n_undefined:,} task(s) have no scored attempt (every attempt has a judge failure) and are not listed; "
+        f"{n_undefined:,} task(s) have no scored attempt (every attempt is unscored: a judge failure or an "
+        "abstention) and are not listed; "
         "toggle *Count unscored as incorrect* in the sidebar to include them."
     )

@@ -212,8 +212,9 @@ ENTRIES: tuple[GlossaryEntry, ...] = (
     _e(
         "Unscored",
         "unscored",
-        "A judge failure (timeout, unreadable reply, out-of-range score) is unscored, never 0. By default its "
-        "conversation is excluded and counted on screen; 'Count unscored as incorrect' counts it as incorrect. "
+        "A judge failure (timeout, unreadable reply, out-of-range score) is unscored, never 0; so is an abstention "
+        "(the judge said 'uncertain', never 0 or 1). By default its conversation is excluded and counted on "
+        "screen; 'Count unscored as incorrect' counts it as incorrect. "
         "When any is unscored the headline also shows the values with all counted incorrect and all correct.",
         "",
         ("correct",),

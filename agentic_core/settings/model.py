@@ -42,7 +42,8 @@ class AggregateSettings(BaseModel):
         prior_a: Beta prior alpha (1 = uniform, 0.5 = Jeffreys).
         prior_b: Beta prior beta.
         ci_level: Interval level, e.g. 0.95.
-        unscored_as_incorrect: Count judge failures as incorrect instead of excluding them.
+        unscored_as_incorrect: Count unscored interactions (judge failures, abstentions) as incorrect instead
+            of excluding them.
         seed: Seed for bootstrap / Monte Carlo (results never depend on data order).
         n_samples: Bootstrap resamples / Monte Carlo draws for multi-group intervals.
     """

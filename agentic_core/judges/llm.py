@@ -338,7 +338,10 @@ class LLMJudge:
             error = str(exc)
             if cut_at_budget(message):
                 cut = f"the reply budget ({self.max_tokens} tokens)" if self.max_tokens else "the server's length limit"
-                error = f"the reply was cut at {cut}: set --max-tokens to fit the verdict; {error}"
+                error = (
+                    f"the reply was cut at {cut}: raise the reply budget to fit the verdict (--max-tokens, the Run "
+                    f"page's 'Reply budget', config.max_tokens at the endpoint); {error}"
+                )
             return self._failed(error, time.perf_counter() - started, message)
         return self._ok(judgement, time.perf_counter() - started, message)
 

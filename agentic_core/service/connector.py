@@ -225,6 +225,7 @@ def connector_judge(
     config: ServiceConfig,
     use_structured_output: StructuredMode | None,
     concurrency: int | None,
+    max_tokens: int | None = None,
 ) -> ConnectorJudge:
     """Build the LLM judge a seed-001 ``connector`` asks for.
 
@@ -235,6 +236,7 @@ def connector_judge(
         use_structured_output: The request's ``config.use_structured_output`` (``None``: auto; a format
             name pins it).
         concurrency: The request's ``config.concurrency`` (``None``: the judge's default).
+        max_tokens: The request's ``config.max_tokens``, the reply budget (``None``: the judge's default).
 
     Raises:
         JudgeConfigError: a class path off the list (before any import), a bad parameter value,
@@ -296,6 +298,11 @@ def connector_judge(
         limits = LLM_OPTIONS["concurrency"]
         options["concurrency"] = int(
             _param_number("config.concurrency", concurrency, limits.minimum, limits.maximum, "such as 8", integer=True)
+        )
+    if max_tokens is not None:
+        limits = LLM_OPTIONS["max_tokens"]
+        options["max_tokens"] = int(
+            _param_number("config.max_tokens", max_tokens, limits.minimum, limits.maximum, "such as 512", integer=True)
         )
     judge = build_llm_judge(
         provider,
@@ -410,7 +417,9 @@ def request_judge(connector: dict[str, Any] | None, run_config: RunConfig, confi
                 "add a connector (class_path and params, as for the LLM judge), or choose an offline judge",
             )
         return cascade_judge(
-            connector_judge(connector, config, run_config.use_structured_output, run_config.concurrency)
+            connector_judge(
+                connector, config, run_config.use_structured_output, run_config.concurrency, run_config.max_tokens
+            )
         )
     if connector is None:
         return default_judge(name)
@@ -422,4 +431,6 @@ def request_judge(connector: dict[str, Any] | None, run_config: RunConfig, confi
             'send either a connector (LLM judge) or config.judge (offline judge), or config.judge "cascade" '
             "with a connector",
         )
-    return connector_judge(connector, config, run_config.use_structured_output, run_config.concurrency)
+    return connector_judge(
+        connector, config, run_config.use_structured_output, run_config.concurrency, run_config.max_tokens
+    )

@@ -60,6 +60,9 @@ class RunConfig(BaseModel):
         description="LLM judge: structured output; true/false, or a format to pin (json_schema, json_object, "
         "text); default (null or auto): negotiated with the server, json_schema then json_object then text",
     )
+    max_tokens: int | None = Field(
+        default=None, description="LLM judge: the reply budget in tokens (default 512); raise it for reasoning models"
+    )
     verbose: bool = Field(default=False, description="add each interaction's judge reasoning")
     estimator: Estimator = "plug-in"
     mode: Mode = "frequentist"

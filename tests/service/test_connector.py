@@ -270,3 +270,26 @@ def test_an_unknown_structured_output_format_is_refused_by_the_request_model() -
 
     with pytest.raises(ValidationError):
         RunConfig.model_validate({"use_structured_output": "yaml"})
+
+
+def test_the_request_may_raise_the_reply_budget() -> None:
+    # Reasoning models spend their budget before the verdict: the endpoint offers what --max-tokens offers.
+    from agentic_core.service.models import RunConfig
+
+    asked = RunConfig.model_validate({"max_tokens": 4096}).max_tokens
+    chosen = connector_judge(
+        {"class_path": "langchain_openai.ChatOpenAI", "params": {"model": "m-1", "api_key": FAKE_KEY}},
+        ServiceConfig(),
+        None,
+        None,
+        asked,
+    )
+    assert getattr(chosen.judge._model, "max_tokens", None) == 4096
+    with pytest.raises(JudgeConfigError, match=r"config\.max_tokens"):
+        connector_judge(
+            {"class_path": "langchain_openai.ChatOpenAI", "params": {"model": "m-1", "api_key": FAKE_KEY}},
+            ServiceConfig(),
+            None,
+            None,
+            0,
+        )

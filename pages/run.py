@@ -25,6 +25,7 @@ from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, LLM_OPTION_JUDGE
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode
 from agentic_core.secrets import mask_secrets
 from ui.format import md_text
+from ui.format_defaults import preselect_judge
 from ui.memo import session_memo
 from ui.run_counts import show_cascade, show_uncertain, uncertain_count
 from ui.run_job import (
@@ -303,6 +304,7 @@ else:
 # -- judge -------------------------------------------------------------------------------------
 st.subheader("Judge")
 names = list(JUDGES)
+stated = preselect_judge(data.report, "run_judge", names, DEFAULT_JUDGE)
 judge_name = st.radio(
     "Judge",
     names,
@@ -311,6 +313,10 @@ judge_name = st.radio(
     key="run_judge",
     **_PERSIST,
 )
+if stated is not None and stated.judge == judge_name:
+    st.info(f"Preselected for this data: {stated.sentence}", icon=":material/tune:")
+elif stated is not None and stated.judge:
+    st.caption(f"This data's format suggests the {JUDGES[stated.judge].title} judge: {stated.sentence}")
 st.caption(JUDGES[judge_name].description)
 options: dict[str, Any] = {}
 secret: str | None = None

@@ -50,3 +50,39 @@ def applied_here(key: str) -> bool:
     """Whether setting ``key`` holds the value the active data's format preselected."""
     applied: dict[str, Any] = st.session_state.get(APPLIED_KEY, {})
     return key in applied and value(key) == applied[key]
+
+
+JUDGE_FOR_KEY = "_format_judge_for"
+"""The load report the Run page's judge choice was last preselected for."""
+JUDGE_APPLIED_KEY = "_format_judge_applied"
+"""The judge the last format preselected (to undo it for the next data while untouched)."""
+
+
+def preselect_judge(report: LoadReport, key: str, names: list[str], default: str) -> FormatDefaults | None:
+    """Preselect the judge ``report``'s format needs, once per loaded data; a choice made since stays.
+
+    The previous data's preselected judge goes back to ``default`` when the next data states none and
+    the user left it as it was.
+
+    Args:
+        report: The active data's load report.
+        key: The judge radio's widget key (set before the widget is drawn).
+        names: The judges on offer.
+        default: The workbench's default judge.
+
+    Returns:
+        The format's defaults when they name an offered judge (the page says why), else ``None``.
+    """
+    found = defaults_of(report)
+    stated = found if found is not None and found.judge in names else None
+    if st.session_state.get(JUDGE_FOR_KEY) != id(report):
+        st.session_state[JUDGE_FOR_KEY] = id(report)
+        previous = st.session_state.get(JUDGE_APPLIED_KEY)
+        if stated is not None:
+            st.session_state[key] = stated.judge
+            st.session_state[JUDGE_APPLIED_KEY] = stated.judge
+        elif previous is not None:
+            if st.session_state.get(key) == previous:
+                st.session_state[key] = default
+            st.session_state[JUDGE_APPLIED_KEY] = None
+    return stated

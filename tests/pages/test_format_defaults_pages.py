@@ -36,3 +36,31 @@ def test_seed_data_keeps_the_workbench_defaults(open_app: OpenApp) -> None:
     at = open_app("pages/tools.py")
     assert at.toggle(key="ignore_extra").value is False
     assert not any("preselected" in c.value for c in at.caption)
+
+
+def test_the_run_page_preselects_the_formats_judge_says_why_and_can_be_overridden(open_app: OpenApp) -> None:
+    at = open_app("pages/data.py", TAU)
+    at.switch_page("pages/run.py").run()
+    assert not at.exception
+    assert at.radio(key="run_judge").value == "dataset"
+    assert any("Preselected for this data" in i.value for i in at.info)
+    at.radio(key="run_judge").set_value("lexical").run()
+    assert at.radio(key="run_judge").value == "lexical"
+    assert any("suggests the Dataset" in c.value for c in at.caption)
+    at.switch_page("pages/data.py").run()
+    at.switch_page("pages/run.py").run()
+    assert at.radio(key="run_judge").value == "lexical"  # the same data: the user's choice stays
+
+
+def test_the_run_page_undoes_an_untouched_preselection_for_other_data(open_app: OpenApp) -> None:
+    from agentic_core.judges.registry import DEFAULT_JUDGE
+
+    at = open_app("pages/data.py", TAU)
+    at.switch_page("pages/run.py").run()
+    assert at.radio(key="run_judge").value == "dataset"
+    at.switch_page("pages/data.py").run()
+    at.button(key="sample_travel").click().run()
+    at.switch_page("pages/run.py").run()
+    assert not at.exception
+    assert at.radio(key="run_judge").value == DEFAULT_JUDGE
+    assert not any("Preselected for this data" in i.value for i in at.info)

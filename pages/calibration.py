@@ -8,6 +8,7 @@ from typing import Any
 import streamlit as st
 
 from agentic_core.calibration import CELLS
+from agentic_core.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
 from agentic_core.errors import AgenticError
 from agentic_core.selective import run_selective_accuracy
 from ui.calibration_charts import reliability_figure, roc_figure, sweep_figure
@@ -16,6 +17,7 @@ from ui.cards import card, kpi_row
 from ui.controls import set_value, sidebar_controls, threshold_default, value
 from ui.format import md_text
 from ui.guide import how_to_read
+from ui.memo import session_memo
 from ui.selective_chart import selective_figure
 from ui.state import ensure_run
 from ui.theme import show_chart
@@ -105,11 +107,25 @@ with st.container(border=True):
             f"(accuracy {best.accuracy:.1%}), against {point.kappa:.3f} at the current {threshold:.2f}. Using it "
             "sets the answer threshold of every page (the sidebar slider)."
         )
+    # Offered only for labels of the active run, and enough of both verdicts to mean something.
+    advice = session_memo(
+        "_threshold_advice",
+        source.signature,
+        lambda: run_threshold_advice(source.result, labels_of_this_run=source.active),
+    )
+    if advice.uncertainty:
+        st.caption(md_text(advice.uncertainty))
+    st.caption(
+        f"*Use it* is offered when the labels belong to the active run and hold at least {MIN_PER_VERDICT} "
+        f"answers marked correct and {MIN_PER_VERDICT} marked incorrect."
+    )
+    if not advice.allowed and not already:
+        st.info(md_text(advice.reason), icon=":material/info:")
     if st.button(
         f"Use it: set the threshold to {suggested:.2f}",
         key="calibration_use_threshold",
         type="primary",
-        disabled=already,
+        disabled=already or not advice.allowed,
         icon=":material/tune:",
     ):
         set_value("threshold", suggested)

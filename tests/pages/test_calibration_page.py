@@ -60,7 +60,7 @@ def test_disagreements_are_shown_first(open_app: OpenApp) -> None:
 
 
 def test_use_it_sets_the_threshold_everywhere(open_app: OpenApp) -> None:
-    at = open_app(PAGE)
+    at = open_app(PAGE, data="labelled")  # the labels belong to the active run
     suggested = float(metric(at, "Suggested threshold"))
     assert suggested != 0.7  # the sample's people and grader disagree: the suggestion moves the threshold
     at.button(key="calibration_use_threshold").click().run()
@@ -102,3 +102,11 @@ def test_without_any_scored_label_the_page_says_why(open_app: OpenApp, monkeypat
     at = open_app(PAGE)
     assert not at.exception
     assert "no interaction has both" in " ".join(e.value for e in at.error)
+
+
+def test_use_it_is_not_offered_for_the_built_in_samples_labels(open_app: OpenApp) -> None:
+    # Issue 25: a threshold learned on the built-in labelled sample must not be applied to another run.
+    at = open_app(PAGE)
+    assert at.button(key="calibration_use_threshold").disabled
+    assert any("active run" in i.value for i in at.info)
+    assert any("at least 10" in c.value for c in at.caption)

@@ -100,5 +100,9 @@ def test_overrides_reach_the_calibration_page(open_app: OpenApp, history: Path) 
     at = open_app(PAGE)
     mark_first(at, "correct", "")
     at.switch_page("pages/calibration.py").run()
-    assert not at.exception and not at.info  # the active run has a human verdict now: it is calibrated itself
+    assert not at.exception  # the active run has a human verdict now: it is calibrated itself
+    assert not any("has no human verdicts" in i.value for i in at.info)
     assert next(m.value for m in at.metric if m.label == "Labelled answers") == "1"
+    # Issue 25: one verdict is no ground for a threshold: "Use it" waits for enough of both verdicts.
+    assert at.button(key="calibration_use_threshold").disabled
+    assert any("at least 10" in i.value for i in at.info)

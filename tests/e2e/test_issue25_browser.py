@@ -157,3 +157,15 @@ def test_glossary_anchor_lands_on_its_entry_and_has_contents(travel_app: tuple[s
     contents = page.locator(".st-key-glossary_contents a[href='#pass-k']")
     assert contents.count() == 1
     page.close()
+
+
+def test_calibration_does_not_offer_the_samples_threshold_for_another_run(travel_app: tuple[str, Any]) -> None:
+    url, context = travel_app
+    page = context.new_page()
+    open_page(page, f"{url}/calibration", "Calibration", 180_000)
+    assert page.locator("[data-testid='stException']").count() == 0
+    button = page.get_by_role("button", name="Use it")
+    assert button.count() == 1 and button.is_disabled()
+    main = page.locator("[data-testid='stMain']").inner_text()
+    assert "labels belong to the active run" in main and "at least 10" in main
+    page.close()

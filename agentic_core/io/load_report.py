@@ -86,12 +86,14 @@ class Issue:
             where += f", {self.path}"
         return where
 
-    def message(self, *, with_place: bool = True) -> str:
+    def message(self, *, with_place: bool = True, with_fix: bool = True) -> str:
         """Render the issue as one sentence: place, rule, value and fix.
 
         Args:
             with_place: Start with the file / record / line (set to false where those are
                 shown separately); the JSON path is always kept.
+            with_fix: End with the fix (set to false where the sentence is quoted inside a
+                message that gives its own, so "Fix:" is said once).
 
         Returns:
             For example ``"data.jsonl record 3 (line 4), conversation[2].score: must be a number
@@ -101,7 +103,7 @@ class Issue:
         text = f"{place}: {self.rule}" if place else self.rule
         if self.value is not None:
             text += f" (got {self.value})"
-        if self.fix:
+        if self.fix and with_fix:
             text += f". Fix: {self.fix}"
         return text
 
@@ -212,8 +214,8 @@ class LoadReport:
         if not self.files:
             why, fix = "no file was given", "choose at least one data file"
         elif self.n_records == 0 and first_error is not None:
-            why = f"no file could be read; first problem: {first_error.message()}"
-            fix = "fix the problem above and load the file again"
+            why = f"no file could be read; first problem: {first_error.message(with_fix=False)}"
+            fix = first_error.fix or "fix the problem above and load the file again"
         elif self.n_records == 0:
             why = "the files hold no conversations"
             fix = (
@@ -221,7 +223,7 @@ class LoadReport:
                 'one conversation object, a {"datasets": [...]} request or JSON Lines'
             )
         else:
-            reason = first_error.message() if first_error is not None else "see the issues"
+            reason = first_error.message(with_fix=False) if first_error is not None else "see the issues"
             why = f"all {plural(self.n_records, 'record')} were skipped; first problem: {reason}"
             fix = "fix the listed errors (each names the record, the field and the fix) and load again"
         raise DataError(place, f"no valid conversation to evaluate: {why}", fix=fix, show=False)

@@ -239,7 +239,10 @@ def build_chat_model(
     """
     spec = get_provider(provider)
     if not str(model or "").strip():
-        raise JudgeConfigError("model", "must be a model name of the provider", model, "such as gpt-4o-mini")
+        example = f", such as {spec.suggested_model}" if spec.suggested_model else " (the name the server serves)"
+        raise JudgeConfigError(
+            "model", f"must be a model name of the {spec.label} provider", model, f"name the model{example}"
+        )
     url = _check_base_url(spec, base_url)
     if max_tokens is not None:
         check_int("max_tokens", max_tokens, 1, "use a whole number of tokens such as 512")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agentic_core.errors import DataError
@@ -40,3 +42,13 @@ def test_summary_frame_and_raise_if_empty() -> None:
     assert "Fix: fix the listed errors" in text
     assert load_bytes("ok.json", as_json([conversation()])).raise_if_empty().conversations
     assert load_records([conversation()]).to_frame().empty
+
+
+def test_the_no_conversation_error_says_fix_once(tmp_path: Path) -> None:
+    # Issue 25: the first problem's own fix was quoted inside a message that added another "Fix:".
+    from agentic_core.errors import DataError
+    from agentic_core.io.loader import load_paths
+
+    with pytest.raises(DataError) as info:
+        load_paths([tmp_path / "missing.json"]).raise_if_empty()
+    assert str(info.value).count("Fix:") == 1 and "check the path" in str(info.value)

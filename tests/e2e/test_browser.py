@@ -46,7 +46,7 @@ require_chromium()  # a failure under AGENTIC_REQUIRE_BROWSER=1 (CI), else a ski
 
 def test_every_page_slider_and_download(tmp_path: Path) -> None:
     SHOTS.mkdir(exist_ok=True)
-    env = {"AGENTIC_CACHE_PATH": str(tmp_path / "cache.sqlite3")}  # the real default judge (hybrid)
+    env = {"AGENTIC_CACHE_PATH": str(tmp_path / "cache.sqlite3")}  # the real default judge
     with streamlit_server(env, tmp_path / "streamlit.log") as url, chromium() as context:
         page = context.new_page()
 
@@ -60,7 +60,9 @@ def test_every_page_slider_and_download(tmp_path: Path) -> None:
         # First run: the built-in sample, judged by the offline default judge, no key.
         open_page(page, f"{url}/", "Overview", timeout_ms=180_000)
         assert page.locator("[data-testid='stException']").count() == 0
-        assert "hybrid" in page.locator("[data-testid='stSidebar']").inner_text()
+        from agentic_core.judges.registry import DEFAULT_JUDGE
+
+        assert DEFAULT_JUDGE in page.locator("[data-testid='stSidebar']").inner_text()
         # K is 'auto' by default: every support task has 8 attempts, so K = 8.
         before_label_k = metric_value(page, "pass@8")
         assert before_label_k.endswith("%")

@@ -46,7 +46,9 @@ _SPECS = (
         "tool_threshold",
         "Tool threshold",
         "--tool-threshold",
-        "Tool use is correct when the weighted overall tool score reaches this (1.0 = perfect).",
+        "Tool use is correct when the weighted overall tool score reaches this (1.0 = perfect; the default here, "
+        "the CLI's and the Python API's, as in Fair-Forge's metric). The HTTP endpoint's request format (seed "
+        "001) defaults to 0.75 instead: set it explicitly to compare numbers across the two.",
     ),
     SettingSpec(
         "tool_weights",

@@ -75,7 +75,8 @@ def test_without_a_budget_a_small_model_rambles_and_the_error_says_what_to_set()
             _judge(server, max_tokens=None, use_structured_output="text"), make_items(2), cache_mode="off"
         )
     assert run.counts["failed"] == 2 and server.stats.budgets == [None, None]
-    assert "cut at the server's length limit: set --max-tokens" in (run.verdicts[0].error or "")
+    error = run.verdicts[0].error or ""
+    assert "cut at the server's length limit: raise the reply budget" in error and "--max-tokens" in error
 
 
 def test_a_server_serving_one_request_at_a_time_gets_fewer_in_flight_and_the_run_says_so() -> None:

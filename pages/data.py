@@ -71,10 +71,10 @@ def _data_name(names: list[str]) -> str:
     return f"{names[0]} + {len(names) - 1} more files"
 
 
-def _load_uploads(files: list[UploadedFile], fmt: str) -> bool:
+def _load_uploads(files: list[UploadedFile], fmt: str, references: UploadedFile | None = None) -> bool:
     """Load every uploaded file together (duplicates are checked across files), read as ``fmt``."""
     with st.spinner(f"Loading and validating {len(files)} file(s)..."):
-        report, oversized = load_uploads(files, MAX_UPLOAD_MB, format=fmt)
+        report, oversized = load_uploads(files, MAX_UPLOAD_MB, format=fmt, references=references)
     name = _data_name([f.name for f in files])
     loaded = bool(report.conversations)
     if loaded:
@@ -173,6 +173,15 @@ files = st.file_uploader(
     "what could not be mapped is listed in the validation report). Several files are loaded together, so a "
     "session_id repeated across files is caught.",
 )
+with st.expander("Expected answers for OpenTelemetry traces (a reference file)"):
+    references = st.file_uploader(
+        "Reference file: JSON or JSON Lines",
+        type=UPLOAD_TYPES,
+        key="upload_references",
+        help="Production traces carry no expected answers: give them as records keyed by session_id or task_id "
+        "(the format of the OpenAI traces' reference records), joined to the traces' conversations. Records that "
+        "match no conversation are listed in the validation report.",
+    )
 st.caption(
     f"Limit: **{MAX_UPLOAD_MB} MB per file** (split larger files; JSON Lines split at any line break). The upload "
     f"box accepts up to {WIDGET_MAX_MB} MB so that a file over the limit is named in the validation report below; "
@@ -186,12 +195,16 @@ st.info(
 )
 if files:
     # The format is part of it: choosing another one reads the same files again.
-    signature = (upload_format, *((f.file_id, f.name, f.size) for f in files))
+    signature = (
+        upload_format,
+        *((f.file_id, f.name, f.size) for f in files),
+        None if references is None else (references.file_id, references.name, references.size),
+    )
     if st.session_state.get(UPLOAD_SIGNATURE_KEY) != signature:
         # Remember first: an unexpected failure must not reload on every rerun.
         st.session_state[UPLOAD_SIGNATURE_KEY] = signature
         try:
-            changed = _load_uploads(files, upload_format)
+            changed = _load_uploads(files, upload_format, references)
         except AgenticError as exc:
             changed = False
             st.error(md_text(exc))

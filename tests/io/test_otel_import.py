@@ -285,3 +285,33 @@ def test_the_conversation_keeps_its_thread_for_the_explorer() -> None:
     assert json.loads(result.content) == TURNS[0][2] and result.name == "lookup_order"
     assert conv.trace[4].content == TURNS[0][3]
     assert conv.trace[1].source is not None and "gen_ai.input.messages" in conv.trace[1].source
+
+
+class _Upload:
+    """What the Data page's upload widget hands over."""
+
+    def __init__(self, name: str, data: bytes) -> None:
+        self.name, self._data, self.size = name, data, len(data)
+
+    def getvalue(self) -> bytes:
+        return self._data
+
+
+def test_uploaded_traces_take_an_uploaded_reference_file() -> None:
+    # The Data page's reference upload: the same join as --references, from bytes.
+    from agentic_core.io.uploads import load_uploads
+
+    traces = _Upload("traces.jsonl", _sdk_file("current", "sdk-jsonl")[0])
+    golden = _Upload(
+        "golden.jsonl",
+        (json.dumps({"session_id": "conv-1", "task_id": "order-7", "reference": [a for *_, a in TURNS]}) + "\n"
+         + json.dumps({"session_id": "conv-404", "reference": "x"}) + "\n").encode(),
+    )
+    report, _ = load_uploads([traces], references=golden)
+    (conv,) = report.conversations
+    assert conv.task_id == "order-7"
+    assert [i.ground_truth_assistant for i in conv.conversation] == [a for *_, a in TURNS]
+    assert any("golden.jsonl record 1" in i.message() and "matches no loaded conversation" in i.message()
+               for i in report.issues)
+    broken, _ = load_uploads([traces], references=_Upload("golden.jsonl", b"{not json\n"))
+    assert any(i.severity == "error" and "golden.jsonl" in i.message() for i in broken.issues)

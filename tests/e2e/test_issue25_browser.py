@@ -73,7 +73,8 @@ def test_tau_bench_upload_preselects_its_defaults(travel_app: tuple[str, Any]) -
     url, context = travel_app
     page = context.new_page()
     open_page(page, f"{url}/data", "Data", 180_000)
-    page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(
+    # The conversation files' uploader (the first; the reference file's sits in an expander below it).
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").first.set_input_files(
         str(ROOT / "sample_data" / "tau_bench_airline.json")
     )
     page.get_by_text("so it is preselected with").first.wait_for(timeout=120_000)

@@ -20,47 +20,29 @@ from agentic_core.errors import AgenticError
 from agentic_core.glossary import setting_help
 from agentic_core.settings import (
     CI_LEVELS,
-    DIMENSIONS,
     PRIORS,
     SETTINGS,
     AggregateSettings,
     ToolWeights,
-    default_of,
     make_settings,
     relabel,
 )
 from ui.format import md_text
+from ui.settings_store import (  # noqa: F401 (re-exported: pages import them from here)
+    DEFAULTS,
+    KEYS,
+    PRIOR_KEY,
+    STORE_KEY,
+    WEIGHT_KEYS,
+    set_value,
+    value,
+)
+from ui.settings_store import session_store as _store
 from ui.state import ActiveRun, ensure_run, get_aggregate
 
-# Widget key -> the setting it edits (keys are URL parameters: do not rename).
-KEYS: dict[str, str] = {
-    "threshold": "threshold",
-    "k": "k",
-    "unit": "unit",
-    "target": "target",
-    "mode": "mode",
-    "estimator": "estimator",
-    "ci": "ci_level",
-    "unscored_incorrect": "unscored_as_incorrect",
-    "require_tools": "require_tool_correctness",
-    "tool_threshold": "tool_threshold",
-    "ignore_extra": "ignore_extra_tools",
-    "prior_a": "prior_a",
-    "prior_b": "prior_b",
-}
-WEIGHT_KEYS = {name: f"w_{name}" for name in DIMENSIONS}
-PRIOR_KEY = "prior"
 PRIOR_CHOICES = [*PRIORS, "custom"]
 PRIOR_LABELS = {"uniform": "Uniform Beta(1,1)", "jeffreys": "Jeffreys Beta(½,½)", "custom": "Custom"}
 K_SLIDER_MAX = 20
-
-_DEFAULT_WEIGHTS = ToolWeights()
-DEFAULTS: dict[str, Any] = {
-    **{key: default_of(name) for key, name in KEYS.items()},
-    PRIOR_KEY: next(name for name, ab in PRIORS.items() if ab == (default_of("prior_a"), default_of("prior_b"))),
-    **{key: getattr(_DEFAULT_WEIGHTS, name) for name, key in WEIGHT_KEYS.items()},
-}
-STORE_KEY = "_settings"
 
 
 def _label(key: str) -> str:
@@ -71,21 +53,6 @@ def _help(key: str, extra: str = "") -> str:
     # The setting's one sentence (plus ``extra``), ending with a link to its glossary entry.
     name = KEYS.get(key, key)
     return setting_help(name, f"{SETTINGS[name].help}{extra}")
-
-
-def _store() -> dict[str, Any]:
-    store: dict[str, Any] = st.session_state.setdefault(STORE_KEY, {})
-    return store
-
-
-def value(key: str, default: Any = None) -> Any:
-    """The current value of a setting (``default``, else its default, when never set)."""
-    return _store().get(key, DEFAULTS.get(key) if default is None else default)
-
-
-def set_value(key: str, new: Any) -> None:
-    """Set a setting for the whole session (its widget shows it when next drawn)."""
-    _store()[key] = new
 
 
 def _remember(key: str) -> None:

@@ -13,8 +13,8 @@ import streamlit as st
 
 from agentic_core.io.importers.defaults import FormatDefaults, format_defaults
 from agentic_core.io.load_report import LoadReport
-from ui.controls import DEFAULTS, set_value, value
 from ui.memo import session_memo
+from ui.settings_store import DEFAULTS, set_value, value
 
 APPLIED_KEY = "_format_defaults_applied"
 """The setting values the last format applied, by widget key (to undo them while unchanged)."""

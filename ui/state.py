@@ -24,6 +24,7 @@ from agentic_core.io.samples import DEFAULT_SAMPLE, SAMPLES, load_sample
 from agentic_core.judges.registry import DEFAULT_JUDGE
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import AggregateSettings
+from ui.format_defaults import apply_format_defaults
 from ui.memo import forget, session_memo
 
 DATA_KEY = "_active_data"
@@ -94,8 +95,6 @@ def set_data(data: ActiveData) -> None:
     The settings its format needs are preselected (:mod:`ui.format_defaults`).
     """
     st.session_state[DATA_KEY] = data
-    from ui.format_defaults import apply_format_defaults  # here: ui.controls imports this module
-
     apply_format_defaults(data.report)
 
 

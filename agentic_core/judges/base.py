@@ -8,9 +8,10 @@ probability and an error starting with ``uncertain`` (:func:`uncertain_verdict`)
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import AsyncGenerator, Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -168,6 +169,31 @@ class Judge(Protocol):
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
         """Judge every item; the result has the same length and order as ``items``."""
         ...
+
+
+async def gather_stream(
+    stream: AsyncGenerator[tuple[int, Verdict], None], total: int, progress: ProgressFn | None = None
+) -> list[Verdict]:
+    """The verdicts of an ``ajudge_stream`` in item order, reporting ``progress(done, total)`` as they come.
+
+    The stream is closed on the way out (``aclosing``): when ``progress`` raises, a judge's calls still in
+    flight are cancelled at once.
+
+    Raises:
+        RuntimeError: the stream left an item without a verdict (it must yield every index once).
+    """
+    results: list[Verdict | None] = [None] * total
+    done = 0
+    async with contextlib.aclosing(stream) as pairs:
+        async for index, verdict in pairs:
+            results[index] = verdict
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    verdicts = [v for v in results if v is not None]
+    if len(verdicts) != total:
+        raise RuntimeError(f"{total - len(verdicts)} items were left without a verdict")
+    return verdicts
 
 
 def reads_texts(judge: object) -> bool:

@@ -30,7 +30,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict, gather_stream
+from agentic_core.judges.runner import stream_verdicts
 from agentic_core.passing import reaches
 
 CASCADE_VERSION = "cascade-v1"
@@ -41,8 +42,6 @@ OFFLINE_FAILED_PREFIX = "offline judge failed"
 OFFLINE_CHUNK = 1024
 """Items given to the offline judge at a time: its sure verdicts reach the runner (progress, cache)
 chunk by chunk instead of all at the end."""
-LLM_CHUNK = 128
-"""Items given at a time to an LLM judge without ``ajudge_stream`` (as the runner does)."""
 
 
 class CascadeCounts(BaseModel):
@@ -216,17 +215,10 @@ class CascadeJudge:
 
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
         """Judge every item (see the class); ``progress`` counts verdicts of both stages as they are known."""
-        out: list[Verdict | None] = [None] * len(items)
-        done = 0
-        async with contextlib.aclosing(self.ajudge_stream(items)) as stream:
-            async for index, verdict in stream:
-                out[index] = verdict
-                done += 1
-                if progress is not None:
-                    progress(done, len(items))
+        verdicts = await gather_stream(self.ajudge_stream(items), len(items), progress)
         if progress is not None and not items:
             progress(0, 0)
-        return [v for v in out if v is not None]
+        return verdicts
 
     async def ajudge_stream(self, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
         """``(index, verdict)`` pairs: the offline judge's sure ones chunk by chunk, then the LLM's as they come."""
@@ -250,7 +242,7 @@ class CascadeJudge:
         self._count(sent_to_llm=len(uncertain))
         if not uncertain:
             return
-        async with contextlib.aclosing(self._llm_stream([items[i] for i, _, _ in uncertain])) as stream:
+        async with contextlib.aclosing(stream_verdicts(self.llm, [items[i] for i, _, _ in uncertain])) as stream:
             async for position, verdict in stream:
                 index, offline, why = uncertain[position]
                 yield index, self._llm_verdict(offline, why, verdict)
@@ -300,23 +292,6 @@ class CascadeJudge:
         return verdict.model_copy(
             update={"reasoning": prefix + verdict.reasoning, "latency_s": verdict.latency_s + offline.latency_s}
         )
-
-    async def _llm_stream(self, items: list[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
-        stream = getattr(self.llm, "ajudge_stream", None)
-        if stream is not None:
-            async with contextlib.aclosing(stream(items)) as pairs:
-                async for pair in pairs:
-                    yield pair
-            return
-        for start in range(0, len(items), LLM_CHUNK):
-            chunk = items[start : start + LLM_CHUNK]
-            verdicts = await self.llm.ajudge(chunk)
-            if len(verdicts) != len(chunk):
-                raise RuntimeError(
-                    f"LLM judge {self.llm.identity.label()} returned {len(verdicts)} verdicts for {len(chunk)} items"
-                )
-            for offset, verdict in enumerate(verdicts):
-                yield start + offset, verdict
 
     def _count(self, **fields: int) -> None:
         # In place (a model per item would cost more than the offline judge's own work).

@@ -35,7 +35,7 @@ from langchain_core.runnables import Runnable
 from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError
-from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, gather_stream
 from agentic_core.judges.llm_errors import (
     MAX_RETRY_AFTER_S,
     describe_error,
@@ -258,19 +258,8 @@ class LLMJudge:
         Returns:
             One verdict per item; failures are ``failed`` verdicts, never exceptions.
         """
-        results: list[Verdict | None] = [None] * len(items)
-        done = 0
-        # aclosing: if ``progress`` raises, the calls still in flight are cancelled right away.
-        async with contextlib.aclosing(self.ajudge_stream(items)) as stream:
-            async for index, verdict in stream:
-                results[index] = verdict
-                done += 1
-                if progress is not None:
-                    progress(done, len(items))
-        verdicts = [v for v in results if v is not None]
-        if len(verdicts) != len(items):  # the stream yields every index exactly once
-            raise RuntimeError(f"{len(items) - len(verdicts)} items were left without a verdict")
-        return verdicts
+        # If ``progress`` raises, the calls still in flight are cancelled right away (the stream is closed).
+        return await gather_stream(self.ajudge_stream(items), len(items), progress)
 
     async def ajudge_stream(self, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
         """Judge items concurrently, yielding ``(index, verdict)`` as each one completes.

@@ -164,8 +164,13 @@ def estimate_calls(
     return len(unique) - len(hits | packed_keys(keys))
 
 
-async def _stream(judge: Judge, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
-    """``(index, verdict)`` pairs as the judge completes them."""
+async def stream_verdicts(judge: Judge, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
+    """``(index, verdict)`` pairs as the judge completes them: its own ``ajudge_stream`` when it has one,
+    else ``ajudge`` on :data:`CHUNK_SIZE` items at a time.
+
+    Raises:
+        RuntimeError: the judge returned another number of verdicts than items.
+    """
     stream = getattr(judge, "ajudge_stream", None)
     if stream is not None:
         async with contextlib.aclosing(stream(items)) as pairs:
@@ -291,7 +296,7 @@ async def run_judge(
     judged: list[Verdict] = []
     try:
         # aclosing: if ``progress`` raises, the judge's calls in flight are cancelled at once.
-        async with contextlib.aclosing(_stream(judge, [unique[u] for u in todo])) as stream:
+        async with contextlib.aclosing(stream_verdicts(judge, [unique[u] for u in todo])) as stream:
             async for index, verdict in stream:
                 u = todo[index]
                 place(u, verdict)

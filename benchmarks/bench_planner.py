@@ -44,7 +44,7 @@ from agentic_core.settings import Mode
 from agentic_core.stats.compare import compare_counts
 from agentic_core.stats.curve import dataset_curve
 from agentic_core.stats.kernels import estimates
-from agentic_core.stats.planner import PlanMetric, paired_power, plan_evaluation
+from agentic_core.stats.planner import PlanMetric, Requirement, paired_power, plan_evaluation
 from agentic_core.stats.planner_sequential import sequential_decision
 from agentic_core.stats.planner_variance import beta_population
 
@@ -115,6 +115,34 @@ def paired_p(rng: np.random.Generator, size: int, ab_a: tuple[float, float], ab_
     return np.stack([beta_dist.ppf(u[0], *ab_a), beta_dist.ppf(u[1], *ab_b)])
 
 
+def paired_truth(
+    a: float, b: float, metric: PlanMetric, k: int, seed: int
+) -> tuple[tuple[float, float], np.random.Generator, float]:
+    """B's population, the seeded generator (drawn on from here) and the true per-task correlation of A and B."""
+    ab_b = b_population(a, b, metric, k)
+    rng = np.random.default_rng([int(a * 10), int(b * 10), k, seed])
+    big = paired_p(rng, 2_000_000, (a, b), ab_b)
+    rho = float(np.corrcoef(g_of(big[0], metric, k), g_of(big[1], metric, k))[0, 1])
+    return ab_b, rng, rho
+
+
+def planned_comparison(
+    a: float, b: float, metric: PlanMetric, k: int, seed: int
+) -> tuple[tuple[float, float], np.random.Generator, Requirement | None]:
+    """:func:`paired_truth`, and the cheapest plan (frequentist) to detect :data:`DIFFERENCE` between A and B."""
+    ab_b, rng, rho = paired_truth(a, b, metric, k, seed)
+    plan = plan_evaluation(
+        beta_population(a, b),
+        population_b=beta_population(*ab_b),
+        metric=metric,
+        k=k,
+        attempts=ATTEMPTS,
+        difference=DIFFERENCE,
+        correlation=rho,
+    )
+    return ab_b, rng, plan.cheapest_for_difference
+
+
 def power_rows(sims: int, quick: bool) -> list[str]:
     rows = [
         "| population | metric | mode | correlation | planned T x n | judge calls (both) | promised power | "
@@ -123,10 +151,7 @@ def power_rows(sims: int, quick: bool) -> list[str]:
     ]
     for name, (a, b) in POPULATIONS.items():
         for metric, k in METRICS[:1] if quick else METRICS:
-            ab_b = b_population(a, b, metric, k)
-            rng = np.random.default_rng([int(a * 10), int(b * 10), k, 99])
-            big = paired_p(rng, 2_000_000, (a, b), ab_b)
-            rho = float(np.corrcoef(g_of(big[0], metric, k), g_of(big[1], metric, k))[0, 1])
+            ab_b, rng, rho = paired_truth(a, b, metric, k, 99)
             for mode in MODES:
                 plan = plan_evaluation(
                     beta_population(a, b),
@@ -174,20 +199,7 @@ def fast_power_rows(sims: int) -> list[str]:
     ]
     for name, (a, b) in POPULATIONS.items():
         for metric, k in METRICS:
-            ab_b = b_population(a, b, metric, k)
-            rng = np.random.default_rng([int(a * 10), int(b * 10), k, 55])
-            big = paired_p(rng, 2_000_000, (a, b), ab_b)
-            rho = float(np.corrcoef(g_of(big[0], metric, k), g_of(big[1], metric, k))[0, 1])
-            plan = plan_evaluation(
-                beta_population(a, b),
-                population_b=beta_population(*ab_b),
-                metric=metric,
-                k=k,
-                attempts=ATTEMPTS,
-                difference=DIFFERENCE,
-                correlation=rho,
-            )
-            best = plan.cheapest_for_difference
+            ab_b, rng, best = planned_comparison(a, b, metric, k, 55)
             assert best is not None and best.tasks is not None and best.per_task_sd is not None
             tasks, n = best.tasks, best.attempts
             critical = float(stdtrit(tasks - 1.0, 0.975))
@@ -218,20 +230,7 @@ def sequential_rows(sims: int) -> list[str]:
     looks = 3
     for name, (a, b) in POPULATIONS.items():
         metric, k = METRICS[0]
-        ab_b = b_population(a, b, metric, k)
-        rng = np.random.default_rng([int(a * 10), int(b * 10), k, 7])
-        big = paired_p(rng, 2_000_000, (a, b), ab_b)
-        rho = float(np.corrcoef(g_of(big[0], metric, k), g_of(big[1], metric, k))[0, 1])
-        plan = plan_evaluation(
-            beta_population(a, b),
-            population_b=beta_population(*ab_b),
-            metric=metric,
-            k=k,
-            attempts=ATTEMPTS,
-            difference=DIFFERENCE,
-            correlation=rho,
-        )
-        best = plan.cheapest_for_difference
+        ab_b, rng, best = planned_comparison(a, b, metric, k, 7)
         assert best is not None and best.tasks is not None
         tasks, n = best.tasks, best.attempts
         batch = -(-tasks // looks)

@@ -77,3 +77,19 @@ def register(monkeypatch: Any, name: str = "abstaining-test") -> None:
     from agentic_core.judges import registry
 
     monkeypatch.setitem(registry._BUILDERS, name, lambda **_: AbstainingJudge())
+
+
+def unsure_record() -> dict[str, Any]:
+    """One conversation the real default (learned) judge abstains on: an answer that states nothing checkable."""
+    return {
+        "session_id": "s1",
+        "assistant_id": "a1",
+        "conversation": [
+            {
+                "qa_id": "q1",
+                "query": "What is the capital of Australia?",
+                "assistant": "N/A",
+                "ground_truth_assistant": "Canberra",
+            }
+        ],
+    }

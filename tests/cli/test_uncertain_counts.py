@@ -13,7 +13,7 @@ from agentic_core.evaluate import judge_items
 from agentic_core.judges.registry import DEFAULT_JUDGE
 from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.schemas import Conversation
-from tests.abstaining import AbstainingJudge, abstains_on, records, register
+from tests.abstaining import AbstainingJudge, abstains_on, records, register, unsure_record
 
 
 def _run(*argv: str) -> tuple[int, str, str]:
@@ -77,18 +77,7 @@ def test_a_judge_that_abstains_on_everything_scores_nothing(tmp_path: Path, monk
 
 
 def test_a_judge_unsure_of_everything_points_to_the_cascade_not_to_its_configuration(tmp_path: Path) -> None:
-    record = {
-        "session_id": "s1",
-        "assistant_id": "a1",
-        "conversation": [
-            {
-                "qa_id": "q1",
-                "query": "What is the capital of Australia?",
-                "assistant": "N/A",
-                "ground_truth_assistant": "Canberra",
-            }
-        ],
-    }
+    record = unsure_record()
     path = tmp_path / "unsure.json"
     path.write_text(json.dumps([record]), encoding="utf-8")
     code, _, err = _run("evaluate", str(path), "--cache", "off", "--no-progress", "--no-save")

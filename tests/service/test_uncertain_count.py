@@ -10,7 +10,7 @@ from agentic_core.evaluate import judge_items
 from agentic_core.schemas import Conversation
 from agentic_core.service import Service, ServiceConfig
 from agentic_core.service.models import RunResponse
-from tests.abstaining import AbstainingJudge, abstains_on, records
+from tests.abstaining import AbstainingJudge, abstains_on, records, unsure_record
 
 
 def test_the_response_counts_the_uncertain(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -30,18 +30,7 @@ def test_the_response_counts_the_uncertain(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_a_judge_unsure_of_everything_is_a_422_that_names_the_cascade_not_a_502() -> None:
     # The real default judge abstains on this pair; nothing failed, so no gateway is to blame.
-    record = {
-        "session_id": "s1",
-        "assistant_id": "a1",
-        "conversation": [
-            {
-                "qa_id": "q1",
-                "query": "What is the capital of Australia?",
-                "assistant": "N/A",
-                "ground_truth_assistant": "Canberra",
-            }
-        ],
-    }
+    record = unsure_record()
     reply = Service(ServiceConfig(cache_mode="off")).run(json.dumps({"datasets": [record]}))
     doc = json.loads(reply.json_text())
     assert reply.status == 422, doc

@@ -11,13 +11,13 @@ The curated public API (the README's Python API), importable from here::
 imported later.
 """
 
-from agentic_core.agentic_metrics.compute import add_agentic_metrics, compute_agentic_metrics
-from agentic_core.agentic_metrics.summary import agentic_table, summarise_agentic
-from agentic_core.aggregate import Aggregate, aggregate
-from agentic_core.calibration import calibrate_run
-from agentic_core.compare_runs import Side, compare_sides
+from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+from agentic_core.analysis.agentic_summary import agentic_table, summarise_agentic
+from agentic_core.analysis.aggregate import Aggregate, aggregate
+from agentic_core.analysis.calibration import calibrate_run
+from agentic_core.analysis.compare_runs import Side, compare_sides
 from agentic_core.errors import AgenticError, DataError, JudgeConfigError, SettingsError, UndefinedEstimateError
-from agentic_core.evaluate import evaluate
+from agentic_core.evaluate import add_agentic_metrics, evaluate
 from agentic_core.io.loader import load_paths, load_records
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.registry import build_judge

@@ -2,14 +2,14 @@
 
 ``evaluate`` is the only expensive step: it loads, judges every interaction through the judge
 runner (cache included) and scores tool use (weight-independent components). ``aggregate``
-(:mod:`agentic_core.aggregate`, re-exported here as the README's API promises) applies every
+(:mod:`agentic_core.analysis.aggregate`, re-exported here as the README's API promises) applies every
 slider setting with numpy over the stored arrays and never calls a judge.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -17,23 +17,27 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from agentic_core.aggregate import Aggregate, aggregate
-from agentic_core.columns import InteractionColumns, columns_of, count_cut
+from agentic_core.agentic_metrics import METRIC_NAMES, AgenticMetrics
+from agentic_core.analysis.aggregate import Aggregate, aggregate
+from agentic_core.columnar.columns import InteractionColumns, columns_of, count_cut
+from agentic_core.common.gc_control import gc_paused
+from agentic_core.data.schemas import Conversation
 from agentic_core.engines import check_engine
 from agentic_core.errors import DataError
-from agentic_core.gc_control import gc_paused
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths, paths_of
-from agentic_core.item_counts import count_distinct_items
 from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, item_key
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.monitor import RunMonitor
+from agentic_core.judges.item_counts import count_distinct_items
+from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
 from agentic_core.judges.score_runner import judges_scores_only, run_score_judge_sync
 from agentic_core.result import EvaluationResult
-from agentic_core.schemas import Conversation
 
-__all__ = ["Aggregate", "DataInput", "EvaluationResult", "aggregate", "assemble", "evaluate", "judge_items"]
+__all__ = [
+    "Aggregate", "DataInput", "EvaluationResult", "add_agentic_metrics", "aggregate", "assemble", "evaluate",
+    "judge_items",
+]
 
 DataInput = LoadReport | Sequence[Conversation] | str | Path | Sequence[str | Path]
 
@@ -155,7 +159,8 @@ def evaluate(
         from agentic_core.engines.ray_engine import evaluate_on_ray
 
         return evaluate_on_ray(
-            evaluate, data, judge, ray_address=ray_address, cache=cache, cache_mode=cache_mode, progress=progress,
+            evaluate, add_agentic_metrics, data, judge, ray_address=ray_address, cache=cache, cache_mode=cache_mode,
+            progress=progress,
             monitor=monitor, metrics=metrics, goal_judge=goal_judge, judge_options=judge_options,
         )
     start = time.perf_counter()
@@ -194,8 +199,6 @@ def evaluate(
             conversations, columns, run, float(judge.recommended_threshold), report, time.perf_counter()
         )
     if metrics:
-        from agentic_core.agentic_metrics.compute import add_agentic_metrics
-
         add_agentic_metrics(
             result, judge, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge, monitor=monitor
         )
@@ -213,7 +216,7 @@ def assemble(
 
     What :func:`evaluate` does after judging; also how a stored run is reopened (its verdicts come
     from the store, so no judge is called). The tables are built from the conversations' columns
-    (:mod:`agentic_core.columns`): a loaded report's were built (tool scoring included) while its
+    (:mod:`agentic_core.columnar.columns`): a loaded report's were built (tool scoring included) while its
     file streamed; a list's are built here (tool scoring takes about a second per 100k
     interactions).
 
@@ -353,3 +356,31 @@ def _assemble(
         tool_arrays=tool_arrays,
         columns=columns,
     )
+
+
+def add_agentic_metrics(
+    result: EvaluationResult,
+    judge: Judge | None = None,
+    *,
+    metrics: str | Iterable[str] | None = METRIC_NAMES,
+    cache: JudgeCache | None = None,
+    cache_mode: CacheMode = "use",
+    goal_judge: str | None = None,
+    monitor: RunMonitor | None = None,
+) -> AgenticMetrics:
+    """Compute the agentic metrics of an evaluated run and store them on it (``result.agentic``).
+
+    For a run evaluated without them (the page's compute button): the answers are not judged again.
+    Also the last step of ``evaluate(metrics=...)``, on either engine: a ``monitor`` cancelled by then
+    stops the run here (:class:`~agentic_core.judges.monitor.RunCancelled`), before any metric call.
+    """
+    from agentic_core.agentic_metrics.compute import compute_agentic_metrics  # deferred: keeps `import` light
+
+    if monitor is not None and monitor.cancel_requested:
+        raise RunCancelled(
+            "run", "was cancelled before the agentic metrics", "judging finished",
+            "run again: the verdicts are in the cache, so only the metrics are computed",
+        )
+    result.agentic = compute_agentic_metrics(result.conversations, judge, metrics=metrics, cache=cache,
+                                             cache_mode=cache_mode, goal_judge=goal_judge)
+    return result.agentic

@@ -17,7 +17,8 @@ from typing import Literal
 
 import numpy as np
 
-from agentic_core.columns import InteractionColumns, columns_of
+from agentic_core.columnar.columns import InteractionColumns, columns_of
+from agentic_core.common.wording import plural
 from agentic_core.errors import AgenticError
 from agentic_core.evaluate import assemble, evaluate
 from agentic_core.io.load_report import LoadReport
@@ -26,7 +27,6 @@ from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, status_counts
 from agentic_core.result import EvaluationResult
-from agentic_core.wording import plural
 
 log = logging.getLogger(__name__)
 

@@ -13,12 +13,12 @@ import numpy as np
 import pandas as pd
 
 from agentic_core.agentic_metrics.results import AgenticMetrics
-from agentic_core.columns import InteractionColumns
+from agentic_core.columnar.columns import InteractionColumns
+from agentic_core.data.overrides import Override
+from agentic_core.data.schemas import Conversation, Interaction
 from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import JudgeIdentity
 from agentic_core.judges.runner import JudgeRun
-from agentic_core.overrides import Override
-from agentic_core.schemas import Conversation, Interaction
 from agentic_core.tools import ToolComponents
 
 
@@ -39,7 +39,7 @@ class EvaluationResult:
             none; an abstention keeps it while its score stays NaN), ``tool_applicable`` and the
             tool component columns.
         tool_components: Per interaction, the weight-independent tool components (or None); a
-            read-only sequence (:class:`~agentic_core.component_list.ComponentList` after a load:
+            read-only sequence (:class:`~agentic_core.columnar.component_list.ComponentList` after a load:
             what load workers sent is read back only when asked for).
         judge_run: The judge run (identity, per-status counts, cache hits, tokens, timing).
         recommended_threshold: The judge's recommended answer threshold.
@@ -50,11 +50,11 @@ class EvaluationResult:
         task_keys: The distinct task keys, sorted.
         session_ids: Per conversation, its session id.
         tool_arrays: The tool component columns (see :func:`agentic_core.tools.components_matrix`).
-        overrides: Human overrides by interaction row (see :mod:`agentic_core.overrides`); every
+        overrides: Human overrides by interaction row (see :mod:`agentic_core.data.overrides`); every
             aggregate uses them in place of the judge's verdict.
         agentic: Seed 004's agentic metrics when they were computed (``evaluate(metrics=...)``), else ``None``.
         columns: What evaluation read of the conversations, per interaction
-            (:class:`~agentic_core.columns.InteractionColumns`): whole-run tables read these
+            (:class:`~agentic_core.columnar.columns.InteractionColumns`): whole-run tables read these
             instead of validating every conversation again.
     """
 

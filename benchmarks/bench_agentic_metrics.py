@@ -29,10 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agentic_core.agentic_metrics.compute import compute_agentic_metrics
-from agentic_core.agentic_metrics.summary import summarise_agentic
+from agentic_core.analysis.agentic_summary import summarise_agentic
+from agentic_core.data.schemas import Conversation
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.registry import build_judge
-from agentic_core.schemas import Conversation
 
 CITIES = ["Paris", "Boston", "Denver", "Rome", "Lisbon", "Tokyo", "Madrid", "Oslo", "Cairo", "Lima"]
 OFF = ["Can you recommend a good sci-fi novel?", "Who won the world cup in 2018?", "Write me a poem about the sea."]

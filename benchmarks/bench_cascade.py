@@ -39,7 +39,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agentic_core.calibration import cohen_kappa, confusion  # noqa: E402
+from agentic_core.analysis.calibration import cohen_kappa, confusion  # noqa: E402
+from agentic_core.common.passing import reaches  # noqa: E402
 from agentic_core.judges.base import (  # noqa: E402
     Judge,
     JudgeIdentity,
@@ -50,7 +51,6 @@ from agentic_core.judges.base import (  # noqa: E402
 )
 from agentic_core.judges.cascade import CascadeJudge  # noqa: E402
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge  # noqa: E402
-from agentic_core.passing import reaches  # noqa: E402
 from benchmarks.judge_accuracy import DEFAULT_DEVSET, load_devset, split_devset  # noqa: E402
 from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
 

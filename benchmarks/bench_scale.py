@@ -21,7 +21,7 @@ as the resident memory (``VmRSS``, after ``gc.collect()``) of a process that hol
 result's own, the file's bytes and the loader's temporary objects are gone. Glibc keeps some freed
 memory mapped, so this is an upper bound of what the run costs a dashboard process. Measured again
 once every tool component has been read (what the Tools page and the exports do): the load
-workers' components stay pickled until then (:mod:`agentic_core.component_list`).
+workers' components stay pickled until then (:mod:`agentic_core.columnar.component_list`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Compare: B against A task by task (two stored runs, or two assistants of the current run), and a leaderboard.
 
-Thin: widgets -> :mod:`agentic_core.compare_runs` -> charts and tables. Both sides are aggregated with
+Thin: widgets -> :mod:`agentic_core.analysis.compare_runs` -> charts and tables. Both sides are aggregated with
 the sidebar's settings; the statistics are the same as ``python -m agentic_core compare``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from agentic_core.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
+from agentic_core.analysis.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.errors import AgenticError
 from agentic_core.report.compare_links import RUN_A_PARAM, RUN_B_PARAM, linked_pair, same_verdicts
 from agentic_core.runs import RunMeta

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from agentic_core.data.overrides import Override
 from agentic_core.errors import AgenticError
-from agentic_core.overrides import Override
 from agentic_core.report import explorer_filters
 from agentic_core.report.explorer import (
     InteractionDetail,

@@ -13,6 +13,7 @@ from typing import Any
 import streamlit as st
 
 from agentic_core.agentic_metrics.results import METRIC_NAMES, MetricName
+from agentic_core.common.secrets import mask_secrets
 from agentic_core.errors import AgenticError
 from agentic_core.evaluate import judge_items
 from agentic_core.io.load_report import LoadReport
@@ -23,7 +24,6 @@ from agentic_core.judges.planning import RunPlan, plan_run
 from agentic_core.judges.providers import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, LLM_OPTION_JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode
-from agentic_core.secrets import mask_secrets
 from ui.format import md_text
 from ui.format_defaults import preselect_judge
 from ui.memo import session_memo

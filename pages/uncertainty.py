@@ -7,10 +7,10 @@ import logging
 import pandas as pd
 import streamlit as st
 
+from agentic_core.analysis.k_evidence import k_evidence
+from agentic_core.analysis.uncertainty import posterior_view
 from agentic_core.errors import AgenticError
-from agentic_core.k_evidence import k_evidence
 from agentic_core.stats import describe_method
-from agentic_core.uncertainty import posterior_view
 from ui.cards import card, kpi, kpi_row
 from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure, shrinkage_figure
 from ui.controls import prior_controls, set_value, settings_or_error, sidebar_controls

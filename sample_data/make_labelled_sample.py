@@ -327,7 +327,7 @@ def records() -> list[dict[str, object]]:
 def check(lines: list[str]) -> None:
     """Every record validates, with no unknown key, and carries a human verdict."""
     sys.path.insert(0, str(HERE.parent))
-    from agentic_core.schemas import Conversation
+    from agentic_core.data.schemas import Conversation
 
     for number, line in enumerate(lines, start=1):
         conv = Conversation.model_validate_json(line)

@@ -8,7 +8,7 @@ Run from the repository root (or anywhere):
 
 Every random choice goes through ``random.Random`` seeded from a fixed string, so re-running writes
 byte-identical files. After writing, every record is validated with
-``agentic_core.schemas.Conversation.model_validate`` and checked for unknown keys (``model_extra`` must be
+``agentic_core.data.schemas.Conversation.model_validate`` and checked for unknown keys (``model_extra`` must be
 empty on every model), and the script prints a short summary of what each file contains.
 
 Files written:
@@ -3279,7 +3279,7 @@ def _unknown_keys(model: Any, where: str) -> list[str]:
 
 def validate_file(path: Path) -> list[Any]:
     """Validate every record; raise on the first invalid one or any unknown key."""
-    from agentic_core.schemas import Conversation, Interaction
+    from agentic_core.data.schemas import Conversation, Interaction
 
     models = []
     for i, rec in enumerate(read_records(path)):

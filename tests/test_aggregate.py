@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentic_core import stats
-from agentic_core.aggregate import aggregate, resolve_unit
+from agentic_core.analysis.aggregate import aggregate, resolve_unit
 from agentic_core.evaluate import evaluate
 from agentic_core.settings import ToolWeights, make_settings
 from tests.datasets import conv, convs

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from agentic_core.aggregate import aggregate
-from agentic_core.assistant_breakdown import by_assistant
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.analysis.assistant_breakdown import by_assistant
 from agentic_core.evaluate import evaluate
 from agentic_core.settings import make_settings
 from tests.datasets import conv, convs

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentic_core.calibration import (
+from agentic_core.analysis.calibration import (
     Confusion,
     calibrate,
     cohen_kappa,

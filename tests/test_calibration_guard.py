@@ -5,8 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agentic_core.calibration import calibrate
-from agentic_core.calibration_guard import MIN_PER_VERDICT, best_threshold, run_threshold_advice, threshold_advice
+from agentic_core.analysis.calibration import calibrate
+from agentic_core.analysis.calibration_guard import (
+    MIN_PER_VERDICT,
+    best_threshold,
+    run_threshold_advice,
+    threshold_advice,
+)
 
 
 def test_one_label_is_not_enough() -> None:

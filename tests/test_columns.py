@@ -1,4 +1,4 @@
-"""Tests of agentic_core.columns: the per-interaction columns evaluation reads."""
+"""Tests of agentic_core.columnar.columns: the per-interaction columns evaluation reads."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from agentic_core.columns import ColumnBuilder, columns_of, count_cut, has_columns
+from agentic_core.columnar.columns import ColumnBuilder, columns_of, count_cut, has_columns
 from agentic_core.io.samples import load_sample
 from agentic_core.tools import score_interaction
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from agentic_core.compare_runs import Side, compare_sides, leaderboard_of
+from agentic_core.analysis.compare_runs import Side, compare_sides, leaderboard_of
 from agentic_core.errors import DataError
 from agentic_core.evaluate import evaluate
 from agentic_core.result import EvaluationResult

@@ -1,4 +1,4 @@
-"""Tests of agentic_core.component_list: tool components that stay pickled until read."""
+"""Tests of agentic_core.columnar.component_list: tool components that stay pickled until read."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentic_core import component_list
-from agentic_core.component_list import ComponentList
+from agentic_core.columnar import component_list
+from agentic_core.columnar.component_list import ComponentList
 from agentic_core.io.samples import load_sample
 from agentic_core.tools import MatchRow, ParamError, ToolComponents, score_interaction
 

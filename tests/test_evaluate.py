@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
 from agentic_core.errors import DataError
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records

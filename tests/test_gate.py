@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_core.compare_runs import Side, compare_sides
+from agentic_core.analysis.compare_runs import Side, compare_sides
+from agentic_core.analysis.gate import below_bounds, parse_bounds, parse_gate_metrics, worse_than_baseline
 from agentic_core.errors import SettingsError
 from agentic_core.evaluate import aggregate
-from agentic_core.gate import below_bounds, parse_bounds, parse_gate_metrics, worse_than_baseline
 from agentic_core.settings import make_settings
 from tests.test_compare_runs import agent, judged
 

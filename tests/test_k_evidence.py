@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.analysis.k_evidence import MIN_TASK_SHARE, k_evidence
 from agentic_core.evaluate import evaluate
 from agentic_core.io.samples import load_sample
-from agentic_core.k_evidence import MIN_TASK_SHARE, k_evidence
 from agentic_core.settings import make_settings
 from tests.datasets import conv, convs
 

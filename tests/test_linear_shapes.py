@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agentic_core.schemas import Agentic, GroundTruthAgentic, ParameterRule
+from agentic_core.data.schemas import Agentic, GroundTruthAgentic, ParameterRule
 from agentic_core.tools import matching, score_tools, values
 from agentic_core.tools.matching import lcs_length
 

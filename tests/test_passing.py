@@ -1,4 +1,4 @@
-"""The one threshold rule (agentic_core.passing) and everyone who reads it agreeing at the boundary."""
+"""The one threshold rule (agentic_core.common.passing) and everyone who reads it agreeing at the boundary."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.common.passing import TOLERANCE, reaches
 from agentic_core.evaluate import evaluate
-from agentic_core.passing import TOLERANCE, reaches
 from agentic_core.report import interactions_table
 from agentic_core.report.explorer import conversation_detail
 from agentic_core.settings import ToolWeights, make_settings

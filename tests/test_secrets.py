@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from pydantic import SecretStr
 
-from agentic_core import secrets
-from agentic_core.secrets import (
+from agentic_core.common import secrets
+from agentic_core.common.secrets import (
     MASK,
     MAX_REGISTERED_SECRETS,
     environment_secrets,

@@ -7,8 +7,13 @@ import math
 import numpy as np
 import pytest
 
+from agentic_core.analysis.selective import (
+    ABSTAIN_SHARES,
+    own_abstention_point,
+    run_selective_accuracy,
+    selective_accuracy,
+)
 from agentic_core.errors import DataError
-from agentic_core.selective import ABSTAIN_SHARES, own_abstention_point, run_selective_accuracy, selective_accuracy
 
 # Ten labelled items. The verdict is "correct" at P >= 0.5:     1    0    1     0     1    0    1     1     0    1
 P = [0.9, 0.1, 0.55, 0.45, 0.8, 0.3, 0.52, 0.95, 0.05, 0.6]
@@ -84,6 +89,6 @@ def test_a_run_without_probabilities_has_no_curve() -> None:
 
 
 def data_convs(data: list[dict]) -> list:  # type: ignore[type-arg]
-    from agentic_core.schemas import Conversation
+    from agentic_core.data.schemas import Conversation
 
     return [Conversation.model_validate(r) for r in data]

@@ -47,7 +47,7 @@ def test_no_product_module_is_over_500_lines() -> None:
 
 def test_only_passing_py_compares_a_score_with_a_threshold() -> None:
     # "score >= threshold" was written five times with three tolerances; now passing.reaches owns it.
-    allowed = {"agentic_core/passing.py"}
+    allowed = {"agentic_core/common/passing.py"}
     found = []
     for path in PRODUCT:
         if _rel(path) in allowed:
@@ -57,7 +57,7 @@ def test_only_passing_py_compares_a_score_with_a_threshold() -> None:
                 isinstance(op, (ast.GtE, ast.Gt, ast.Lt, ast.LtE)) for op in node.ops
             ) and any("threshold" in name.lower() for name in _names_in(node)):
                 found.append(f"{_rel(path)}:{node.lineno}")
-    assert not found, f"compare with agentic_core.passing.reaches instead: {found}"
+    assert not found, f"compare with agentic_core.common.passing.reaches instead: {found}"
 
 
 def _string_sets(path: Path) -> Iterator[tuple[int, set[str]]]:
@@ -119,7 +119,7 @@ def _string_constants(path: Path) -> Iterator[tuple[int, str]]:
 @pytest.mark.parametrize(
     ("needle", "home", "why"),
     [
-        ("***", "agentic_core/secrets.py", "mask secrets with agentic_core.secrets.mask_secrets / redact"),
+        ("***", "agentic_core/common/secrets.py", "mask secrets with common.secrets.mask_secrets / redact"),
         ("bootstrap over groups", "agentic_core/stats/methods.py", "word interval methods with describe_method"),
         ("Wilson interval", "agentic_core/stats/methods.py", "word interval methods with describe_method"),
     ],
@@ -138,8 +138,8 @@ def test_wording_and_masking_live_in_one_module(needle: str, home: str, why: str
 @pytest.mark.parametrize(
     ("call", "home"),
     [
-        ("gc.disable", "agentic_core/gc_control.py"),
-        ("gc.freeze", "agentic_core/gc_control.py"),
+        ("gc.disable", "agentic_core/common/gc_control.py"),
+        ("gc.freeze", "agentic_core/common/gc_control.py"),
     ],
 )
 def test_helpers_are_not_copied(call: str, home: str) -> None:

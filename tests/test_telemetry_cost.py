@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.analysis.telemetry_cost import telemetry_cost
 from agentic_core.evaluate import evaluate
 from agentic_core.io.otel_load import load_otel
 from agentic_core.io.samples import load_sample
 from agentic_core.settings import make_settings
-from agentic_core.telemetry_cost import telemetry_cost
 from tests.io.otel_agent import otlp_json, run_agent
 
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.data.overrides import Override
 from agentic_core.evaluate import evaluate
 from agentic_core.io.samples import load_sample
-from agentic_core.overrides import Override
 from agentic_core.runs import RunStore
+from agentic_core.runs.trends import ReopenedRuns, run_trend, runs_of_dataset
 from agentic_core.settings import make_settings
-from agentic_core.trends import ReopenedRuns, run_trend, runs_of_dataset
 from tests.datasets import conv, convs
 from tests.fakes import FakeJudge
 

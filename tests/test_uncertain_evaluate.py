@@ -13,14 +13,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.data.schemas import Conversation
 from agentic_core.engines.verdict_columns import verdicts_from_columns, verdicts_to_columns
 from agentic_core.evaluate import evaluate, judge_items
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.report.explorer_filters import ExplorerFilters, FilterIndex, filter_mask
-from agentic_core.schemas import Conversation
 from tests.abstaining import AbstainingJudge, abstains_on, records, right
 
 
@@ -154,7 +154,7 @@ def test_right_is_what_the_fake_judges() -> None:
 
 def test_a_stored_run_keeps_abstentions_and_probabilities(data: list[Conversation], tmp_path: Path) -> None:
     from agentic_core.runs import RunStore
-    from agentic_core.trends import ReopenedRuns
+    from agentic_core.runs.trends import ReopenedRuns
 
     result = evaluate(data, AbstainingJudge(), cache_mode="off")
     store = RunStore(tmp_path / "runs.sqlite3")

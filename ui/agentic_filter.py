@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from agentic_core.agentic_metrics.summary import agentic_table, conversations_below
+from agentic_core.analysis.agentic_summary import agentic_table, conversations_below
 from agentic_core.result import EvaluationResult
 
 FILTER_METRICS = {

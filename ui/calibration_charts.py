@@ -1,6 +1,6 @@
 """Plotly figures of the Calibration page: ROC curve, threshold sweep, reliability diagram.
 
-Rendering only (every number comes from :mod:`agentic_core.calibration`), with the conventions of
+Rendering only (every number comes from :mod:`agentic_core.analysis.calibration`), with the conventions of
 :mod:`ui.charts`: Streamlit's theme, the shared layout and the colours that read on both themes.
 """
 
@@ -10,7 +10,7 @@ import math
 
 import plotly.graph_objects as go
 
-from agentic_core.calibration import Calibration
+from agentic_core.analysis.calibration import Calibration
 from ui.charts import AT_COLOR, BASE_LAYOUT, GUIDE_COLOR, POW_COLOR
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agentic_core.calibration import Calibration, calibrate_run, has_human_verdicts
+from agentic_core.analysis.calibration import Calibration, calibrate_run, has_human_verdicts
 from agentic_core.evaluate import evaluate
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.samples import SAMPLES, load_sample
@@ -66,7 +66,7 @@ def calibration_source(run: ActiveRun) -> CalibrationSource:
 
 
 def source_calibration(source: CalibrationSource, threshold: float) -> tuple[Calibration, pd.DataFrame]:
-    """:func:`~agentic_core.calibration.calibrate_run`, memoised per session (source and threshold).
+    """:func:`~agentic_core.analysis.calibration.calibrate_run`, memoised per session (source and threshold).
 
     Raises:
         DataError: nothing has both a human verdict and a judge score.

@@ -18,8 +18,8 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from agentic_core.analysis.tool_summary import ToolSummary
 from agentic_core.stats import CurvePoint
-from agentic_core.tool_summary import ToolSummary
 
 AT_COLOR = "#1f77b4"
 POW_COLOR = "#d62728"

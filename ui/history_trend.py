@@ -7,8 +7,8 @@ import streamlit as st
 
 from agentic_core.errors import AgenticError
 from agentic_core.runs import RunMeta, RunStore
+from agentic_core.runs.trends import ReopenedRuns, TrendPoint, run_trend
 from agentic_core.settings import AggregateSettings
-from agentic_core.trends import ReopenedRuns, TrendPoint, run_trend
 from ui.format import ci_text, md_text, pct
 from ui.theme import show_chart
 from ui.trend_charts import trend_figure

@@ -16,7 +16,7 @@ One daemon thread per process looks every :data:`SWEEP_SECONDS`. On Streamlit's 
 session objects are not thread-safe) it expires the cache, shuts down every session that has left
 it (expired or dropped) unless it reconnected, and empties what such a session still holds (see
 :func:`_drop_state`); for a few sweeps after, it collects the garbage and returns freed memory to
-the system (:func:`agentic_core.gc_control.release_memory`). Measured by
+the system (:func:`agentic_core.common.gc_control.release_memory`). Measured by
 ``benchmarks/bench_memory.py`` (numbers in the README).
 
 The sessions are reached through Streamlit's runtime objects, which are not a public API; when
@@ -34,8 +34,8 @@ import types
 import weakref
 from typing import Any
 
+from agentic_core.common.gc_control import release_memory
 from agentic_core.evaluation_job import EvaluationJob
-from agentic_core.gc_control import release_memory
 from ui.run_job import JOB_KEY
 
 log = logging.getLogger(__name__)

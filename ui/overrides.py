@@ -1,7 +1,7 @@
 """Human overrides made in the Explorer: kept with the run in the history, counted by every aggregate.
 
 Marking an answer correct or incorrect replaces the judge's verdict on it (see
-:mod:`agentic_core.overrides`). The run's result gets a new overrides table (a copy: the first
+:mod:`agentic_core.data.overrides`). The run's result gets a new overrides table (a copy: the first
 run's result is shared by every session and never changed), the run's revision goes up so the
 memoised aggregates are made again, and the run history records it: a run not stored yet (the
 built-in sample shown at first) is stored then, with its overrides.
@@ -14,8 +14,8 @@ import logging
 
 import pandas as pd
 
+from agentic_core.data.overrides import Override
 from agentic_core.errors import AgenticError
-from agentic_core.overrides import Override
 from agentic_core.result import EvaluationResult
 from ui.runs import run_store, store_error, store_run
 from ui.state import ActiveRun

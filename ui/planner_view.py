@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from agentic_core.aggregate import Aggregate
+from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.errors import AgenticError
 from agentic_core.settings import AggregateSettings
 from agentic_core.stats.planner import DEFAULT_ATTEMPTS, Plan, Requirement, plan_evaluation

@@ -13,6 +13,9 @@ import logging
 import numpy as np
 import streamlit as st
 
+from agentic_core.common.passing import reaches
+from agentic_core.common.secrets import mask_secrets
+from agentic_core.common.wording import plural
 from agentic_core.errors import AgenticError
 from agentic_core.evaluation_job import EvaluationJob
 from agentic_core.io.load_report import LoadReport
@@ -20,9 +23,6 @@ from agentic_core.judges.base import Judge
 from agentic_core.judges.cascade import result_cascade_counts
 from agentic_core.judges.monitor import STATUS_CODES, RunSnapshot, duration_words
 from agentic_core.judges.runner import CacheMode
-from agentic_core.passing import reaches
-from agentic_core.secrets import mask_secrets
-from agentic_core.wording import plural
 from ui.controls import set_value, threshold_default
 from ui.runs import store_run
 from ui.state import ActiveRun, set_run

@@ -1,6 +1,6 @@
 """The Calibration page's selective-accuracy chart: accuracy on the verdicts given against coverage.
 
-Rendering only: the curve and the judge's own point come from :mod:`agentic_core.selective`.
+Rendering only: the curve and the judge's own point come from :mod:`agentic_core.analysis.selective`.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from agentic_core.selective import AbstentionPoint
+from agentic_core.analysis.selective import AbstentionPoint
 from ui.charts import AT_COLOR, BASE_LAYOUT, POW_COLOR
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from agentic_core.aggregate import Aggregate, aggregate
+from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.evaluate import evaluate
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths

@@ -1,7 +1,7 @@
 """Seed 004's agentic metrics: tool call accuracy (Ragas' definition), topic adherence, agent goal accuracy.
 
 Computing them: :mod:`agentic_core.agentic_metrics.compute` (``evaluate(metrics=...)`` calls it); aggregating:
-:mod:`agentic_core.agentic_metrics.summary`. Only the pure definitions and the result types are imported here,
+:mod:`agentic_core.analysis.agentic_summary`. Only the pure definitions and the result types are imported here,
 so importing the package stays light (and :mod:`agentic_core.result` can use the types).
 """
 

@@ -37,17 +37,15 @@ from agentic_core.agentic_metrics.results import (
 from agentic_core.agentic_metrics.tool_call_accuracy import conversation_tool_call_accuracy
 from agentic_core.agentic_metrics.topic_adherence import TopicCounts
 from agentic_core.agentic_metrics.topic_offline import classify_queries, similarity_backend
+from agentic_core.common.passing import reaches
+from agentic_core.data.schemas import Conversation
 from agentic_core.errors import SettingsError
 from agentic_core.judges.base import Judge, JudgeItem, Verdict
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
-from agentic_core.passing import reaches
-from agentic_core.schemas import Conversation
 
 if TYPE_CHECKING:
     from agentic_core.judges.llm import LLMJudge
-    from agentic_core.result import EvaluationResult
 
 NO_TOPICS = "no reference_topics: nothing to adhere to"
 NO_REFERENCE_OFFLINE = "no reference: goal accuracy without reference needs an LLM judge (--judge llm)"
@@ -325,29 +323,3 @@ def compute_agentic_metrics(
         cache_hits=runs.cache_hits, elapsed_s=time.perf_counter() - started,
         warnings=list(dict.fromkeys(runs.warnings)),
     )
-
-
-def add_agentic_metrics(
-    result: EvaluationResult,
-    judge: Judge | None = None,
-    *,
-    metrics: str | Iterable[str] | None = METRIC_NAMES,
-    cache: JudgeCache | None = None,
-    cache_mode: CacheMode = "use",
-    goal_judge: str | None = None,
-    monitor: RunMonitor | None = None,
-) -> AgenticMetrics:
-    """Compute the agentic metrics of an evaluated run and store them on it (``result.agentic``).
-
-    For a run evaluated without them (the page's compute button): the answers are not judged again.
-    Also the last step of ``evaluate(metrics=...)``, on either engine: a ``monitor`` cancelled by then
-    stops the run here (:class:`~agentic_core.judges.monitor.RunCancelled`), before any metric call.
-    """
-    if monitor is not None and monitor.cancel_requested:
-        raise RunCancelled(
-            "run", "was cancelled before the agentic metrics", "judging finished",
-            "run again: the verdicts are in the cache, so only the metrics are computed",
-        )
-    result.agentic = compute_agentic_metrics(result.conversations, judge, metrics=metrics, cache=cache,
-                                             cache_mode=cache_mode, goal_judge=goal_judge)
-    return result.agentic

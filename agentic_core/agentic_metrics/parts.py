@@ -1,6 +1,6 @@
 """What the agentic metrics read from a conversation: its user queries, replies, outcome and transcript.
 
-Pure functions of a :class:`~agentic_core.schemas.Conversation`; the texts sent to a judge are cut at
+Pure functions of a :class:`~agentic_core.data.schemas.Conversation`; the texts sent to a judge are cut at
 :data:`MAX_METRIC_CHARS` (with a marker the judge can see), like answer judging cuts its texts.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from agentic_core.schemas import Conversation
+from agentic_core.data.schemas import Conversation
 
 MAX_METRIC_CHARS = 20_000
 """A judge reads at most this many characters of a transcript, outcome or reference."""

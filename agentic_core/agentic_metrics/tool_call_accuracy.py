@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from agentic_core.schemas import Conversation
+from agentic_core.data.schemas import Conversation
 
 ToolCallOrder = Literal["strict", "flexible"]
 TOOL_CALL_ORDERS: tuple[ToolCallOrder, ...] = ("strict", "flexible")

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from agentic_core.agentic_metrics.results import QueryTopic
+from agentic_core.common.passing import reaches
 from agentic_core.judges.text_analysis import analyze_text, find_refusal
-from agentic_core.passing import reaches
 
 MINILM_ON_TOPIC = 0.125
 """A query is on topic when its MiniLM cosine with ``a question about <topic>`` reaches this."""

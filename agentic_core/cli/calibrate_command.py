@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from agentic_core.calibration import CELLS, Calibration, calibrate_run
+from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run
 from agentic_core.cli.parser import EXIT_OK
 from agentic_core.result import EvaluationResult
 

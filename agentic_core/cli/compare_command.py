@@ -14,12 +14,12 @@ from typing import TextIO
 
 import numpy as np
 
+from agentic_core.analysis.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
+from agentic_core.analysis.gate import worse_than_baseline
 from agentic_core.cli.evaluate_command import judge_loaded, settings_from_args
 from agentic_core.cli.gate_options import EXIT_GATE
 from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK
-from agentic_core.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.errors import SettingsError
-from agentic_core.gate import worse_than_baseline
 from agentic_core.result import EvaluationResult
 from agentic_core.stats.leaderboard import Leaderboard
 

@@ -20,7 +20,7 @@ from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
 
 if TYPE_CHECKING:
-    from agentic_core.aggregate import Aggregate
+    from agentic_core.analysis.aggregate import Aggregate
     from agentic_core.io.load_report import LoadReport
     from agentic_core.result import EvaluationResult
 
@@ -201,8 +201,8 @@ def write_run_file(
     Raises:
         OutputError: the file cannot be written (no partial file is left).
     """
-    from agentic_core.atomic_file import write_atomic
     from agentic_core.cli.runs_command import data_name_of
+    from agentic_core.common.atomic_file import write_atomic
     from agentic_core.runs.store import RUN_FILE_SUFFIX, new_payload, run_file_bytes
 
     payload = new_payload(result, data_name_of(paths), run_id=run_id, settings=settings.model_dump(mode="json"))

@@ -10,11 +10,11 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from agentic_core.analysis.gate import GATE_METRICS, WORSE_CONFIDENCE, below_bounds, parse_bounds, parse_gate_metrics
 from agentic_core.errors import SettingsError
-from agentic_core.gate import GATE_METRICS, WORSE_CONFIDENCE, below_bounds, parse_bounds, parse_gate_metrics
 
 if TYPE_CHECKING:
-    from agentic_core.aggregate import Aggregate
+    from agentic_core.analysis.aggregate import Aggregate
 
 EXIT_GATE = 4
 """Exit code of a failed gate (``--fail-under``, ``--fail-if-worse``); 2, 3 and 5 mean other things."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 
 from agentic_core.agentic_metrics.results import DEFAULT_GOAL_JUDGE, GOAL_JUDGES
-from agentic_core.aggregate import Aggregate
+from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.judges.registry import JUDGES
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import DIMENSIONS, SETTINGS

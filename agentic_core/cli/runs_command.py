@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from agentic_core.atomic_file import write_atomic
+from agentic_core.common.atomic_file import write_atomic
 from agentic_core.errors import AgenticError
 from agentic_core.result import EvaluationResult
 from agentic_core.runs import RunMeta, RunStore, age_text

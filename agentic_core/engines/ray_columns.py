@@ -1,6 +1,6 @@
 """Tool scoring on Ray Data: the interaction columns of conversations built on workers.
 
-:func:`~agentic_core.columns.columns_of` scores every interaction's tool use
+:func:`~agentic_core.columnar.columns.columns_of` scores every interaction's tool use
 (:func:`~agentic_core.tools.score_tools`) while it builds the columns evaluation reads. For
 conversations handed over in memory, :func:`columns_on_ray` runs that same code over blocks of
 conversations on Ray workers and joins the blocks' columns in order, so the columns (tool
@@ -18,16 +18,16 @@ from types import ModuleType
 import numpy as np
 import pyarrow as pa
 
-from agentic_core.columns import ColumnBuilder, InteractionColumns, columns_of
+from agentic_core.columnar.columns import ColumnBuilder, InteractionColumns, columns_of
+from agentic_core.common.gc_control import gc_paused
+from agentic_core.data.schemas import Conversation
 from agentic_core.engines.ray_judge import BLOCKS_PER_CPU, MIN_BLOCK_ROWS, ray_cpus
-from agentic_core.gc_control import gc_paused
-from agentic_core.schemas import Conversation
 
 __all__ = ["ColumnarConversations", "columns_batch", "columns_on_ray", "join_columns"]
 
 
 class ColumnarConversations(list[Conversation]):
-    """A list of conversations carrying their columns (read by :func:`~agentic_core.columns.columns_of`)."""
+    """A list of conversations carrying their columns (read by :func:`~agentic_core.columnar.columns.columns_of`)."""
 
     def __init__(self, conversations: Sequence[Conversation], columns: InteractionColumns) -> None:
         super().__init__(conversations)

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from agentic_core.data.schemas import Conversation
 from agentic_core.engines import ray_load
 from agentic_core.engines.judge_spec import JudgeSpec
 from agentic_core.engines.ray_columns import ColumnarConversations, columns_on_ray
@@ -39,7 +40,6 @@ from agentic_core.io.loader import load_paths, paths_of
 from agentic_core.judges.base import Judge, ProgressFn
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunMonitor
-from agentic_core.schemas import Conversation
 
 if TYPE_CHECKING:
     from agentic_core.judges.runner import CacheMode
@@ -59,6 +59,7 @@ def _in_memory(data: Any) -> Sequence[Conversation] | None:
 
 def evaluate_on_ray(
     evaluate_locally: Callable[..., EvaluationResult],
+    add_metrics: Callable[..., Any],
     data: Any,
     judge: Judge | str | None = None,
     *,
@@ -75,6 +76,8 @@ def evaluate_on_ray(
 
     Args:
         evaluate_locally: :func:`agentic_core.evaluate.evaluate` (called with the Ray-backed judge).
+        add_metrics: :func:`agentic_core.evaluate.add_agentic_metrics` (passed in, as ``evaluate_locally``
+            is, so the engine never imports the orchestration that imports it).
         data: What :func:`~agentic_core.evaluate.evaluate` takes.
         judge: A judge (pickled to the workers), or a registry name (rebuilt on each worker from
             the name and ``judge_options``); ``hybrid`` when ``None``.
@@ -124,9 +127,7 @@ def evaluate_on_ray(
     if conversations is not None:
         result.load_report = None  # as for conversations evaluated locally
     if metrics:
-        from agentic_core.agentic_metrics.compute import add_agentic_metrics
-
-        add_agentic_metrics(
+        add_metrics(
             result, local, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge, monitor=monitor
         )
     result.elapsed_s = time.perf_counter() - start

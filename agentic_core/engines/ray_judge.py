@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from agentic_core.common.gc_control import gc_paused
 from agentic_core.engines.judge_spec import JudgeSpec, worker_judge
 from agentic_core.engines.verdict_columns import verdicts_from_columns, verdicts_to_columns
-from agentic_core.gc_control import gc_paused
 from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, reads_texts
 
 __all__ = ["BLOCKS_PER_CPU", "MIN_BLOCK_ROWS", "RayJudge", "WorkerStats", "judge_batch", "ray_cpus"]

@@ -1,5 +1,5 @@
 """The glossary's entries: term, anchor, plain words, formula. The words follow the settings' help texts
-(:mod:`agentic_core.settings.specs`) and :mod:`agentic_core.statistics_words`.
+(:mod:`agentic_core.settings.specs`) and :mod:`agentic_core.analysis.statistics_words`.
 """
 
 from __future__ import annotations

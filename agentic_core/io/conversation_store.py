@@ -4,7 +4,7 @@ A large file once cost about 7 GB of memory at a million interactions because ev
 kept as a tree of pydantic models for the whole session. The loader now keeps each valid record as
 its JSON text (the line of a JSON Lines file, else ``orjson``'s; exact for what orjson parsed),
 LZ4-compressed in blocks of 64, plus the columns evaluation reads
-(:class:`~agentic_core.columns.InteractionColumns`, built while streaming); a
+(:class:`~agentic_core.columnar.columns.InteractionColumns`, built while streaming); a
 :class:`Conversation` is validated again only when something asks for it (the Explorer's
 drill-down reads one; a small cache keeps the last few). Validation is deterministic, so the model
 read back equals the one the loader validated.
@@ -24,10 +24,10 @@ import orjson
 import pyarrow as pa
 from pydantic import TypeAdapter
 
-from agentic_core.columns import ColumnBuilder, InteractionColumns
-from agentic_core.gc_control import gc_paused
-from agentic_core.read_only_sequence import ReadOnlySequence
-from agentic_core.schemas import Conversation
+from agentic_core.columnar.columns import ColumnBuilder, InteractionColumns
+from agentic_core.common.gc_control import gc_paused
+from agentic_core.common.read_only_sequence import ReadOnlySequence
+from agentic_core.data.schemas import Conversation
 
 __all__ = ["ConversationStore", "StoreParts"]
 
@@ -59,7 +59,7 @@ class StoreParts:
 class ConversationStore(ReadOnlySequence[Conversation]):
     """A read-only sequence of conversations held as compressed JSON (or models), with their columns.
 
-    Behaves like the list it replaces for reading (:class:`~agentic_core.read_only_sequence.ReadOnlySequence`):
+    Behaves like the list it replaces for reading (:class:`~agentic_core.common.read_only_sequence.ReadOnlySequence`):
     ``len``, indexing (negative too), slices (a list), iteration, ``==`` with any sequence of conversations.
     """
 
@@ -200,7 +200,7 @@ class ConversationStore(ReadOnlySequence[Conversation]):
         for start in range(0, len(self._where), step):
             stop = min(start + step, len(self._where))
             texts = [self._text(w) for w in self._where[start:stop] if w is not None]
-            with gc_paused():  # a burst of acyclic objects (see agentic_core.gc_control)
+            with gc_paused():  # a burst of acyclic objects (see agentic_core.common.gc_control)
                 block = _MANY.validate_python([orjson.loads(t) for t in texts], strict=True) if texts else []
             models = iter(block)
             for index in range(start, stop):

@@ -17,10 +17,7 @@ from typing import Any, get_args
 from pydantic import BaseModel
 from pydantic_core import ErrorDetails
 
-from agentic_core.io.render import Loc, json_type, render_path, safe_value
-from agentic_core.io.schema_map import CHILDREN, HOME, KNOWN
-from agentic_core.io.unknown_keys import SIMILARITY, close_match
-from agentic_core.schemas import (
+from agentic_core.data.schemas import (
     Agentic,
     Conversation,
     ExpectedTool,
@@ -30,6 +27,9 @@ from agentic_core.schemas import (
     RuleKind,
     ToolCall,
 )
+from agentic_core.io.render import Loc, json_type, render_path, safe_value
+from agentic_core.io.schema_map import CHILDREN, HOME, KNOWN
+from agentic_core.io.unknown_keys import SIMILARITY, close_match
 
 # What a field holds, for "required field 'qa_id' is missing (it holds ...)".
 _HOLDS: dict[str, str] = {

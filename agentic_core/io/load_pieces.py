@@ -45,8 +45,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from typing import Any
 
+from agentic_core.common.gc_control import gc_paused
+from agentic_core.data.schemas import Conversation
 from agentic_core.errors import SettingsError
-from agentic_core.gc_control import gc_paused
 from agentic_core.io.conversation_store import ConversationStore, StoreParts
 from agentic_core.io.importers import import_parsed
 from agentic_core.io.importers.detect import LOOK_AT
@@ -54,7 +55,6 @@ from agentic_core.io.load_report import Issue, SkippedRecord
 from agentic_core.io.parse import is_json_lines, parse_jsonl
 from agentic_core.io.parsed import UNPARSABLE
 from agentic_core.io.record_stream import LineOf, stream_records
-from agentic_core.schemas import Conversation
 
 __all__ = ["Piece", "PiecePool", "PieceSettings", "load_in_pieces", "load_inherited_piece", "load_piece", "plan"]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from agentic_core.common.wording import plural
 from agentic_core.errors import DataError
 from agentic_core.io.conversation_store import ConversationStore
-from agentic_core.wording import plural
 
 if TYPE_CHECKING:  # pandas is imported lazily: loading must not pay for it
     import pandas as pd

@@ -1,4 +1,4 @@
-"""Load conversation files into validated :class:`~agentic_core.schemas.Conversation` models.
+"""Load conversation files into validated :class:`~agentic_core.data.schemas.Conversation` models.
 
 This package is the only code that reads data files. Every problem is reported as an
 :class:`~agentic_core.io.load_report.Issue` with its place (file, record, line, JSON path), the rule,
@@ -33,8 +33,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from agentic_core.common.gc_control import gc_paused, trim_memory
+from agentic_core.data.schemas import Conversation
 from agentic_core.errors import show_value
-from agentic_core.gc_control import gc_paused, trim_memory
 from agentic_core.io.bounded_read import UnreadableFile, read_data_file
 from agentic_core.io.conversation_store import ConversationStore
 from agentic_core.io.importers import DEFAULT_FORMAT, check_format, import_parsed
@@ -45,7 +46,6 @@ from agentic_core.io.parse import from_document, parse
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.record_stream import LineOf, stream_records
 from agentic_core.io.task_conflicts import ground_truth_conflicts
-from agentic_core.schemas import Conversation
 
 __all__ = [
     "DuplicateKey",

@@ -13,7 +13,7 @@ start-time order (a parent before its children at the same instant, then the fil
 - when no model call carries messages, each agent (``invoke_agent`` / ``AGENT``) or root chain span
   with an input and an output is one turn.
 
-The conversation keeps its thread as ``trace`` (:mod:`agentic_core.trace`): the system prompt, then per
+The conversation keeps its thread as ``trace`` (:mod:`agentic_core.data.trace`): the system prompt, then per
 turn the query, each tool call with its result, and the answer. Each interaction keeps ``telemetry``: the
 model, the agent's name, the turn's input and output tokens summed over its model calls, its latency (first
 span start to last span end) and the trace id.

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from agentic_core.common.wording import plural
 from agentic_core.io.importers.common import RecordMap, file_stem
 from agentic_core.io.load_report import Issue
 from agentic_core.io.otel_convert import conversation, group
@@ -28,7 +29,6 @@ from agentic_core.io.otel_references import active_references
 from agentic_core.io.otel_spans import Span, spans_of
 from agentic_core.io.parsed import UNPARSABLE, Parsed
 from agentic_core.io.render import json_type
-from agentic_core.wording import plural
 
 
 def looks_like_otel(record: dict[str, Any]) -> str | None:

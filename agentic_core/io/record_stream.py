@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
+from agentic_core.data.schemas import Conversation
 from agentic_core.errors import show_value
 from agentic_core.io.explain import explain_validation_error
 from agentic_core.io.load_report import Issue, SkippedRecord
@@ -34,7 +35,6 @@ from agentic_core.io.record_checks import check_records
 from agentic_core.io.record_twins import is_twin, validate_twins
 from agentic_core.io.render import join_path
 from agentic_core.io.unknown_keys import iter_model_extras, iter_raw_extras, unknown_key_fix, unknown_key_rule
-from agentic_core.schemas import Conversation
 
 __all__ = ["CHUNK", "Keep", "LineOf", "stream_records", "unknown_key_issue"]
 

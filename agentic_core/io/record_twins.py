@@ -7,7 +7,7 @@ and score the tool use) and keeps the record's JSON text. Each model instance ca
 carries none of them. Validating a chunk of clean records into these twins and freeing them
 takes about 35 µs per 5-interaction record against 65 µs for the models.
 
-The twins are *derived* from :mod:`agentic_core.schemas` (the one place the record format is
+The twins are *derived* from :mod:`agentic_core.data.schemas` (the one place the record format is
 written): same field names, types, constraints and defaults, every twinned model replaced by its
 twin, the models' own methods (``task_key``) carried over. They differ on purpose in one way:
 an unknown key is an error (``extra="forbid"``), where the models keep it and the loader warns.
@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, TypeAdapter
 from pydantic.dataclasses import dataclass
 from pydantic_core import PydanticUndefined
 
-from agentic_core.schemas import Agentic, Conversation, ExpectedTool, GroundTruthAgentic, Interaction, ToolCall
+from agentic_core.data.schemas import Agentic, Conversation, ExpectedTool, GroundTruthAgentic, Interaction, ToolCall
 
 __all__ = ["TWINS", "is_twin", "validate_twins"]
 

@@ -14,8 +14,8 @@ import re
 import reprlib
 from typing import Any
 
+from agentic_core.common.secrets import redact
 from agentic_core.errors import show_value
-from agentic_core.secrets import redact
 
 # A location inside a record as pydantic gives it: keys and list indexes.
 Loc = tuple[int | str, ...]

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentic_core.common.secrets import is_secret_key
 from agentic_core.io.line_numbers import LazyLines
 from agentic_core.io.load_report import Issue
 from agentic_core.io.parsed import Parsed, empty_issue
 from agentic_core.io.render import json_type, safe_value
-from agentic_core.secrets import is_secret_key
 
 
 def _secret_paths(value: Any, path: str, depth: int = 0) -> list[str]:

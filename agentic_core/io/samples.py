@@ -5,22 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentic_core.common.sample_dir import SAMPLE_DIR
 from agentic_core.errors import DataError
 from agentic_core.io.loader import LoadReport, load_paths
-
-
-def _sample_dir() -> Path:
-    """Where the samples are: the package data of an installed copy first, else the checkout's sample_data/.
-
-    The wheel installs ``sample_data/`` as ``agentic_core/sample_data`` (pyproject.toml), so an installed
-    copy works from any folder; in a checkout that folder does not exist and the repository's is used.
-    """
-    package = Path(__file__).resolve().parents[1]
-    installed = package / "sample_data"
-    return installed if installed.is_dir() else package.parent / "sample_data"
-
-
-SAMPLE_DIR = _sample_dir()
 
 
 @dataclass(frozen=True)

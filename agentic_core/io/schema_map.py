@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from agentic_core.schemas import (
+from agentic_core.data.schemas import (
     Agentic,
     Conversation,
     ExpectedTool,

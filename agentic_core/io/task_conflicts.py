@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from agentic_core.columns import InteractionColumns
+from agentic_core.columnar.columns import InteractionColumns
 from agentic_core.errors import show_value
 from agentic_core.io.load_report import Issue
 

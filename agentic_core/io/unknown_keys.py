@@ -16,10 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agentic_core.errors import show_value
-from agentic_core.io.render import join_path
-from agentic_core.io.schema_map import CHILDREN, HOME, KNOWN
-from agentic_core.schemas import (
+from agentic_core.data.schemas import (
     Agentic,
     Conversation,
     ExpectedTool,
@@ -28,6 +25,9 @@ from agentic_core.schemas import (
     ParameterRule,
     ToolCall,
 )
+from agentic_core.errors import show_value
+from agentic_core.io.render import join_path
+from agentic_core.io.schema_map import CHILDREN, HOME, KNOWN
 
 # How close a word must be to a known one to be suggested (difflib ratio).
 SIMILARITY = 0.7

@@ -28,7 +28,7 @@ Robustness:
       like an unwritable one: its verdicts are never dropped.
 
 Secrets: every reasoning is masked with every key the process knows before it is stored
-(:func:`agentic_core.secrets.mask_known`), and a stored reasoning that holds a known key (written
+(:func:`agentic_core.common.secrets.mask_known`), and a stored reasoning that holds a known key (written
 by an older version, or before that key was registered) is never served: it counts as a miss and
 is judged again.
 
@@ -51,6 +51,7 @@ from typing import TypeVar
 
 import platformdirs
 
+from agentic_core.common.secrets import known_secrets
 from agentic_core.errors import CacheError
 from agentic_core.judges.base import JudgeItem, Verdict
 from agentic_core.judges.cache_sqlite import (
@@ -67,7 +68,6 @@ from agentic_core.judges.cache_sqlite import (
     storable_reasoning,
 )
 from agentic_core.judges.reply_text import clip_reasoning
-from agentic_core.secrets import known_secrets
 
 APP_NAME = "agentic-workbench"
 DEFAULT_FILENAME = "judge_cache.sqlite3"

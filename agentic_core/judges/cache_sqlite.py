@@ -10,8 +10,8 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
+from agentic_core.common.secrets import mask_secrets
 from agentic_core.judges.reply_text import clip_reasoning, printable
-from agentic_core.secrets import mask_secrets
 
 _T = TypeVar("_T")
 

@@ -30,9 +30,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from agentic_core.common.passing import reaches
 from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict, gather_stream
 from agentic_core.judges.runner import stream_verdicts
-from agentic_core.passing import reaches
 
 CASCADE_VERSION = "cascade-v1"
 """Bump when the routing or the reasoning's prefixes change (cached verdicts are keyed by it)."""

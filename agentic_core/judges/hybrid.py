@@ -28,11 +28,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from agentic_core.common.passing import reaches
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
 from agentic_core.judges.embedding import item_cosines
 from agentic_core.judges.lexical import RULES_VERSION, LexicalAnalysis, lexical_analysis
 from agentic_core.judges.minilm_files import MODEL_NAME, embedding_choice
-from agentic_core.passing import reaches
 
 HYBRID_VERSION = "hybrid-v3"
 """Bump when the score or its reasoning changes (v2: the lexical claim / role / list gates and notes)."""

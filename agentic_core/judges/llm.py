@@ -34,6 +34,7 @@ from langchain_core.rate_limiters import InMemoryRateLimiter
 from langchain_core.runnables import Runnable
 from pydantic import SecretStr
 
+from agentic_core.common.secrets import mask_known, register_secret
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, gather_stream
 from agentic_core.judges.llm_errors import (
@@ -63,7 +64,6 @@ from agentic_core.judges.prompt import (
     JudgeReply,
 )
 from agentic_core.judges.reply_text import clip_reasoning, lone_surrogate_at, printable
-from agentic_core.secrets import mask_known, register_secret
 
 StructuredMode = bool | Literal["auto", "json_schema", "json_object", "text"]
 
@@ -206,7 +206,7 @@ class LLMJudge:
         self._model = model
         self._secrets = _secrets_of(chat_model)
         # Registered for the whole process: a reply echoing this key must be masked for every
-        # caller, including one whose own judge holds another key (see agentic_core.secrets).
+        # caller, including one whose own judge holds another key (see agentic_core.common.secrets).
         register_secret(*self._secrets)
         self._prompt = JudgePrompt()
 
@@ -438,7 +438,7 @@ class LLMJudge:
 
     def _scrub(self, text: str) -> str:
         # Every secret the process knows, not only this judge's: a server may echo another
-        # caller's key (see agentic_core.secrets).
+        # caller's key (see agentic_core.common.secrets).
         return printable(mask_known(text, self._secrets))
 
     def _failed(self, error: str, latency_s: float, *replies: AIMessage | None) -> Verdict:

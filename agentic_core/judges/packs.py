@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from agentic_core.io.samples import SAMPLE_DIR
+from agentic_core.common.sample_dir import SAMPLE_DIR
 from agentic_core.judges.base import JudgeItem, Verdict
 from agentic_core.judges.cache import cache_key
 

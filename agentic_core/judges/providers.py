@@ -20,6 +20,7 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import SecretStr
 
+from agentic_core.common.secrets import mask_secrets, register_secret, secret_text
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.llm import LLMJudge, StructuredMode
 from agentic_core.judges.llm_options import (
@@ -29,7 +30,6 @@ from agentic_core.judges.llm_options import (
     DEFAULT_TIMEOUT_S,
     check_int,
 )
-from agentic_core.secrets import mask_secrets, register_secret, secret_text
 
 NO_KEY_PLACEHOLDER = "not-needed"
 """Sent as the key to OpenAI-compatible servers that need none (the client insists on one)."""
@@ -251,7 +251,7 @@ def build_chat_model(
     # message that does not say which variable to set.
     key = resolve_api_key(spec, api_key, api_key_env)
     if key is not None and key.get_secret_value() != NO_KEY_PLACEHOLDER:
-        # Known to the whole process from now on (see agentic_core.secrets), whatever the model
+        # Known to the whole process from now on (see agentic_core.common.secrets), whatever the model
         # class does with it.
         register_secret(key)
 

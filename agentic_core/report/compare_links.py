@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from agentic_core.compare_runs import RunComparison
+from agentic_core.analysis.compare_runs import RunComparison
 from agentic_core.runs import RunMeta
 
 RUN_A_PARAM = "run_a"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from agentic_core.aggregate import Aggregate
+from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.errors import DataError
 from agentic_core.report.explorer_filters import severity_order
 from agentic_core.report.tool_tables import tool_diff

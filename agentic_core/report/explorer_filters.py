@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agentic_core.aggregate import Aggregate
-from agentic_core.calibration import run_verdicts
+from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.analysis.calibration import run_verdicts
 from agentic_core.result import EvaluationResult
 
 TOOL_DIMENSIONS = ("selection", "parameters", "sequence", "utilization", "overall")

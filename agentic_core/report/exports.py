@@ -17,17 +17,17 @@ import numpy as np
 import pandas as pd
 
 from agentic_core import stats
-from agentic_core.agentic_metrics.report import (
+from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.analysis.statistics_words import per_group_statistics
+from agentic_core.errors import SettingsError
+from agentic_core.report.agentic_columns import (
     add_agentic_fields,
     agentic_summary_dict,
     with_agentic_columns,
     with_topic_columns,
 )
-from agentic_core.aggregate import Aggregate
-from agentic_core.errors import SettingsError
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import UNIT_DESCRIPTIONS
-from agentic_core.statistics_words import per_group_statistics
 from agentic_core.tools import ToolCorrectnessScore, combine
 from agentic_core.version import __version__
 
@@ -269,7 +269,7 @@ def summary(
 def write_exports(result: EvaluationResult, agg: Aggregate, out_dir: str | Path) -> dict[str, Path]:
     """Write the three CSVs, the JSON summary and the settings file into ``out_dir``.
 
-    Each file is written whole or not at all (:func:`~agentic_core.atomic_file.write_atomic`): a full
+    Each file is written whole or not at all (:func:`~agentic_core.common.atomic_file.write_atomic`): a full
     disk leaves no half-written CSV.
 
     Returns:
@@ -278,7 +278,7 @@ def write_exports(result: EvaluationResult, agg: Aggregate, out_dir: str | Path)
     Raises:
         OutputError: a file cannot be written (the message names it and the fix).
     """
-    from agentic_core.atomic_file import write_atomic
+    from agentic_core.common.atomic_file import write_atomic
 
     out = Path(out_dir)
     paths = {name: out / file_name for name, file_name in EXPORT_FILES.items()}

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from agentic_core.columns import columns_of, has_columns
-from agentic_core.schemas import Conversation
+from agentic_core.columnar.columns import columns_of, has_columns
+from agentic_core.data.schemas import Conversation
 
 _PREVIEW_COLUMNS = [
     "session_id", "assistant_id", "task_key", "interactions", "tool_calls", "expected_tool_calls", "scored"
@@ -20,7 +20,7 @@ def conversations_preview(conversations: Sequence[Conversation]) -> pd.DataFrame
     """One row per loaded conversation, for the Data page's preview (before any judging).
 
     Columns: ``session_id``, ``assistant_id``, ``task_key`` (see
-    :meth:`~agentic_core.schemas.Conversation.task_key`), ``interactions``, ``tool_calls`` (calls
+    :meth:`~agentic_core.data.schemas.Conversation.task_key`), ``interactions``, ``tool_calls`` (calls
     the agent made), ``expected_tool_calls`` (calls the ground truth expects) and ``scored``
     (interactions carrying their own ``score``, which the ``dataset`` judge needs).
     """

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import orjson
 
+from agentic_core.data.trace import TraceStep
 from agentic_core.report.explorer_filters import highlight
-from agentic_core.trace import TraceStep
 
 MAX_CHARS = 4_000
 """Characters of one message shown (a tau-bench system policy runs to many thousands)."""

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agentic_core.aggregate import Aggregate
+from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.data.schemas import Interaction
 from agentic_core.result import EvaluationResult
-from agentic_core.schemas import Interaction
 from agentic_core.tools import ToolComponents, combine
 
 _CELL_CHARS = 400  # parameter / result text shown in one diff cell

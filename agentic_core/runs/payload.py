@@ -20,12 +20,12 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, Field
 
+from agentic_core.data.overrides import Override
+from agentic_core.data.schemas import Conversation
 from agentic_core.errors import DataError
 from agentic_core.judges.base import JudgeIdentity, Verdict
 from agentic_core.judges.runner import JudgeRun
-from agentic_core.overrides import Override
 from agentic_core.result import EvaluationResult
-from agentic_core.schemas import Conversation
 from agentic_core.version import __version__
 
 PAYLOAD_FORMAT = "agentic-workbench-run"

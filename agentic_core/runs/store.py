@@ -31,9 +31,9 @@ import orjson
 import platformdirs
 
 from agentic_core.agentic_metrics.results import AgenticMetrics
+from agentic_core.common.gc_control import gc_paused
+from agentic_core.data.overrides import Override
 from agentic_core.errors import AgenticError, DataError
-from agentic_core.gc_control import gc_paused
-from agentic_core.overrides import Override
 from agentic_core.result import EvaluationResult
 from agentic_core.runs.payload import RunMeta, RunPayload, from_payload, to_payload, upgrade
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
 from agentic_core.agentic_metrics.topic_adherence import TopicMode, TopicVariant
-from agentic_core.schemas import Conversation
+from agentic_core.data.schemas import Conversation
 from agentic_core.settings import Estimator, Mode, Target, UnitChoice
 from agentic_core.tools import ToolCorrectnessScore
 

@@ -1,6 +1,6 @@
 """Seed 001's response, from one evaluation and one aggregate (no metric is computed here).
 
-Every number comes from :func:`agentic_core.aggregate.aggregate` through the report functions
+Every number comes from :func:`agentic_core.analysis.aggregate.aggregate` through the report functions
 the exports use (:func:`agentic_core.report.summary`, :func:`agentic_core.report.conversation_records`),
 so the endpoint, the command line and the dashboard cannot disagree.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_core.aggregate import Aggregate
+from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.io.load_report import Issue
 from agentic_core.judges.cascade import result_cascade_counts
 from agentic_core.judges.verdict_counts import verdict_counts

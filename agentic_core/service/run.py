@@ -26,13 +26,13 @@ from pydantic import SecretStr, ValidationError
 
 from agentic_core.agentic_metrics.compute import parse_metrics
 from agentic_core.agentic_metrics.results import AgenticView
+from agentic_core.common.secrets import json_holds_secret, known_secrets, mask_known, mask_values, register_secret
 from agentic_core.errors import AgenticError, DataError, RequestError, SettingsError, show_value
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.parse import loads_json
 from agentic_core.io.unknown_keys import close_match
 from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.result import EvaluationResult
-from agentic_core.secrets import json_holds_secret, known_secrets, mask_known, mask_values, register_secret
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, request_judge
 from agentic_core.service.deadline import judge_within
@@ -74,7 +74,7 @@ class ServiceReply:
     def json_text(self) -> str:
         """The document as JSON text, every secret the process knows masked in its strings.
 
-        The request's keys and every other known key (see :func:`~agentic_core.secrets.known_secrets`)
+        The request's keys and every other known key (see :func:`~agentic_core.common.secrets.known_secrets`)
         are masked in the document's string values before it is serialised, never in the serialised
         text: a key such as ``"true"`` would otherwise match the JSON's own syntax.
         """
@@ -306,7 +306,7 @@ def _datasets(doc: dict[str, Any], config: ServiceConfig) -> list[Any]:
 
 def _secrets_in(doc: Any) -> tuple[SecretStr, ...]:
     """The request's keys (any credential-looking connector parameter), to mask in every answer."""
-    from agentic_core.secrets import is_secret_key
+    from agentic_core.common.secrets import is_secret_key
 
     connector = doc.get("connector") if isinstance(doc, dict) else None
     params = connector.get("params") if isinstance(connector, dict) else None

@@ -27,7 +27,7 @@ class AggregateSettings(BaseModel):
 
     Attributes:
         threshold: An interaction is correct when its judge score reaches it
-            (see :mod:`agentic_core.passing`).
+            (see :mod:`agentic_core.common.passing`).
         tool_threshold: Tool use is correct when its overall tool score reaches it.
         tool_weights: Weights of the four tool dimensions.
         ignore_extra_tools: Extra (unexpected) tool calls do not lower selection.

@@ -58,6 +58,7 @@ from numpy.typing import ArrayLike
 from pydantic import BaseModel, ConfigDict
 from scipy.special import ndtr, stdtr, stdtrit
 
+from agentic_core.common.wording import plural
 from agentic_core.errors import SettingsError
 from agentic_core.settings import (
     Estimator,
@@ -80,7 +81,6 @@ from agentic_core.stats.curve import RELIABLE_GROUPS
 from agentic_core.stats.joint import TAG_PAIRED, count_matrix, joint_sample, share_ahead
 from agentic_core.stats.kernels import z_of
 from agentic_core.stats.methods import IntervalMethod, ProbabilityMethod
-from agentic_core.wording import plural
 
 
 class MetricComparison(BaseModel):

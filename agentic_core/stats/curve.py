@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from pydantic import BaseModel, ConfigDict
 
+from agentic_core.common.wording import plural
 from agentic_core.settings import (
     Estimator,
     Mode,
@@ -71,7 +72,6 @@ from agentic_core.stats.kernels import (
 from agentic_core.stats.methods import IntervalMethod
 from agentic_core.stats.posterior import posterior_draws
 from agentic_core.stats.task_bootstrap import task_bootstrap_draws
-from agentic_core.wording import plural
 
 RELIABLE_GROUPS = 10
 """Below this many groups, a population interval is flagged as unreliable on screen."""

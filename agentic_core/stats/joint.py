@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import betaincinv, ndtr
 
+from agentic_core.common.wording import plural
 from agentic_core.errors import SettingsError
 from agentic_core.settings import (
     Estimator,
@@ -35,7 +36,6 @@ from agentic_core.stats.curve import CurvePoint, dataset_curve, included_groups
 from agentic_core.stats.hierarchical import hyper_posterior, population_draws
 from agentic_core.stats.kernels import estimates, pass_at_from_p, pass_pow_from_p, posterior_params
 from agentic_core.stats.methods import IntervalMethod, ProbabilityMethod
-from agentic_core.wording import plural
 
 # Distinct tags keep these random streams apart from the curve's under the same seed.
 TAG_PAIRED = 7

@@ -188,7 +188,7 @@ def as_population(source: object) -> tuple[TaskPopulation, float | None]:
     """A task population from a :class:`TaskPopulation` or a pilot run's aggregate, with judge calls per attempt.
 
     Args:
-        source: A :class:`TaskPopulation`, or an :class:`~agentic_core.aggregate.Aggregate` of a pilot
+        source: A :class:`TaskPopulation`, or an :class:`~agentic_core.analysis.aggregate.Aggregate` of a pilot
             run (its per-task ``n`` and ``c``, and its interactions per conversation).
 
     Raises:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agentic_core.passing import reaches
+from agentic_core.common.passing import reaches
 from agentic_core.settings import ToolWeights, check_fraction
 from agentic_core.tools.results import ToolComponents, ToolCorrectnessScore
 
@@ -57,7 +57,7 @@ def combine(
     Args:
         c: Components from :func:`score_tools`.
         weights: Weights of the four dimensions.
-        tool_threshold: Tool use is correct when overall reaches this (:func:`agentic_core.passing.reaches`).
+        tool_threshold: Tool use is correct when overall reaches this (:func:`agentic_core.common.passing.reaches`).
             With all four weights at 0 tool use is not scored: no overall, and never incorrect.
         ignore_extra: Extra used calls do not lower selection.
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_core.schemas import Agentic, ExpectedTool, GroundTruthAgentic, Interaction, ToolCall
+from agentic_core.common.wording import plural
+from agentic_core.data.schemas import Agentic, ExpectedTool, GroundTruthAgentic, Interaction, ToolCall
 from agentic_core.tools.evidence import MAX_RESULT_LEAVES, Answer, leaf_in, result_leaves
 from agentic_core.tools.matching import (
     Match,
@@ -22,7 +23,6 @@ from agentic_core.tools.matching import (
 )
 from agentic_core.tools.results import MatchRow, ParamError, ToolComponents
 from agentic_core.tools.values import show_canonical, values_agree
-from agentic_core.wording import plural
 
 
 def score_tools(

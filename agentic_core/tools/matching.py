@@ -10,7 +10,7 @@ from typing import NamedTuple, cast
 import numpy as np
 import orjson
 
-from agentic_core.schemas import ExpectedTool, ToolCall
+from agentic_core.data.schemas import ExpectedTool, ToolCall
 from agentic_core.tools.results import MatchRow, ParamError
 from agentic_core.tools.values import in_values, num_exact, str_exact, structural_equal, values_agree, why_differ
 

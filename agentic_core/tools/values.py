@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from agentic_core.data.schemas import ParameterRule
 from agentic_core.errors import show_value
-from agentic_core.schemas import ParameterRule
 
 _PUNCT_CATEGORIES = frozenset({"Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps"})
 _WHITESPACE = re.compile(r"\s+")

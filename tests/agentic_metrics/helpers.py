@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_core.schemas import Conversation
+from agentic_core.data.schemas import Conversation
 
 
 def conv(

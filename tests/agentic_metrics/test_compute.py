@@ -156,7 +156,7 @@ def test_the_fast_refusal_check_agrees_with_the_full_analysis(reply: str) -> Non
 def test_conversations_below_leave_unscored_ones_out() -> None:
     import numpy as np
 
-    from agentic_core.agentic_metrics.summary import agentic_table, conversations_below
+    from agentic_core.analysis.agentic_summary import agentic_table, conversations_below
 
     metrics = compute_agentic_metrics([BOOKING, OFF_TOPIC], metrics="tool_call_accuracy", cache_mode="off")
     table = agentic_table(metrics, ["b", "s"])
@@ -174,7 +174,7 @@ def test_the_ragas_importer_fills_reference_and_topics() -> None:
 
 
 def test_a_cancelled_run_stops_before_the_metrics() -> None:
-    from agentic_core.agentic_metrics.compute import add_agentic_metrics
+    from agentic_core.evaluate import add_agentic_metrics
     from agentic_core.judges.monitor import RunCancelled, RunMonitor
 
     result = evaluate([conv("c1", [("Book a table", "Booked.")])], FakeJudge(0.9), cache_mode="off")

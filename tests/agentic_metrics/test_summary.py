@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from agentic_core.agentic_metrics.compute import compute_agentic_metrics
-from agentic_core.agentic_metrics.summary import agentic_table, summarise_agentic
 from agentic_core.agentic_metrics.topic_adherence import TopicCounts
+from agentic_core.analysis.agentic_summary import agentic_table, summarise_agentic
 from tests.agentic_metrics.helpers import BOOKING, OFF_TOPIC, conv
 from tests.fakes import FakeJudge
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from agentic_core.agentic_metrics import conversation_tool_call_accuracy, ragas_tool_call_accuracy
 from agentic_core.agentic_metrics.tool_call_accuracy import argument_agreement
-from agentic_core.schemas import Conversation
+from agentic_core.data.schemas import Conversation
 
 W = ("weather", {"city": "Paris"})
 C = ("convert", {"celsius": 20, "to": "F"})

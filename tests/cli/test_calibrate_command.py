@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from agentic_core.cli import EXIT_OK, EXIT_USER_ERROR, main
+from agentic_core.data.overrides import Override
 from agentic_core.io.samples import SAMPLES
-from agentic_core.overrides import Override
 from agentic_core.runs import RunStore
 
 LABELLED = SAMPLES["labelled"].path

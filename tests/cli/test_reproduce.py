@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
 from agentic_core.cli import main as cli_main
 from agentic_core.cli.reproduce import cli_command
 from agentic_core.report import (

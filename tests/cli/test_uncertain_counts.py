@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from agentic_core.cli import main
+from agentic_core.data.schemas import Conversation
 from agentic_core.evaluate import judge_items
 from agentic_core.judges.registry import DEFAULT_JUDGE
 from agentic_core.judges.verdict_counts import verdict_counts
-from agentic_core.schemas import Conversation
 from tests.abstaining import AbstainingJudge, abstains_on, records, register, unsure_record
 
 

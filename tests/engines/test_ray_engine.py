@@ -20,7 +20,7 @@ import pytest
 import ray
 
 from agentic_core.cli import main
-from agentic_core.columns import columns_of
+from agentic_core.columnar.columns import columns_of
 from agentic_core.engines.ray_columns import columns_on_ray
 from agentic_core.engines.ray_judge import RayJudge
 from agentic_core.evaluate import aggregate, evaluate

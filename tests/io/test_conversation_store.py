@@ -6,10 +6,10 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from agentic_core.data.schemas import Conversation
 from agentic_core.io import conversation_store
 from agentic_core.io.conversation_store import ConversationStore
 from agentic_core.io.loader import load_bytes, load_records
-from agentic_core.schemas import Conversation
 from tests.io.conftest import conversation, interaction, with_tools
 
 RECORDS = [conversation(f"s{i}", with_tools(), interaction(score=i / 200)) for i in range(150)]
@@ -68,7 +68,7 @@ def test_a_record_json_cannot_reproduce_is_kept_as_a_model() -> None:
 
 
 def test_columns_are_the_columns_of_the_models() -> None:
-    from agentic_core.columns import columns_of
+    from agentic_core.columnar.columns import columns_of
 
     kept, built = _loaded().columns, columns_of(_models())
     assert kept.sizes.tolist() == built.sizes.tolist()

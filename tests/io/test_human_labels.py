@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agentic_core.calibration import has_human_verdicts, run_verdicts
+from agentic_core.analysis.calibration import has_human_verdicts, run_verdicts
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records
 from agentic_core.io.samples import load_sample

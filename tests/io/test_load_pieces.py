@@ -13,8 +13,8 @@ import numpy as np
 import orjson
 import pytest
 
+from agentic_core.common.gc_control import gc_paused
 from agentic_core.errors import SettingsError
-from agentic_core.gc_control import gc_paused
 from agentic_core.io import load_pieces
 from agentic_core.io.load_pieces import PiecePool, PieceSettings, plan
 from agentic_core.io.loader import DEFAULT_FORMAT, LoadReport, _Loader, load_paths

@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from agentic_core.data.schemas import Conversation
 from agentic_core.io import loader, record_stream
 from agentic_core.io.conversation_store import ConversationStore
 from agentic_core.io.loader import LoadReport, load_bytes, load_records
 from agentic_core.io.record_twins import TWINS, is_twin, validate_twins
 from agentic_core.io.unknown_keys import iter_model_extras
-from agentic_core.schemas import Conversation
 from tests.io.conftest import as_json, as_jsonl, conversation, interaction, with_tools
 
 _MODELS = TypeAdapter(list[Conversation])

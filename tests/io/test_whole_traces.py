@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from agentic_core import load_paths
+from agentic_core.data.schemas import Conversation
 from agentic_core.io.loader import load_bytes
-from agentic_core.schemas import Conversation
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_core import secrets
+from agentic_core.common import secrets
 from agentic_core.errors import CacheError
 from agentic_core.judges.base import Verdict
 from agentic_core.judges.cache import ENV_VAR, SCHEMA_VERSION, JudgeCache

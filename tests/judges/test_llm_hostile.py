@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from agentic_core import secrets
+from agentic_core.common import secrets
 from agentic_core.judges import llm as llm_module
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.llm_errors import BODY_NOT_JSON

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from agentic_core.calibration import Calibration, calibrate_run
+from agentic_core.analysis.calibration import Calibration, calibrate_run
 from agentic_core.evaluate import evaluate
 from agentic_core.io.samples import SAMPLES, load_sample
 from tests.pages.conftest import OpenApp
@@ -91,7 +91,7 @@ def test_the_sample_can_be_opened_as_the_active_run(open_app: OpenApp) -> None:
 
 
 def test_without_any_scored_label_the_page_says_why(open_app: OpenApp, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentic_core import calibration
+    from agentic_core.analysis import calibration
     from agentic_core.errors import DataError
 
     def refuse(*_: object, **__: object) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from agentic_core.analysis.selective import run_selective_accuracy
+from agentic_core.data.schemas import Conversation
 from agentic_core.evaluate import evaluate
-from agentic_core.schemas import Conversation
-from agentic_core.selective import run_selective_accuracy
 from tests.abstaining import AbstainingJudge, records
 from tests.pages.conftest import OpenApp
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
 from agentic_core.io.samples import SAMPLES
 from agentic_core.runs import RunStore
 from agentic_core.settings import make_settings

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
 from agentic_core.evaluate import evaluate
 from agentic_core.io.samples import load_sample
 from agentic_core.result import EvaluationResult

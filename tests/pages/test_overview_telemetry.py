@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.analysis.telemetry_cost import telemetry_cost
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_paths
 from agentic_core.settings import make_settings
-from agentic_core.telemetry_cost import telemetry_cost
 from tests.io.otel_agent import otlp_json, run_agent
 from tests.pages.conftest import OpenApp
 from ui.format import md_text

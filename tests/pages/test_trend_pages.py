@@ -8,8 +8,8 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from agentic_core.aggregate import aggregate
-from agentic_core.assistant_breakdown import by_assistant
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.analysis.assistant_breakdown import by_assistant
 from agentic_core.evaluate import evaluate
 from agentic_core.runs import RunStore
 from agentic_core.settings import make_settings

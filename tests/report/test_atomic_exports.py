@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agentic_core.atomic_file import OutputError, write_atomic
+from agentic_core.common.atomic_file import OutputError, write_atomic
 from agentic_core.evaluate import aggregate
 from agentic_core.report import write_exports
 from agentic_core.result import EvaluationResult

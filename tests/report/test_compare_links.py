@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentic_core.compare_runs import Side, compare_sides
+from agentic_core.analysis.compare_runs import Side, compare_sides
 from agentic_core.evaluate import evaluate
 from agentic_core.judges.base import JudgeIdentity
 from agentic_core.report.compare_links import default_pair, linked_pair, same_verdicts

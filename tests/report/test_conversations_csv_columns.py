@@ -6,7 +6,7 @@ import io
 
 import pandas as pd
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
 from agentic_core.evaluate import evaluate
 from agentic_core.io.samples import load_sample
 from agentic_core.report.exports import export_bytes

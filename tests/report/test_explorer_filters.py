@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.data.overrides import Override
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records
-from agentic_core.overrides import Override
 from agentic_core.report.explorer import conversation_index, explorer_table
 from agentic_core.report.explorer_filters import (
     DEFAULT_FILTERS,

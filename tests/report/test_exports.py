@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
 from agentic_core.errors import SettingsError
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
 from agentic_core.report import (
     export_bytes,
     summary,

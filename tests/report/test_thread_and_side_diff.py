@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 from agentic_core import load_paths
+from agentic_core.data.trace import TraceCall, TraceStep
 from agentic_core.report.side_diff import side_by_side, side_by_side_html
 from agentic_core.report.thread import MAX_CHARS, judged_steps, thread_html
-from agentic_core.trace import TraceCall, TraceStep
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records
 from agentic_core.report.tool_tables import (

@@ -12,11 +12,11 @@ import orjson
 import pandas as pd
 import pytest
 
-from agentic_core.aggregate import aggregate
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.data.overrides import Override
 from agentic_core.errors import AgenticError, DataError
 from agentic_core.evaluate import evaluate
 from agentic_core.io.samples import load_sample
-from agentic_core.overrides import Override
 from agentic_core.report.exports import interactions_table
 from agentic_core.result import EvaluationResult
 from agentic_core.runs import PAYLOAD_VERSION, RunStore, RunStoreError, age_text
@@ -170,7 +170,7 @@ def test_age_text() -> None:
 def test_agentic_metrics_computed_later_are_kept(store: RunStore, travel: EvaluationResult) -> None:
     import dataclasses
 
-    from agentic_core.agentic_metrics.compute import add_agentic_metrics
+    from agentic_core.evaluate import add_agentic_metrics
 
     meta = store.save(travel, "Travel sample")
     assert store.open(meta.id).agentic is None

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from agentic_core import secrets
+from agentic_core.common import secrets
 from agentic_core.service import Service, ServiceConfig
 from tests.echo_server import EchoJudgeServer, echo_key, last_user_text
 from tests.service.conftest import LiveServer

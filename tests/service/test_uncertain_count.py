@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from agentic_core.data.schemas import Conversation
 from agentic_core.evaluate import judge_items
-from agentic_core.schemas import Conversation
 from agentic_core.service import Service, ServiceConfig
 from agentic_core.service.models import RunResponse
 from tests.abstaining import AbstainingJudge, abstains_on, records, unsure_record

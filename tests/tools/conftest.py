@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_core.schemas import Agentic, GroundTruthAgentic
+from agentic_core.data.schemas import Agentic, GroundTruthAgentic
 from agentic_core.settings import ToolWeights
 from agentic_core.tools import ToolComponents, score_tools
 

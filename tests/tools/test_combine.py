@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agentic_core.common.passing import reaches
 from agentic_core.errors import SettingsError
-from agentic_core.passing import reaches
 from agentic_core.settings import ToolWeights
 from agentic_core.tools import (
     ToolComponents,

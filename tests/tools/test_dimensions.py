@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentic_core.schemas import Agentic, GroundTruthAgentic, Interaction
+from agentic_core.data.schemas import Agentic, GroundTruthAgentic, Interaction
 from agentic_core.tools import (
     MatchRow,
     combine,

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from agentic_core.data.schemas import Agentic, GroundTruthAgentic, Interaction
 from agentic_core.io.samples import SAMPLES, load_sample
-from agentic_core.schemas import Agentic, GroundTruthAgentic, Interaction
 from agentic_core.tools import score_tools
 from agentic_core.tools.dimensions import _score_general, _score_perfect
 from tests.datasets import conv, convs

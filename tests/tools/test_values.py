@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agentic_core.schemas import ParameterRule
+from agentic_core.data.schemas import ParameterRule
 from agentic_core.tools import (
     normalise_text,
     values_agree,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agentic_core.calibration import calibrate
+from agentic_core.analysis.calibration import calibrate
 from ui.calibration_charts import reliability_figure, roc_figure, sweep_figure
 from ui.calibration_view import matrix_cell
 

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from agentic_core.tool_summary import DimensionStat, ToolSummary
+from agentic_core.analysis.tool_summary import DimensionStat, ToolSummary
 from ui.charts import (
     AT_COLOR,
     GUIDE_COLOR,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_core.assistant_breakdown import AssistantRow
-from agentic_core.trends import TrendPoint
+from agentic_core.analysis.assistant_breakdown import AssistantRow
+from agentic_core.runs.trends import TrendPoint
 from ui.trend_charts import assistant_figure, trend_figure
 
 

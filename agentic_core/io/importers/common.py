@@ -18,11 +18,11 @@ from typing import Any
 
 import orjson
 
+from agentic_core.common.wording import plural
 from agentic_core.io.load_report import Issue, Severity, SkippedRecord
 from agentic_core.io.parsed import UNPARSABLE, Parsed
 from agentic_core.io.render import json_type, safe_value
 from agentic_core.io.unknown_keys import close_match
-from agentic_core.wording import plural
 
 
 def under(base: str, path: str) -> str:

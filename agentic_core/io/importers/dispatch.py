@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from agentic_core.common.wording import plural
 from agentic_core.io.importers.common import source_path
 from agentic_core.io.importers.detect import LOOK_AT, Detected, detect
 from agentic_core.io.importers.formats import FORMAT_LABELS
@@ -22,7 +23,6 @@ from agentic_core.io.importers.tau_bench import import_tau_bench
 from agentic_core.io.load_report import Issue
 from agentic_core.io.otel_import import import_otel
 from agentic_core.io.parsed import UNPARSABLE, Parsed
-from agentic_core.wording import plural
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agentic_core.common.wording import plural
 from agentic_core.io.importers.build import interaction, missing_reply
 from agentic_core.io.importers.common import KeyTally, RecordMap, file_stem, map_records, text_id
 from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages, whole_trace
 from agentic_core.io.load_report import Issue
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.render import json_type
-from agentic_core.wording import plural
 
 _KNOWN = frozenset({"task_id", "trial", "reward", "info", "traj"})
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from agentic_core.aggregate import Aggregate
+from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.common.wording import plural
 from agentic_core.result import EvaluationResult
-from agentic_core.wording import plural
 
 MIN_TASK_SHARE = 0.5
 """K > 1 counts as measured when at least this share of the tasks with a scored attempt have K or

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, model_validator
 
-from agentic_core.trace import TraceStep
+from agentic_core.data.trace import TraceStep
 
 _ALLOW = ConfigDict(extra="allow", frozen=False)
 
@@ -120,8 +120,8 @@ class Interaction(BaseModel):
 
     ``human_label`` (0 or 1: is the answer correct?) and ``human_score`` (in [0, 1], correct at 0.5
     and above) are our additions too: a person's verdict, which the judge is calibrated against
-    (:mod:`agentic_core.calibration`); the label wins when both are given. Neither changes what
-    the aggregates count (a human override does, see :mod:`agentic_core.overrides`).
+    (:mod:`agentic_core.analysis.calibration`); the label wins when both are given. Neither changes what
+    the aggregates count (a human override does, see :mod:`agentic_core.data.overrides`).
 
     ``telemetry`` is our addition too: model, agent name, tokens and latency of a traced
     interaction (:class:`Telemetry`, read from OpenTelemetry spans).
@@ -154,7 +154,7 @@ class Conversation(BaseModel):
     (:mod:`agentic_core.agentic_metrics`) classifies each user query against.
 
     ``trace`` is our addition too: the whole imported chat log, every message in order with the
-    interaction it belongs to (:mod:`agentic_core.trace`), for reading the conversation as a thread.
+    interaction it belongs to (:mod:`agentic_core.data.trace`), for reading the conversation as a thread.
 
     ``reference`` is our addition too: the expected outcome of the conversation's goal (Ragas'
     ``reference`` of a multi-turn sample, read by the Ragas importer), what agent goal accuracy

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from agentic_core import stats
-from agentic_core.aggregate import Aggregate, HeadlineNumbers, curve_options
+from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers, curve_options
 
 
 class AssistantRow(HeadlineNumbers):

@@ -1,7 +1,7 @@
 """Whether a suggested answer threshold may be applied, and how uncertain it is.
 
 Calibration suggests the threshold at which the judge agrees best with people (highest kappa,
-:func:`agentic_core.calibration.calibrate`). With one label that suggestion is 0.00 at kappa 0, and
+:func:`agentic_core.analysis.calibration.calibrate`). With one label that suggestion is 0.00 at kappa 0, and
 a threshold learned on other data says nothing about this run's judge scores. :func:`threshold_advice`
 allows "use it" only when the labels belong to the run it would apply to and hold at least
 :data:`MIN_PER_VERDICT` verdicts of each kind, and gives the suggestion's uncertainty: a seeded
@@ -14,10 +14,10 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
-from agentic_core.calibration import run_verdicts
-from agentic_core.passing import TOLERANCE
+from agentic_core.analysis.calibration import run_verdicts
+from agentic_core.common.passing import TOLERANCE
+from agentic_core.common.wording import plural
 from agentic_core.result import EvaluationResult
-from agentic_core.wording import plural
 
 MIN_PER_VERDICT = 10
 """Labelled interactions people marked correct, and as many marked incorrect, needed before a
@@ -58,7 +58,7 @@ class ThresholdAdvice(BaseModel):
 def best_threshold(scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]) -> tuple[float, float]:
     """The threshold with the highest kappa (the lowest such) and that kappa, in O(n log n).
 
-    The same candidates and rule as :func:`agentic_core.calibration.calibrate` (every distinct score,
+    The same candidates and rule as :func:`agentic_core.analysis.calibration.calibrate` (every distinct score,
     0 and 1; judge correct when the score reaches the threshold), counted by sorting instead of one
     pass per candidate.
     """

@@ -20,8 +20,8 @@ import numpy.typing as npt
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
+from agentic_core.common.passing import reaches
 from agentic_core.errors import DataError
-from agentic_core.passing import reaches
 
 if TYPE_CHECKING:
     from agentic_core.result import EvaluationResult

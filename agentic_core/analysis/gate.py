@@ -15,8 +15,8 @@ another k in a comparison), and the tool metrics ``tool_selection``, ``tool_para
 
 from __future__ import annotations
 
-from agentic_core.aggregate import Aggregate
-from agentic_core.compare_runs import TOOL_METRICS, RunComparison
+from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.analysis.compare_runs import TOOL_METRICS, RunComparison
 from agentic_core.errors import SettingsError
 
 PASS_METRICS = ("success_rate", "pass_at_k", "pass_pow_k")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from agentic_core.agentic_metrics.summary import agentic_table, summarise_agentic
+from agentic_core.analysis.agentic_summary import agentic_table, summarise_agentic
 
 if TYPE_CHECKING:
     from agentic_core.result import EvaluationResult

@@ -1,7 +1,7 @@
 """A read-only sequence that reads like a list: the base of the project's lazy containers.
 
 :class:`~agentic_core.io.conversation_store.ConversationStore` (conversations kept as compressed
-JSON) and :class:`~agentic_core.component_list.ComponentList` (tool components kept pickled) each
+JSON) and :class:`~agentic_core.columnar.component_list.ComponentList` (tool components kept pickled) each
 replace a list that callers only read. What they share is written here once: indexing with
 negative indices and ``IndexError``, slices (a list), ``==`` with any sequence, unhashable. A
 subclass says how long it is, how to read one item at a non-negative index, and how to iterate.

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from agentic_core.component_list import ComponentList
-from agentic_core.schemas import Conversation
+from agentic_core.columnar.component_list import ComponentList
+from agentic_core.data.schemas import Conversation
 from agentic_core.tools import ToolComponents, score_tools
 from agentic_core.tools.combine import TABLE_COLUMNS, components_table, table_arrays
 
@@ -43,7 +43,7 @@ class InteractionColumns:
         score: Per interaction, the dataset's own score (NaN when absent).
         tool_components: Per interaction, :func:`~agentic_core.tools.score_tools`'s result (held
             pickled in packs until read when it crossed a process boundary; see
-            :mod:`agentic_core.component_list`).
+            :mod:`agentic_core.columnar.component_list`).
         max_text_length: Per interaction, the length of its longest text (query, answer or ground truth).
         human_label: Per interaction, ``human_label`` (0 / 1; NaN when absent).
         human_score: Per interaction, ``human_score`` (NaN when absent).

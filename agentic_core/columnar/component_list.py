@@ -8,7 +8,7 @@ read the numeric table built with them). So what crosses a process boundary is a
 each its components pickled together, and a pack is read back (and kept) only when one of its
 components is asked for: the Tools page, the Explorer's drill-down, an export.
 
-Behaves like the list it replaces for reading (:class:`~agentic_core.read_only_sequence.ReadOnlySequence`):
+Behaves like the list it replaces for reading (:class:`~agentic_core.common.read_only_sequence.ReadOnlySequence`):
 ``len``, indexing (negative too), slices (a list), iteration, ``==`` with any sequence.
 """
 
@@ -19,7 +19,7 @@ import pickle
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from agentic_core.read_only_sequence import ReadOnlySequence
+from agentic_core.common.read_only_sequence import ReadOnlySequence
 from agentic_core.tools import ToolComponents
 
 __all__ = ["ComponentList"]

@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-from agentic_core.columns import InteractionColumns
+from agentic_core.columnar.columns import InteractionColumns
 from agentic_core.judges.base import JudgeItem, item_key, score_bits
 
 __all__ = ["ITEM_TEXTS", "count_distinct_items"]

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from agentic_core.aggregate import HeadlineNumbers, aggregate
+from agentic_core.analysis.aggregate import HeadlineNumbers, aggregate
 from agentic_core.judges.runner import JudgeRun
 from agentic_core.result import EvaluationResult
 from agentic_core.runs.payload import RunMeta

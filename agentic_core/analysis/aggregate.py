@@ -2,7 +2,7 @@
 
 Thresholds, tool weights, K, unit, estimator, mode, prior and interval level are applied here with
 numpy over the arrays :func:`~agentic_core.evaluate.evaluate` stored. Whether each interaction
-passes is decided once, here, by :func:`agentic_core.passing.reaches`, and stored in
+passes is decided once, here, by :func:`agentic_core.common.passing.reaches`, and stored in
 :attr:`Aggregate.interactions`: tables, verdict sentences and exports read that column.
 """
 
@@ -17,13 +17,13 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core import stats
-from agentic_core.passing import reaches
+from agentic_core.analysis.statistics_words import StatisticsUsed, describe_statistics
+from agentic_core.analysis.tool_summary import ToolSummary, tool_summary
+from agentic_core.common.passing import reaches
+from agentic_core.common.wording import plural
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import K_AUTO_MAX, K_AUTO_SUPPORT, AggregateSettings, Unit
-from agentic_core.statistics_words import StatisticsUsed, describe_statistics
-from agentic_core.tool_summary import ToolSummary, tool_summary
 from agentic_core.tools import NOT_SCORED, overall_vectorised
-from agentic_core.wording import plural
 
 
 class Counts(BaseModel):

@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict
 from agentic_core.agentic_metrics.results import AgenticMetrics, ConversationMetrics
 from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
 from agentic_core.agentic_metrics.topic_adherence import TopicCounts, TopicMode, TopicVariant, topic_adherence
+from agentic_core.analysis.tool_summary import DimensionStat, mean_with_t_interval
 from agentic_core.stats.intervals import wilson_interval
 from agentic_core.stats.methods import IntervalMethod
-from agentic_core.tool_summary import DimensionStat, mean_with_t_interval
 
 
 class ProportionStat(BaseModel):

@@ -2,7 +2,7 @@
 
 A *side* is an :class:`~agentic_core.result.EvaluationResult` under some settings, optionally
 restricted to one ``assistant_id``. Its conversations are grouped by task (``task_id``, else the
-tuple of the questions' ``qa_id`` s: :meth:`~agentic_core.schemas.Conversation.task_key`); a task's n is
+tuple of the questions' ``qa_id`` s: :meth:`~agentic_core.data.schemas.Conversation.task_key`); a task's n is
 its scored attempts and c its fully correct ones, exactly as the aggregate counts them (threshold,
 tool requirement, unscored handling and human overrides included). Tasks both sides attempted are
 *paired* and compared with :func:`~agentic_core.stats.compare.compare_counts` (success rate, pass@k
@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from agentic_core.aggregate import aggregate, resolve_k, tool_overall
+from agentic_core.analysis.aggregate import aggregate, resolve_k, tool_overall
+from agentic_core.common.wording import plural
 from agentic_core.errors import DataError
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import DIMENSIONS, AggregateSettings
@@ -33,7 +34,6 @@ from agentic_core.stats.compare import (
     compare_task_means,
 )
 from agentic_core.stats.leaderboard import Leaderboard, leaderboard
-from agentic_core.wording import plural
 
 TOOL_METRICS = tuple(f"tool_{name}" for name in (*DIMENSIONS, "overall"))
 """Names of the tool-dimension rows (per-task means of each dimension, then of the overall score)."""

@@ -22,7 +22,7 @@ import numpy.typing as npt
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from agentic_core.calibration import HUMAN_SCORE_CUT, run_verdicts
+from agentic_core.analysis.calibration import HUMAN_SCORE_CUT, run_verdicts
 from agentic_core.errors import DataError
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ def own_abstention_point(probability: Any, human_label: Any, uncertain: Any) -> 
 def run_selective_accuracy(result: EvaluationResult) -> tuple[pd.DataFrame, AbstentionPoint] | None:
     """:func:`selective_accuracy` and :func:`own_abstention_point` of a run, against its human verdicts.
 
-    Human verdicts as :func:`~agentic_core.calibration.run_verdicts` reads them (overrides first).
+    Human verdicts as :func:`~agentic_core.analysis.calibration.run_verdicts` reads them (overrides first).
 
     Returns:
         The curve and the point, or ``None`` when the run has no ``judge_probability`` (its judge

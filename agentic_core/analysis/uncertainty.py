@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from agentic_core import stats
-from agentic_core.aggregate import Aggregate
+from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.stats.counts import content_seed, distinct_pairs, seed_entropy
 from agentic_core.stats.hierarchical import hyper_posterior, shrunk_tasks
 

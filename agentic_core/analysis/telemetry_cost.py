@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from agentic_core.schemas import Conversation
+from agentic_core.data.schemas import Conversation
 
 
 @dataclass(frozen=True)

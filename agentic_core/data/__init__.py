@@ -1,0 +1,1 @@
+"""The seed data models: conversations, interactions, tool calls, imported traces and human overrides."""

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-import ray
 
 from agentic_core.cli import main
 from agentic_core.columnar.columns import columns_of
@@ -33,6 +32,10 @@ from agentic_core.report import summary
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import make_settings
 from tests.fakes import FakeJudge, LatencyChatModel, OpenAIStandIn, judgement_json
+
+# Ray is optional (requirements-ray.txt): without it this module is skipped, not an error
+# (tests/engines/test_ray_missing.py covers that case).
+ray = pytest.importorskip("ray", reason="the Ray engine's tests need Ray (pip install -r requirements-ray.txt)")
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "sample_data" / "seed_examples.json"

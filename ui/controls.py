@@ -20,6 +20,7 @@ from agentic_core.errors import AgenticError
 from agentic_core.glossary import setting_help
 from agentic_core.settings import (
     CI_LEVELS,
+    K_DASHBOARD_MAX,
     PRIORS,
     SETTINGS,
     AggregateSettings,
@@ -42,7 +43,8 @@ from ui.state import ActiveRun, ensure_run, get_aggregate
 
 PRIOR_CHOICES = [*PRIORS, "custom"]
 PRIOR_LABELS = {"uniform": "Uniform Beta(1,1)", "jeffreys": "Jeffreys Beta(½,½)", "custom": "Custom"}
-K_SLIDER_MAX = 20
+K_SLIDER_MAX = K_DASHBOARD_MAX
+"""The K slider's last stop: the settings' dashboard bound (why it is below ``K_MAX``: see there)."""
 
 
 def _label(key: str) -> str:

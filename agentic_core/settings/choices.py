@@ -32,8 +32,15 @@ TARGET_DESCRIPTIONS: dict[str, str] = {
 }
 """Each target in one sentence (what an interval is an interval for)."""
 K_MAX = 1000
+"""The largest K any interface accepts (the command line, the Python API, the endpoint): a bound on work
+(the curve is computed for k = 1..K), far above any attempt count a run holds."""
 K_AUTO_MAX = 20
 """The largest K that ``k = "auto"`` picks."""
+K_DASHBOARD_MAX = K_AUTO_MAX
+"""The largest K the dashboard offers (its K slider, and a shared link's ``k=``), deliberately below
+:data:`K_MAX`: the slider has one stop per K, which stays usable up to about twenty stops. It is
+:data:`K_AUTO_MAX` so that every K ``"auto"`` picks is a stop the slider can show; larger K is for the
+command line and the Python API."""
 K_AUTO_SUPPORT = 0.9
 """``k = "auto"`` picks the largest k that at least this share of groups supports (n >= k)."""
 N_SAMPLES_RANGE = (100, 200_000)

@@ -42,6 +42,7 @@ from agentic_core.io.importers import DEFAULT_FORMAT, check_format, import_parse
 from agentic_core.io.importers.common import relocate
 from agentic_core.io.load_pieces import PiecePool, PieceSettings, load_in_pieces, plan
 from agentic_core.io.load_report import Issue, LoadReport, SkippedRecord
+from agentic_core.io.otel_stream import streamed_otlp_file
 from agentic_core.io.parse import from_document, parse
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.record_stream import LineOf, stream_records
@@ -100,6 +101,10 @@ class _Loader:
 
     def add_path(self, path: str | Path) -> None:
         name = str(path)
+        streamed = streamed_otlp_file(path)
+        if streamed is not None:  # a large OpenTelemetry export: read span by span from the disk, never held
+            self._add_parsed(name, streamed, owned=True)
+            return
         try:
             data = read_data_file(path)
         except UnreadableFile as err:

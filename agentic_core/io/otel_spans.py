@@ -15,6 +15,7 @@ record is not kept, so memory grows with the spans read, not with the file's byt
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,7 +25,7 @@ from agentic_core.io.importers.common import under
 from agentic_core.io.otel_stream import StreamedSpans
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """A span event (the v1.36 GenAI conventions put messages in them)."""
 
@@ -34,7 +35,7 @@ class Event:
     path: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Span:
     """One span: ids, times, attributes (plain values), events, and where it is in the file.
 
@@ -48,7 +49,9 @@ class Span:
         attrs: Attribute values, decoded from OTLP's typed values.
         events: The span's events.
         record: The index of the file record the span is in.
-        path: The span's place inside that record (``resourceSpans[0].scopeSpans[0].spans[3]``).
+        place: The span's place inside that record: the text (``resourceSpans[0].scopeSpans[0].spans[3]``),
+            or a list's place and the index in it, written out only when asked for (:attr:`path`): a
+            million spans would otherwise each hold a copy of the same prefix.
         resource: The resource's attributes (``service.name``), shared by the spans of one resource.
         order: The span's position in the file (ties in time keep the file's order).
     """
@@ -60,15 +63,25 @@ class Span:
     start_ns: int
     end_ns: int
     attrs: dict[str, Any]
-    events: list[Event]
+    events: tuple[Event, ...]
     record: int
-    path: str
+    place: str | tuple[str, int]
     resource: dict[str, Any] = field(default_factory=dict)
     order: int = 0
+
+    @property
+    def path(self) -> str:
+        """The span's place inside its record (``resourceSpans[0].scopeSpans[0].spans[3]``)."""
+        return place_text(self.place)
 
     def attr_path(self, key: str) -> str:
         """The place of attribute ``key`` in the file (``...spans[3].attributes.gen_ai.tool.name``)."""
         return under(self.path, f"attributes.{key}")
+
+
+def place_text(place: str | tuple[str, int]) -> str:
+    """A span's place as text: the path itself, or a list's path and an index (``...spans[3]``)."""
+    return place if isinstance(place, str) else f"{place[0]}[{place[1]}]"
 
 
 def any_value(value: Any) -> Any:
@@ -101,15 +114,29 @@ def any_value(value: Any) -> Any:
     return value
 
 
+_SHARED_UP_TO = 64
+"""Characters up to which a string attribute value is shared between spans (see :func:`_shared`)."""
+
+
+def _shared(value: Any) -> Any:
+    """One string object for equal short values: a million spans repeat the same few keys and values.
+
+    The JSON parser makes a new string for every key and value it reads; attribute names, operation
+    names, models and conversation ids repeat across spans, so each is kept once (``sys.intern``).
+    Longer texts (messages) are rarely equal and are kept as read.
+    """
+    return sys.intern(value) if isinstance(value, str) and len(value) <= _SHARED_UP_TO else value
+
+
 def attributes(raw: Any) -> dict[str, Any]:
     """Attributes as a dict: OTLP's ``[{"key": ..., "value": {...}}]`` list, or a plain object."""
     if isinstance(raw, dict):
-        return {str(k): any_value(v) for k, v in raw.items()}
+        return {sys.intern(str(k)): _shared(any_value(v)) for k, v in raw.items()}
     out: dict[str, Any] = {}
     if isinstance(raw, list):
         for kv in raw:
             if isinstance(kv, dict) and isinstance(kv.get("key"), str):
-                out[kv["key"]] = any_value(kv.get("value"))
+                out[sys.intern(kv["key"])] = _shared(any_value(kv.get("value")))
     return out
 
 
@@ -119,7 +146,7 @@ def hex_id(value: Any) -> str:
         return ""
     text = value.strip().lower()
     text = text[2:] if text.startswith("0x") else text
-    return "" if set(text) <= {"0"} else text
+    return "" if set(text) <= {"0"} else sys.intern(text)  # shared: a trace's spans, a parent's children
 
 
 def time_ns(value: Any) -> int:
@@ -148,8 +175,10 @@ def is_span(record: dict[str, Any]) -> bool:
     return isinstance(context, dict) and "span_id" in context
 
 
-def read_span(raw: dict[str, Any], record: int, path: str, resource: dict[str, Any], order: int) -> Span:
+def read_span(raw: dict[str, Any], record: int, place: str | tuple[str, int], resource: dict[str, Any],
+              order: int) -> Span:
     """One span object (OTLP JSON, flat snake_case, or the SDK's ``to_json``) as a :class:`Span`."""
+    path = place_text(place)
     given = raw.get("context")
     context: dict[str, Any] = given if isinstance(given, dict) else {}
     trace = raw.get("traceId", raw.get("trace_id", context.get("trace_id")))
@@ -157,18 +186,17 @@ def read_span(raw: dict[str, Any], record: int, path: str, resource: dict[str, A
     parent = raw.get("parentSpanId", raw.get("parent_span_id", raw.get("parent_id")))
     start = raw.get("startTimeUnixNano", raw.get("start_time_unix_nano", raw.get("start_time")))
     end = raw.get("endTimeUnixNano", raw.get("end_time_unix_nano", raw.get("end_time")))
-    events = []
-    for e, ev in enumerate(raw.get("events") or []):
-        if isinstance(ev, dict):
-            when = ev.get("timeUnixNano", ev.get("time_unix_nano", ev.get("timestamp")))
-            events.append(Event(str(ev.get("name", "")), time_ns(when), attributes(ev.get("attributes")),
-                                under(path, f"events[{e}]")))
+    events = tuple(  # most spans have none: the empty tuple is one shared object, an empty list is not
+        Event(str(ev.get("name", "")), time_ns(ev.get("timeUnixNano", ev.get("time_unix_nano", ev.get("timestamp")))),
+              attributes(ev.get("attributes")), under(path, f"events[{e}]"))
+        for e, ev in enumerate(raw.get("events") or []) if isinstance(ev, dict)
+    )
     name = raw.get("name")
     own_resource = raw.get("resource")
     if isinstance(own_resource, dict) and not resource:
         resource = attributes(own_resource.get("attributes"))
     return Span(hex_id(trace), hex_id(span), hex_id(parent), name if isinstance(name, str) else "",
-                time_ns(start), time_ns(end), attributes(raw.get("attributes")), events, record, path,
+                time_ns(start), time_ns(end), attributes(raw.get("attributes")), events, record, place,
                 resource, order)
 
 
@@ -185,18 +213,18 @@ def spans_of(record: int, raw: dict[str, Any], first_order: int) -> Iterator[Spa
     chunks = raw.get("resourceSpans", raw.get("resource_spans"))
     if isinstance(chunks, StreamedSpans):
         last: tuple[Any, dict[str, Any]] = (None, {})  # a resource's attributes, decoded once for its spans
-        for path, span, resource in chunks:
+        for place, span, resource in chunks:
             if isinstance(span, str):
-                yield (path, span)  # the document stopped being valid JSON here
+                yield (place_text(place), span)  # the document stopped being valid JSON here
                 continue
             if resource is not last[0]:
                 own = resource.get("attributes") if isinstance(resource, dict) else None
                 last = (resource, attributes(own))
             if isinstance(span, dict):
-                yield read_span(span, record, path, last[1], order)
+                yield read_span(span, record, place, last[1], order)
                 order += 1
             else:
-                yield (path, "must be a span object")
+                yield (place_text(place), "must be a span object")
         return
     if not isinstance(chunks, list):
         yield ("resourceSpans", "must be a list of resource spans")

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from agentic_core.cli import EXIT_OK, EXIT_USER_ERROR, main
+from agentic_core.io import otel_stream
 from agentic_core.io.importers.detect import record_format
 from agentic_core.io.loader import load_bytes, load_paths
 from agentic_core.io.otel_load import load_otel
-from agentic_core.io.otel_stream import StreamedSpans
+from agentic_core.io.otel_stream import StreamedSpans, streamed_otlp_file
 from agentic_core.io.parse import parse
 from tests.io.otel_agent import TURNS, otlp_json, run_agent, sdk_json_lines
 
@@ -315,3 +316,53 @@ def test_uploaded_traces_take_an_uploaded_reference_file() -> None:
                for i in report.issues)
     broken, _ = load_uploads([traces], references=_Upload("golden.jsonl", b"{not json\n"))
     assert any(i.severity == "error" and "golden.jsonl" in i.message() for i in broken.issues)
+
+
+@pytest.mark.parametrize("name", ["current.json", "openinference.json", "sdk", "two-resources"])
+def test_a_large_otlp_file_given_by_path_is_streamed_from_the_disk_with_the_same_result(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The file's bytes are never held (the load reads it span by span): same conversations and issues
+    # as the bytes read whole, and the file's own name in every issue.
+    if name == "sdk":
+        data = json.dumps(otlp_json(run_agent("v1.36"))).encode()
+    else:
+        data = _two_resources() if name == "two-resources" else (DATA / name).read_bytes()
+    path = tmp_path / "export.json"
+    path.write_bytes(data)
+    whole = load_paths([path], workers=1)
+    assert streamed_otlp_file(path) is None  # below STREAM_FROM: read whole as before
+    monkeypatch.setattr("agentic_core.io.otel_stream.STREAM_FROM", 0)
+    parsed = streamed_otlp_file(path)
+    assert parsed is not None and isinstance(parsed.records[0]["resourceSpans"], StreamedSpans)
+    streamed = load_paths([path], workers=1)
+    assert _conversations(streamed) == _conversations(whole) and _conversations(whole)
+    assert [i.message() for i in streamed.issues] == [i.message() for i in whole.issues]
+
+
+def test_only_a_regular_otlp_file_within_the_limit_is_streamed_from_the_disk(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("agentic_core.io.otel_stream.STREAM_FROM", 0)
+    otlp = json.dumps(otlp_json(run_agent("current"))).encode()
+    cases = {"bom.json": b"\xef\xbb\xbf" + otlp, "lines.jsonl": b'{"spanId": "1"}\n', "otlp.json": otlp}
+    for file, data in cases.items():
+        (tmp_path / file).write_bytes(data)
+    assert streamed_otlp_file(tmp_path / "otlp.json") is not None
+    assert streamed_otlp_file(tmp_path / "bom.json") is None  # read whole: the parser drops the mark
+    assert streamed_otlp_file(tmp_path / "lines.jsonl") is None
+    assert streamed_otlp_file(tmp_path) is None and streamed_otlp_file(tmp_path / "missing.json") is None
+    monkeypatch.setenv("AGENTIC_MAX_FILE_MB", "1")
+    big = tmp_path / "big.json"
+    big.write_bytes(otlp[:-1] + b" " * (1024 * 1024) + otlp[-1:])
+    assert streamed_otlp_file(big) is None  # past the limit: the loader refuses it with its own message
+    report = load_paths([big], workers=1)
+    assert any("limit per data file is 1 MB" in i.message() for i in report.issues)
+
+
+def test_keys_are_counted_across_the_chunks_a_file_is_read_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A key cut by a chunk's end is counted once, in the chunk where it ends; never twice.
+    data = b'{"resourceSpans": [{"scopeSpans": [{"spans": []}]}], "x": "\\"scopeSpans\\""}'
+    expected = [data.count(key) for key, _ in otel_stream._ONE_SCOPE]
+    for chunk in range(1, len(data) + 1):
+        monkeypatch.setattr(otel_stream, "_CHUNK", chunk)
+        assert otel_stream._count_keys(io.BytesIO(data)) == expected, chunk

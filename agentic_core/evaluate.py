@@ -20,6 +20,7 @@ import pyarrow as pa
 from agentic_core.agentic_metrics import METRIC_NAMES, AgenticMetrics
 from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.columnar.columns import InteractionColumns, columns_of, count_cut
+from agentic_core.common.frame_columns import ResultCols
 from agentic_core.common.gc_control import gc_paused
 from agentic_core.data.schemas import Conversation
 from agentic_core.engines import check_engine
@@ -247,23 +248,29 @@ def _text_column(columns: InteractionColumns, name: str) -> pd.Series:
     return pd.Series(pd.arrays.ArrowStringArray(columns.texts[name], dtype=_STR), copy=False)
 
 
-def _verdict_columns(verdicts: Sequence[Verdict]) -> dict[str, Any]:
-    """The frame's judge columns, read once per distinct verdict object and spread to every row.
+def verdict_columns(verdicts: Sequence[Verdict]) -> dict[str, pd.Series | np.ndarray | list[Any]]:
+    """The frame's judge columns (:attr:`ResultCols.VERDICT`), one row per verdict.
 
-    Repeated items share one verdict, and so do equal scores of the dataset judge: a million
-    rows hold a few thousand objects, and reading each row's five fields, then turning a million
-    strings into an Arrow column, was most of assembling such a run. Each column's type is what
-    pandas makes of the distinct values (text, or ``object`` where every value is ``None``), as
-    it would of all the rows.
+    Each distinct verdict object is read once and spread to every row: repeated items share one
+    verdict, and so do equal scores of the dataset judge, so a million rows hold a few thousand
+    objects, and reading each row's five fields, then turning a million strings into an Arrow
+    column, was most of assembling such a run. Each column's type is what pandas makes of the
+    distinct values (text, or ``object`` where every value is ``None``), as it would of all the rows.
+
+    Args:
+        verdicts: One verdict per interaction, in row order.
+
+    Returns:
+        Column name -> values, for a frame (or to replace another run's verdicts in one).
     """
     n = len(verdicts)
     if not n:
         return {
-            "score": np.zeros(0),
-            "judge_status": [],
-            "judge_reasoning": [],
-            "judge_error": [],
-            "judge_probability": np.zeros(0),
+            ResultCols.SCORE: np.zeros(0),
+            ResultCols.JUDGE_STATUS: [],
+            ResultCols.JUDGE_REASONING: [],
+            ResultCols.JUDGE_ERROR: [],
+            ResultCols.JUDGE_PROBABILITY: np.zeros(0),
         }
     codes, _ = pd.factorize(np.fromiter(map(id, verdicts), dtype=np.int64, count=n))
     first = np.empty(int(codes.max()) + 1, dtype=np.int64)
@@ -274,13 +281,13 @@ def _verdict_columns(verdicts: Sequence[Verdict]) -> dict[str, Any]:
         return pd.Series(values).take(codes).reset_index(drop=True)
 
     return {
-        "score": np.array([np.nan if v.score is None else v.score for v in distinct], dtype=float)[codes],
-        "judge_status": spread([v.status for v in distinct]),
-        "judge_reasoning": spread([v.reasoning for v in distinct]),
-        "judge_error": spread([v.error for v in distinct]),
+        ResultCols.SCORE: np.array([np.nan if v.score is None else v.score for v in distinct], dtype=float)[codes],
+        ResultCols.JUDGE_STATUS: spread([v.status for v in distinct]),
+        ResultCols.JUDGE_REASONING: spread([v.reasoning for v in distinct]),
+        ResultCols.JUDGE_ERROR: spread([v.error for v in distinct]),
         # The judge's calibrated P(correct), NaN where it has none; an abstention keeps its
         # probability here while its score stays NaN (unscored, never 0 or 1).
-        "judge_probability": np.array(
+        ResultCols.JUDGE_PROBABILITY: np.array(
             [np.nan if v.probability is None else v.probability for v in distinct], dtype=float
         )[codes],
     }
@@ -322,25 +329,27 @@ def _assemble(
         repeated = pa.chunked_array([pa.array(values, type=pa.large_string()).take(conv_index)])
         return pd.Series(pd.arrays.ArrowStringArray(repeated, dtype=_STR), copy=False)
 
+    task_key = pd.Categorical.from_codes(codes[conv_index], categories=uniques) if len(conv_index) else []
     frame = pd.DataFrame(
         {
-            "conv": conv_index,
-            "position": positions,
-            "session_id": per_interaction(session_ids),
-            "assistant_id": per_interaction(columns.assistant_ids),
+            ResultCols.CONV: conv_index,
+            ResultCols.POSITION: positions,
+            ResultCols.SESSION_ID: per_interaction(session_ids),
+            ResultCols.ASSISTANT_ID: per_interaction(columns.assistant_ids),
             # Codes into the distinct keys, not a copy per row: a key joins every qa_id of its
             # conversation, so a copy per row grows with the square of the conversation's length.
-            "task_key": pd.Categorical.from_codes(codes[conv_index], categories=uniques) if len(conv_index) else [],
-            "qa_id": _text_column(columns, "qa_id"),
-            "query": _text_column(columns, "query"),
-            "answer": _text_column(columns, "answer"),
-            "ground_truth": _text_column(columns, "ground_truth"),
-            **_verdict_columns(verdicts),
-            "tool_applicable": tool_arrays["applicable"],
+            ResultCols.TASK_KEY: task_key,
+            ResultCols.QA_ID: _text_column(columns, ResultCols.QA_ID),
+            ResultCols.QUERY: _text_column(columns, ResultCols.QUERY),
+            ResultCols.ANSWER: _text_column(columns, ResultCols.ANSWER),
+            ResultCols.GROUND_TRUTH: _text_column(columns, ResultCols.GROUND_TRUTH),
+            **verdict_columns(verdicts),
+            ResultCols.TOOL_APPLICABLE: tool_arrays["applicable"],
         }
     )
-    for name in ("selection", "selection_ignore_extra", "parameters", "sequence", "utilization"):
-        frame[f"tool_{name}"] = tool_arrays[name]
+    # The component columns are "tool_" + the component's name in tool_arrays.
+    for column in ResultCols.TOOL_COMPONENTS:
+        frame[column] = tool_arrays[column.removeprefix("tool_")]
     return EvaluationResult(
         conversations=conversations,
         interactions=frame,

@@ -19,6 +19,15 @@ from pydantic import BaseModel, ConfigDict
 from agentic_core import stats
 from agentic_core.analysis.statistics_words import StatisticsUsed, describe_statistics
 from agentic_core.analysis.tool_summary import ToolSummary, tool_summary
+from agentic_core.common.frame_columns import (
+    CORRECT,
+    INCORRECT,
+    UNSCORED,
+    ConversationCols,
+    GroupCols,
+    InteractionCols,
+    ResultCols,
+)
 from agentic_core.common.passing import reaches
 from agentic_core.common.wording import plural
 from agentic_core.result import EvaluationResult
@@ -191,7 +200,7 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     settings = settings or AggregateSettings()
     n_conv = result.n_conversations
     conv = result.conv_index
-    score = result.interactions["score"].to_numpy(dtype=float)
+    score = result.interactions[ResultCols.SCORE].to_numpy(dtype=float)
     unscored = np.isnan(score)
 
     overall = tool_overall(result, settings)
@@ -246,7 +255,7 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
         "level": settings.ci_level,
     }
     groups = stats.group_table(g_n, g_c, k, **table_options)  # type: ignore[arg-type]
-    groups.insert(0, "group", group_keys)
+    groups.insert(0, GroupCols.GROUP, group_keys)
     per_conv = stats.group_table(conv_n, n_correct, k, **table_options)  # type: ignore[arg-type]
     unscored_bounds = None
     if unscored.any():
@@ -258,41 +267,42 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
             ),
         )
 
-    status = np.where(conv_unscored, "unscored", np.where(conv_correct, "correct", "incorrect"))
+    status = np.where(conv_unscored, UNSCORED, np.where(conv_correct, CORRECT, INCORRECT))
     conversations = pd.DataFrame(
         {
             # Row number and assistant_id: seed-000 data gives every attempt the same session_id.
-            "conversation": np.arange(n_conv),
-            "session_id": result.session_ids,
-            "assistant_id": result.assistant_ids(),
-            "task_key": result.task_key_per_conversation(),
-            "total_interactions": n_int,
-            "correct_interactions": n_correct,
-            "unscored_interactions": n_unscored,
-            "is_fully_correct": conv_correct,
-            "status": status,
-            "tool_interactions": np.bincount(conv, weights=tool_applicable, minlength=n_conv).astype(np.int64),
-            "tool_correct_interactions": np.bincount(
+            ConversationCols.CONVERSATION: np.arange(n_conv),
+            ConversationCols.SESSION_ID: result.session_ids,
+            ConversationCols.ASSISTANT_ID: result.assistant_ids(),
+            ConversationCols.TASK_KEY: result.task_key_per_conversation(),
+            ConversationCols.TOTAL_INTERACTIONS: n_int,
+            ConversationCols.CORRECT_INTERACTIONS: n_correct,
+            ConversationCols.UNSCORED_INTERACTIONS: n_unscored,
+            ConversationCols.IS_FULLY_CORRECT: conv_correct,
+            ConversationCols.STATUS: status,
+            ConversationCols.TOOL_INTERACTIONS: np.bincount(
+                conv, weights=tool_applicable, minlength=n_conv
+            ).astype(np.int64),
+            ConversationCols.TOOL_CORRECT_INTERACTIONS: np.bincount(
                 conv, weights=tool_applicable & tool_correct, minlength=n_conv
             ).astype(np.int64),
-            "min_score": _group_min(score, conv, n_conv),
+            ConversationCols.MIN_SCORE: _group_min(score, conv, n_conv),
         }
     )
-    for col in per_conv.columns:
-        if col not in ("n", "c"):
-            conversations[col] = per_conv[col].to_numpy()
+    for col in ConversationCols.STATISTICS:
+        conversations[col] = per_conv[col].to_numpy()
 
     interactions = pd.DataFrame(
         {
-            "conv": conv,
-            "position": result.interactions["position"].to_numpy(),
-            "score": score,
-            "unscored": unscored,
-            "passes_threshold": passes,
-            "correct": correct,
-            "tool_overall": overall,
-            "tool_correct": np.where(tool_applicable, tool_correct, False),
-            "overridden": overridden,
+            InteractionCols.CONV: conv,
+            InteractionCols.POSITION: result.interactions[ResultCols.POSITION].to_numpy(),
+            InteractionCols.SCORE: score,
+            InteractionCols.UNSCORED: unscored,
+            InteractionCols.PASSES_THRESHOLD: passes,
+            InteractionCols.CORRECT: correct,
+            InteractionCols.TOOL_OVERALL: overall,
+            InteractionCols.TOOL_CORRECT: np.where(tool_applicable, tool_correct, False),
+            InteractionCols.OVERRIDDEN: overridden,
         }
     )
 

@@ -12,10 +12,11 @@ import pandas as pd
 
 from agentic_core import stats
 from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers, curve_options
+from agentic_core.common.frame_columns import UNSCORED, ConversationCols, StatCols
 
 
 class AssistantRow(HeadlineNumbers):
-    """One assistant's headline.
+    """One assistant's headline: the :class:`HeadlineNumbers` at the run's K, and these.
 
     Attributes:
         assistant: The ``assistant_id``.
@@ -23,13 +24,6 @@ class AssistantRow(HeadlineNumbers):
         scored_conversations: Those counted in the rates.
         correct_conversations: Those fully correct.
         groups: Groups of the unit of trial it has.
-        k: The K of pass@K / pass^K (the run's).
-        success_rate: pass@1 by the curve's method, or ``None``.
-        success_rate_ci: Its interval.
-        pass_at_k: pass@K, or ``None``.
-        pass_at_k_ci: Its interval.
-        pass_pow_k: pass^K, or ``None``.
-        pass_pow_k_ci: Its interval.
         notes: Things to know when reading its numbers (few groups, groups left out, ...).
     """
 
@@ -44,17 +38,20 @@ class AssistantRow(HeadlineNumbers):
 
 def _assistant_groups(mine: pd.DataFrame, agg: Aggregate) -> tuple[np.ndarray, np.ndarray]:
     """Attempts n and correct c per group of the unit of trial, over one assistant's conversations."""
-    scored = (mine["status"] != "unscored").to_numpy()
-    correct = mine["is_fully_correct"].to_numpy(dtype=bool)
+    scored = (mine[ConversationCols.STATUS] != UNSCORED).to_numpy()
+    correct = mine[ConversationCols.IS_FULLY_CORRECT].to_numpy(dtype=bool)
     if agg.unit == "task":
-        frame = pd.DataFrame({"task": mine["task_key"].astype(str).to_numpy(), "n": scored, "c": correct})
-        sums = frame.groupby("task", sort=True)[["n", "c"]].sum()
-        return sums["n"].to_numpy(np.int64), sums["c"].to_numpy(np.int64)
+        n_col, c_col = StatCols.N, StatCols.C
+        tasks = mine[ConversationCols.TASK_KEY].astype(str).to_numpy()
+        frame = pd.DataFrame({"task": tasks, n_col: scored, c_col: correct})
+        sums = frame.groupby("task", sort=True)[[n_col, c_col]].sum()
+        return sums[n_col].to_numpy(np.int64), sums[c_col].to_numpy(np.int64)
     if agg.unit == "conversation":
         return np.array([int(scored.sum())], dtype=np.int64), np.array([int(correct.sum())], dtype=np.int64)
-    unscored = 0 if agg.settings.unscored_as_incorrect else mine["unscored_interactions"].to_numpy(np.int64)
-    n = mine["total_interactions"].to_numpy(np.int64) - unscored
-    return n.astype(np.int64), mine["correct_interactions"].to_numpy(np.int64)
+    cols = ConversationCols
+    unscored = 0 if agg.settings.unscored_as_incorrect else mine[cols.UNSCORED_INTERACTIONS].to_numpy(np.int64)
+    n = mine[cols.TOTAL_INTERACTIONS].to_numpy(np.int64) - unscored
+    return n.astype(np.int64), mine[cols.CORRECT_INTERACTIONS].to_numpy(np.int64)
 
 
 def by_assistant(agg: Aggregate) -> list[AssistantRow]:
@@ -67,24 +64,25 @@ def by_assistant(agg: Aggregate) -> list[AssistantRow]:
         One row per ``assistant_id``; an empty list when the run holds fewer than two.
     """
     conv = agg.conversations
-    names = sorted(set(conv["assistant_id"].astype(str)))
+    assistant_ids = conv[ConversationCols.ASSISTANT_ID].astype(str)
+    names = sorted(set(assistant_ids))
     if len(names) < 2:
         return []
     rows = []
     for name in names:
-        mine = conv[conv["assistant_id"].astype(str) == name]
+        mine = conv[assistant_ids == name]
         n, c = _assistant_groups(mine, agg)
         point = stats.dataset_curve(n, c, [agg.k], **curve_options(agg.settings))[0]
         notes = list(point.notes)
         if point.excluded_reason:
             notes.append(point.excluded_reason)
-        scored = mine["status"] != "unscored"
+        scored = mine[ConversationCols.STATUS] != UNSCORED
         rows.append(
             AssistantRow(
                 assistant=name,
                 conversations=len(mine),
                 scored_conversations=int(scored.sum()),
-                correct_conversations=int(mine["is_fully_correct"].sum()),
+                correct_conversations=int(mine[ConversationCols.IS_FULLY_CORRECT].sum()),
                 groups=len(n),
                 **HeadlineNumbers.fields_of(point, agg.k),
                 notes=tuple(dict.fromkeys(notes)),

@@ -11,13 +11,22 @@ import numpy as np
 import pandas as pd
 
 from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.common.frame_columns import (
+    CORRECT,
+    INCORRECT,
+    STATUSES,
+    UNSCORED,
+    ExplorerCols,
+    InteractionCols,
+    ResultCols,
+)
 from agentic_core.errors import DataError
 from agentic_core.report.explorer_filters import severity_order
 from agentic_core.report.tool_tables import tool_diff
 from agentic_core.result import EvaluationResult
 from agentic_core.tools import ToolCorrectnessScore, combine
 
-STATUS_ORDER: dict[str, int] = {"incorrect": 0, "unscored": 1, "correct": 2}
+STATUS_ORDER: dict[str, int] = {status: rank for rank, status in enumerate(STATUSES)}
 """Order of conversation statuses in the explorer: failing first."""
 
 
@@ -33,16 +42,15 @@ def conversation_index(result: EvaluationResult) -> pd.DataFrame:
     """
     n = result.n_conversations
     starts, _ = result.conversation_bounds()
-    queries = result.interactions["query"].to_numpy(dtype=object)
+    queries = result.interactions[ResultCols.QUERY].to_numpy(dtype=object)
+    task_keys = np.asarray(result.task_keys, dtype=object)[result.task_codes] if n else []
     return pd.DataFrame(
         {
-            "row": np.arange(n, dtype=np.int64),
-            "session_id": pd.Series(result.session_ids, dtype=object),
-            "assistant_id": pd.Series(result.assistant_ids(), dtype=object),
-            "task_key": pd.Series(
-                np.asarray(result.task_keys, dtype=object)[result.task_codes] if n else [], dtype=object
-            ),
-            "first_query": pd.Series(queries[starts] if n else [], dtype=object),
+            ExplorerCols.ROW: np.arange(n, dtype=np.int64),
+            ExplorerCols.SESSION_ID: pd.Series(result.session_ids, dtype=object),
+            ExplorerCols.ASSISTANT_ID: pd.Series(result.assistant_ids(), dtype=object),
+            ExplorerCols.TASK_KEY: pd.Series(task_keys, dtype=object),
+            ExplorerCols.FIRST_QUERY: pd.Series(queries[starts] if n else [], dtype=object),
         }
     )
 
@@ -58,7 +66,8 @@ class SearchIndex:
         inter = result.interactions
         self.n_conversations = result.n_conversations
         self.conv_index = result.conv_index
-        self.interaction_text = (inter["query"].astype(str) + "\n" + inter["answer"].astype(str)).str.lower()
+        texts = inter[ResultCols.QUERY].astype(str) + "\n" + inter[ResultCols.ANSWER].astype(str)
+        self.interaction_text = texts.str.lower()
         ids = pd.Series(result.session_ids, dtype=object).astype(str)
         assistants = pd.Series(result.assistant_ids(), dtype=object).astype(str)
         self.id_text = (ids + "\n" + assistants).str.lower()
@@ -100,27 +109,14 @@ def explorer_table(
         One row per kept conversation, failing first (:data:`~agentic_core.report.explorer_filters.SEVERITY_KEY`).
     """
     conv = agg.conversations
-    frame = pd.DataFrame(
-        {
-            "row": index["row"].to_numpy(),
-            "status": conv["status"].to_numpy(),
-            "session_id": index["session_id"].to_numpy(),
-            "assistant_id": index["assistant_id"].to_numpy(),
-            "task_key": index["task_key"].to_numpy(),
-            "interactions": conv["total_interactions"].to_numpy(),
-            "correct": conv["correct_interactions"].to_numpy(),
-            "unscored": conv["unscored_interactions"].to_numpy(),
-            "min_score": conv["min_score"].to_numpy(),
-            "tool_correct": conv["tool_correct_interactions"].to_numpy(),
-            "tool_scored": conv["tool_interactions"].to_numpy(),
-            "first_query": index["first_query"].to_numpy(),
-        }
-    )
+    sources = {name: index[name] for name in ExplorerCols.INDEX}
+    sources.update({name: conv[there] for name, there in ExplorerCols.FROM_CONVERSATIONS.items()})
+    frame = pd.DataFrame({name: sources[name].to_numpy() for name in ExplorerCols.ALL})
     keep = np.ones(len(frame), dtype=bool)
     if mask is not None:
         keep &= np.asarray(mask, dtype=bool)
     if statuses is not None:
-        keep &= frame["status"].isin(list(statuses)).to_numpy()
+        keep &= frame[ExplorerCols.STATUS].isin(list(statuses)).to_numpy()
     return severity_order(frame[keep])
 
 
@@ -172,22 +168,22 @@ def conversation_detail(result: EvaluationResult, agg: Aggregate, row: int) -> l
         i = lo + j
         if i >= hi:  # defensive: the conversation list and the frame disagree
             break
-        raw = float(base["score"].iat[i])
+        raw = float(base[ResultCols.SCORE].iat[i])
         score = None if math.isnan(raw) else raw
         comp = result.tool_components[i]
         tool = None if comp is None else combine(comp, s.tool_weights, s.tool_threshold, s.ignore_extra_tools)
-        error = base["judge_error"].iat[i]
+        error = base[ResultCols.JUDGE_ERROR].iat[i]
         if score is None:
-            status = "unscored"
-            how = "abstained" if base["judge_status"].iat[i] == "uncertain" else "failed"
+            status = UNSCORED
+            how = "abstained" if base[ResultCols.JUDGE_STATUS].iat[i] == "uncertain" else "failed"
             verdict = f"Unscored: the judge {how} ({error or 'no score'})"
             verdict += (
                 "; counted as incorrect by option." if s.unscored_as_incorrect else "; its conversation is excluded."
             )
         else:
-            correct = bool(inter["correct"].iat[i])
-            status = "correct" if correct else "incorrect"
-            passes = bool(inter["passes_threshold"].iat[i])
+            correct = bool(inter[InteractionCols.CORRECT].iat[i])
+            status = CORRECT if correct else INCORRECT
+            passes = bool(inter[InteractionCols.PASSES_THRESHOLD].iat[i])
             verdict = (
                 f"Judge score {score:.2f} {'≥' if passes else '<'} answer threshold {s.threshold:.2f}"
             )
@@ -197,17 +193,17 @@ def conversation_detail(result: EvaluationResult, agg: Aggregate, row: int) -> l
                     f"{s.tool_threshold:g} (required)"
                 )
             verdict += f": {status}."
-        reasoning = base["judge_reasoning"].iat[i]
+        reasoning = base[ResultCols.JUDGE_REASONING].iat[i]
         out.append(
             InteractionDetail(
                 row=row,
-                position=int(base["position"].iat[i]),
-                qa_id=str(base["qa_id"].iat[i]),
-                query=str(base["query"].iat[i]),
-                answer=str(base["answer"].iat[i]),
-                ground_truth=str(base["ground_truth"].iat[i]),
+                position=int(base[ResultCols.POSITION].iat[i]),
+                qa_id=str(base[ResultCols.QA_ID].iat[i]),
+                query=str(base[ResultCols.QUERY].iat[i]),
+                answer=str(base[ResultCols.ANSWER].iat[i]),
+                ground_truth=str(base[ResultCols.GROUND_TRUTH].iat[i]),
                 judge_score=score,
-                judge_status=str(base["judge_status"].iat[i]),
+                judge_status=str(base[ResultCols.JUDGE_STATUS].iat[i]),
                 judge_reasoning=None if reasoning is None or reasoning != reasoning else str(reasoning),
                 judge_error=None if error is None or error != error else str(error),
                 status=status,

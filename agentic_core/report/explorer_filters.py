@@ -21,12 +21,12 @@ import pandas as pd
 
 from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.analysis.calibration import run_verdicts
+from agentic_core.common.frame_columns import STATUSES, ConversationCols, ExplorerCols, InteractionCols, ResultCols
 from agentic_core.result import EvaluationResult
 
 TOOL_DIMENSIONS = ("selection", "parameters", "sequence", "utilization", "overall")
 """Tool dimensions the Explorer filters on (``overall`` = the weighted score under the current weights)."""
 
-STATUSES = ("incorrect", "unscored", "correct")
 EXPLORER_PAGE_ROWS = 1000
 """Conversations the Explorer's table sends to the browser per page (every one stays reachable page by page)."""
 
@@ -109,11 +109,11 @@ class FilterIndex:
             for name in per_conversation[row] - {""}:
                 tools.setdefault(name, []).append(row)
         inter = result.interactions
-        unscored = inter["score"].isna().to_numpy()
-        errors = inter["judge_error"].where(unscored, None)
+        unscored = inter[ResultCols.SCORE].isna().to_numpy()
+        errors = inter[ResultCols.JUDGE_ERROR].where(unscored, None)
         # An abstention is found by the reason "uncertain" even when its judge's error does not
         # start with the word (the contract says it should; a third-party judge may not).
-        uncertain = (inter["judge_status"] == "uncertain").to_numpy(dtype=bool) & unscored
+        uncertain = (inter[ResultCols.JUDGE_STATUS] == "uncertain").to_numpy(dtype=bool) & unscored
         if uncertain.any():
             tagged = "uncertain: " + errors.fillna("").astype(str)
             errors = errors.where(~uncertain | errors.fillna("").str.lower().str.startswith("uncertain"), tagged)
@@ -142,11 +142,11 @@ class FilterIndex:
 def tool_dimension_values(result: EvaluationResult, agg: Aggregate, dimension: str) -> np.ndarray:
     """Per interaction, the tool dimension's value (NaN where tools do not apply)."""
     inter = result.interactions
-    applicable = inter["tool_applicable"].to_numpy(dtype=bool)
+    applicable = inter[ResultCols.TOOL_APPLICABLE].to_numpy(dtype=bool)
     if dimension == "overall":
-        values = agg.interactions["tool_overall"].to_numpy(dtype=np.float64)
+        values = agg.interactions[InteractionCols.TOOL_OVERALL].to_numpy(dtype=np.float64)
     elif dimension == "selection" and agg.settings.ignore_extra_tools:
-        values = inter["tool_selection_ignore_extra"].to_numpy(dtype=np.float64)
+        values = inter[ResultCols.TOOL_SELECTION_IGNORE_EXTRA].to_numpy(dtype=np.float64)
     elif dimension in TOOL_DIMENSIONS:
         values = inter[f"tool_{dimension}"].to_numpy(dtype=np.float64)
     else:
@@ -167,7 +167,7 @@ def filter_mask(
     if search_mask is not None:
         keep &= np.asarray(search_mask, dtype=bool)
     if tuple(filters.statuses) != STATUSES:
-        keep &= agg.conversations["status"].isin(list(filters.statuses)).to_numpy()
+        keep &= agg.conversations[ConversationCols.STATUS].isin(list(filters.statuses)).to_numpy()
     if filters.tasks:
         keep &= np.isin(index.task_keys, list(filters.tasks))
     if filters.assistants:
@@ -182,7 +182,7 @@ def filter_mask(
         with np.errstate(invalid="ignore"):
             keep &= index.any_per_conversation(values < filters.tool_below)
     if filters.score_min > 0.0 or filters.score_max < 1.0:
-        score = result.interactions["score"].to_numpy(dtype=np.float64)
+        score = result.interactions[ResultCols.SCORE].to_numpy(dtype=np.float64)
         with np.errstate(invalid="ignore"):
             inside = (score >= filters.score_min - 1e-9) & (score <= filters.score_max + 1e-9)
         keep &= index.any_per_conversation(inside)
@@ -198,8 +198,8 @@ def filter_mask(
 def disagreements(result: EvaluationResult, agg: Aggregate, index: FilterIndex) -> np.ndarray:
     """Per interaction: a human verdict exists and differs from the judge's (score vs threshold)."""
     human = index.human
-    judge = agg.interactions["passes_threshold"].to_numpy(dtype=bool)
-    scored = ~np.isnan(result.interactions["score"].to_numpy(dtype=np.float64))
+    judge = agg.interactions[InteractionCols.PASSES_THRESHOLD].to_numpy(dtype=bool)
+    scored = ~np.isnan(result.interactions[ResultCols.SCORE].to_numpy(dtype=np.float64))
     has = ~np.isnan(human)
     return has & scored & ((human >= 0.5) != judge)
 
@@ -220,14 +220,14 @@ def severity_order(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` (the explorer table's columns) sorted by :data:`SEVERITY_KEY`, index reset."""
     if table.empty:
         return table.reset_index(drop=True)
-    rank = table["status"].map({s: i for i, s in enumerate(STATUSES)}).to_numpy(dtype=np.int64)
-    wrong = (table["interactions"] - table["correct"] - table["unscored"]).to_numpy(dtype=np.int64)
-    score = table["min_score"].to_numpy(dtype=np.float64)
+    col = ExplorerCols
+    rank = table[col.STATUS].map({s: i for i, s in enumerate(STATUSES)}).to_numpy(dtype=np.int64)
+    unscored = table[col.UNSCORED].to_numpy(dtype=np.int64)
+    wrong = (table[col.INTERACTIONS] - table[col.CORRECT]).to_numpy(dtype=np.int64) - unscored
+    score = table[col.MIN_SCORE].to_numpy(dtype=np.float64)
     score = np.where(np.isnan(score), np.inf, score)
-    tool_fail = (table["tool_scored"] - table["tool_correct"]).to_numpy(dtype=np.int64)
-    order = np.lexsort(
-        (table["row"].to_numpy(), -tool_fail, -table["unscored"].to_numpy(dtype=np.int64), score, -wrong, rank)
-    )
+    tool_fail = (table[col.TOOL_SCORED] - table[col.TOOL_CORRECT]).to_numpy(dtype=np.int64)
+    order = np.lexsort((table[col.ROW].to_numpy(), -tool_fail, -unscored, score, -wrong, rank))
     return table.iloc[order].reset_index(drop=True)
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 from agentic_core import stats
 from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.analysis.statistics_words import per_group_statistics
+from agentic_core.common.frame_columns import ConversationCols, InteractionCols, ResultCols, StatCols
 from agentic_core.errors import SettingsError
 from agentic_core.report.agentic_columns import (
     add_agentic_fields,
@@ -82,32 +83,23 @@ def interactions_table(
 ) -> pd.DataFrame:
     """One row per interaction, with judge and tool results under the current settings."""
     base = result.interactions
+    inter = agg.interactions
+    applicable = base[ResultCols.TOOL_APPLICABLE]
+    selection = ResultCols.TOOL_SELECTION_IGNORE_EXTRA if agg.settings.ignore_extra_tools else ResultCols.TOOL_SELECTION
+    # The file's own names (a public contract) where they differ from the frames': conversation, judge_score.
     frame = pd.DataFrame(
         {
-            "conversation": base["conv"],
-            "session_id": base["session_id"],
-            "assistant_id": base["assistant_id"],
-            "task_key": base["task_key"],
-            "position": base["position"],
-            "qa_id": base["qa_id"],
-            "query": base["query"],
-            "answer": base["answer"],
-            "ground_truth": base["ground_truth"],
-            "judge_score": base["score"],
-            "judge_status": base["judge_status"],
-            "correct": np.where(agg.interactions["unscored"], None, agg.interactions["correct"]),
-            "judge_reasoning": base["judge_reasoning"],
-            "judge_error": base["judge_error"],
-            "tool_selection": np.where(
-                base["tool_applicable"],
-                base["tool_selection_ignore_extra" if agg.settings.ignore_extra_tools else "tool_selection"],
-                np.nan,
-            ),
-            "tool_parameters": base["tool_parameters"],
-            "tool_sequence": base["tool_sequence"],
-            "tool_utilization": base["tool_utilization"],
-            "tool_overall": agg.interactions["tool_overall"],
-            "tool_correct": np.where(base["tool_applicable"], agg.interactions["tool_correct"], None),
+            ConversationCols.CONVERSATION: base[ResultCols.CONV],
+            **{name: base[name] for name in _AS_LOADED},
+            "judge_score": base[ResultCols.SCORE],
+            ResultCols.JUDGE_STATUS: base[ResultCols.JUDGE_STATUS],
+            InteractionCols.CORRECT: np.where(inter[InteractionCols.UNSCORED], None, inter[InteractionCols.CORRECT]),
+            ResultCols.JUDGE_REASONING: base[ResultCols.JUDGE_REASONING],
+            ResultCols.JUDGE_ERROR: base[ResultCols.JUDGE_ERROR],
+            ResultCols.TOOL_SELECTION: np.where(applicable, base[selection], np.nan),
+            **{name: base[name] for name in _TOOL_DIMENSIONS},
+            InteractionCols.TOOL_OVERALL: inter[InteractionCols.TOOL_OVERALL],
+            InteractionCols.TOOL_CORRECT: np.where(applicable, inter[InteractionCols.TOOL_CORRECT], None),
         }
     )
     # A person's verdict, where one replaced the judge's (it decides "correct" above).
@@ -118,10 +110,19 @@ def interactions_table(
     frame["human_note"] = [overrides[row].note if row in overrides else "" for row in range(len(frame))]
     # The judge's calibrated P(correct) (empty when it gives none; an abstention keeps it). Added after the
     # columns scripts already read by position.
-    frame["judge_probability"] = base.get("judge_probability", np.nan)
+    frame[ResultCols.JUDGE_PROBABILITY] = base.get(ResultCols.JUDGE_PROBABILITY, np.nan)
     if with_reasoning:
         frame["tool_reasoning"] = [None if t is None else t.reasoning for t in tool_scores(result, agg)]
     return with_topic_columns(frame, result)
+
+
+_AS_LOADED = (
+    ResultCols.SESSION_ID, ResultCols.ASSISTANT_ID, ResultCols.TASK_KEY, ResultCols.POSITION, ResultCols.QA_ID,
+    ResultCols.QUERY, ResultCols.ANSWER, ResultCols.GROUND_TRUTH,
+)  # fmt: skip
+"""The interactions file's columns copied as loaded, in the file's order."""
+_TOOL_DIMENSIONS = (ResultCols.TOOL_PARAMETERS, ResultCols.TOOL_SEQUENCE, ResultCols.TOOL_UTILIZATION)
+"""The tool dimensions the interactions file copies as scored (selection follows ``ignore_extra_tools``)."""
 
 
 def conversations_table(agg: Aggregate) -> pd.DataFrame:
@@ -135,25 +136,29 @@ def conversations_table(agg: Aggregate) -> pd.DataFrame:
     """
     frame = agg.conversations.assign(k=agg.k)
     numbers = [c for c in frame.columns if c not in _CONVERSATION_BASICS]
-    values = [c for c in numbers if c != "defined"]  # 'defined' says whether the others have values
+    values = [c for c in numbers if c != StatCols.DEFINED]  # 'defined' says whether the others have values
     if values and frame[values].isna().all().all():
         return frame.drop(columns=numbers)
     return frame.assign(statistics=per_group_statistics(agg.settings))
 
 
-_CONVERSATION_BASICS = frozenset(
-    {
-        "conversation", "session_id", "assistant_id", "task_key", "total_interactions", "correct_interactions",
-        "unscored_interactions", "is_fully_correct", "status", "tool_interactions", "tool_correct_interactions",
-        "min_score", "k",
-    }
-)  # fmt: skip
+_CONVERSATION_BASICS = frozenset({*ConversationCols.BASICS, "k"})
 """The conversations table's own columns (the others are its per-conversation statistics)."""
 
 
 def tasks_table(agg: Aggregate) -> pd.DataFrame:
     """One row per group of the unit actually used (tasks for ``task``), with how its numbers were made."""
     return agg.groups.assign(k=agg.k, statistics=per_group_statistics(agg.settings))
+
+
+_RECORD_COUNTS = (
+    ConversationCols.SESSION_ID, ConversationCols.ASSISTANT_ID, ConversationCols.TASK_KEY, ConversationCols.STATUS,
+    ConversationCols.TOTAL_INTERACTIONS, ConversationCols.CORRECT_INTERACTIONS, ConversationCols.UNSCORED_INTERACTIONS,
+    ConversationCols.IS_FULLY_CORRECT,
+)  # fmt: skip
+"""The conversations frame's columns a per-conversation record starts with (seed 003's names)."""
+_RECORD_STATISTICS = StatCols.ALL[StatCols.ALL.index(StatCols.PASS_AT_K) : StatCols.ALL.index(StatCols.DEFINED)]
+"""pass@K and pass^K with their bounds: the per-conversation statistics a record ends with."""
 
 
 def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[str, Any]]:
@@ -168,24 +173,17 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
     conv_rows = agg.conversations
     records: list[dict[str, Any]] = []
     starts, ends = result.conversation_bounds()
-    judge_score = result.interactions["score"].to_numpy()
-    reasoning = result.interactions["judge_reasoning"].tolist()
-    errors = result.interactions["judge_error"].tolist()
-    correct = inter["correct"].to_numpy()
+    judge_score = result.interactions[ResultCols.SCORE].to_numpy()
+    reasoning = result.interactions[ResultCols.JUDGE_REASONING].tolist()
+    errors = result.interactions[ResultCols.JUDGE_ERROR].tolist()
+    correct = inter[InteractionCols.CORRECT].to_numpy()
     for ci in range(result.n_conversations):
         lo, hi = int(starts[ci]), int(ends[ci])
         row = conv_rows.iloc[ci]
         records.append(
             json_ready(
                 {
-                    "session_id": row["session_id"],
-                    "assistant_id": row["assistant_id"],
-                    "task_key": row["task_key"],
-                    "status": row["status"],
-                    "total_interactions": row["total_interactions"],
-                    "correct_interactions": row["correct_interactions"],
-                    "unscored_interactions": row["unscored_interactions"],
-                    "is_fully_correct": row["is_fully_correct"],
+                    **{name: row[name] for name in _RECORD_COUNTS},
                     "threshold": s.threshold,
                     "correctness_scores": [None if np.isnan(x) else float(x) for x in judge_score[lo:hi]],
                     "correct_indices": [int(i) for i in np.flatnonzero(correct[lo:hi])],
@@ -194,12 +192,7 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
                     ],
                     "tool_correctness_scores": [None if t is None else t.model_dump() for t in scores[lo:hi]],
                     "k": agg.k,
-                    "pass_at_k": row.get("pass_at_k"),
-                    "pass_at_k_ci_low": row.get("pass_at_k_ci_low"),
-                    "pass_at_k_ci_high": row.get("pass_at_k_ci_high"),
-                    "pass_pow_k": row.get("pass_pow_k"),
-                    "pass_pow_k_ci_low": row.get("pass_pow_k_ci_low"),
-                    "pass_pow_k_ci_high": row.get("pass_pow_k_ci_high"),
+                    **{name: row.get(name) for name in _RECORD_STATISTICS},
                 }
             )
         )

@@ -16,9 +16,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import replace
 
-import numpy as np
-
 from agentic_core.analysis.aggregate import HeadlineNumbers, aggregate
+from agentic_core.evaluate import verdict_columns
 from agentic_core.judges.runner import JudgeRun
 from agentic_core.result import EvaluationResult
 from agentic_core.runs.payload import RunMeta
@@ -27,21 +26,14 @@ from agentic_core.settings import AggregateSettings
 
 
 class TrendPoint(HeadlineNumbers):
-    """One stored run's headline under the given settings.
+    """One stored run's headline under the given settings: the :class:`HeadlineNumbers` at its K, and these.
 
     Attributes:
         run_id: The stored run's id.
         name: Its name.
         created_at: When it was made (seconds since the epoch).
         judge: Its judge, in words.
-        k: The K of pass@K / pass^K (``auto`` resolved on this run).
         conversations: Conversations evaluated.
-        success_rate: pass@1 by the curve's method, or ``None``.
-        success_rate_ci: Its interval.
-        pass_at_k: pass@K, or ``None``.
-        pass_at_k_ci: Its interval.
-        pass_pow_k: pass^K, or ``None``.
-        pass_pow_k_ci: Its interval.
     """
 
 
@@ -107,17 +99,10 @@ def _with_verdicts(template: EvaluationResult, store: RunStore, run_id: str) -> 
         result.overrides = {}
         return result
     run = JudgeRun.model_validate({**payload.judge_run, "verdicts": verdicts, "identity": payload.meta.judge})
-    interactions = template.interactions.copy()
-    interactions["score"] = np.array([np.nan if v.score is None else v.score for v in verdicts], dtype=float)
-    interactions["judge_status"] = [v.status for v in verdicts]
-    interactions["judge_reasoning"] = [v.reasoning for v in verdicts]
-    interactions["judge_error"] = [v.error for v in verdicts]
-    interactions["judge_probability"] = np.array(
-        [np.nan if v.probability is None else v.probability for v in verdicts], dtype=float
-    )
     return replace(
         template,
-        interactions=interactions,
+        # The same judge columns evaluate builds (ResultCols.VERDICT), in place of the template's.
+        interactions=template.interactions.assign(**verdict_columns(verdicts)),
         judge_run=run,
         recommended_threshold=payload.recommended_threshold,
         overrides={},

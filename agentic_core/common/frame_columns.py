@@ -1,0 +1,190 @@
+"""The column names of the run's tables, declared once.
+
+:class:`~agentic_core.result.EvaluationResult` and :class:`~agentic_core.analysis.aggregate.Aggregate`
+hold pandas frames; their columns used to exist only in docstrings and as string literals in every
+module that read them. Each class here names one frame's columns; ``ALL`` lists them in the order
+the frame is built, and tests/test_frame_columns.py checks that the built frames have exactly those.
+
+The values are public: export files (CSV headers) and ``--json`` documents carry several of them,
+so a value here never changes; a new column is added.
+
+A leaf (no project imports): ``stats`` builds the per-group table, ``evaluate`` the judged frame,
+``analysis`` the aggregate's frames, and ``report``, ``service``, ``ui`` and ``pages`` read them.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+
+def _with_interval(name: str) -> tuple[str, str, str]:
+    """A statistic's column and its interval's two bounds' columns."""
+    return name, f"{name}_ci_low", f"{name}_ci_high"
+
+
+class StatCols:
+    """Per-group statistics (:func:`agentic_core.stats.group_table`): attempts, correct, the rates at K.
+
+    Used by :class:`GroupCols` (one row per group of the unit of trial) and :class:`ConversationCols`
+    (the same numbers per conversation, over its interactions).
+    """
+
+    N: Final = "n"
+    C: Final = "c"
+    OBSERVED_SUCCESS_RATE: Final = "observed_success_rate"
+    SUCCESS_RATE: Final = "success_rate"
+    SUCCESS_RATE_CI_LOW: Final = "success_rate_ci_low"
+    SUCCESS_RATE_CI_HIGH: Final = "success_rate_ci_high"
+    PASS_AT_K: Final = "pass_at_k"
+    PASS_AT_K_CI_LOW: Final = "pass_at_k_ci_low"
+    PASS_AT_K_CI_HIGH: Final = "pass_at_k_ci_high"
+    PASS_POW_K: Final = "pass_pow_k"
+    PASS_POW_K_CI_LOW: Final = "pass_pow_k_ci_low"
+    PASS_POW_K_CI_HIGH: Final = "pass_pow_k_ci_high"
+    DEFINED: Final = "defined"
+    """Whether the row's statistics have values (n == 0, or n < k under ``unbiased``, have none)."""
+
+    RATES: ClassVar[tuple[str, ...]] = (SUCCESS_RATE, PASS_AT_K, PASS_POW_K)
+    """The statistics with an interval, each followed in :attr:`ALL` by its ``_ci_low`` / ``_ci_high``."""
+    ALL: ClassVar[tuple[str, ...]] = (
+        N, C, OBSERVED_SUCCESS_RATE, *(c for rate in RATES for c in _with_interval(rate)), DEFINED,
+    )  # fmt: skip
+
+
+class GroupCols(StatCols):
+    """``Aggregate.groups``: one row per group of the unit of trial (task, all conversations, conversation).
+
+    The group's key, then its :class:`StatCols` (inherited here, so ``GroupCols.PASS_AT_K`` reads as it should).
+    """
+
+    GROUP: Final = "group"
+    """The group's key: the task key, ``all conversations``, or the session id."""
+
+    ALL: ClassVar[tuple[str, ...]] = (GROUP, *StatCols.ALL)
+
+
+class ResultCols:
+    """``EvaluationResult.interactions``: one row per interaction, as loaded and judged (settings-free)."""
+
+    CONV: Final = "conv"
+    """The conversation's row (0-based, input order)."""
+    POSITION: Final = "position"
+    SESSION_ID: Final = "session_id"
+    ASSISTANT_ID: Final = "assistant_id"
+    TASK_KEY: Final = "task_key"
+    QA_ID: Final = "qa_id"
+    QUERY: Final = "query"
+    ANSWER: Final = "answer"
+    GROUND_TRUTH: Final = "ground_truth"
+    SCORE: Final = "score"
+    """The judge's score; NaN = unscored (a judge failure, or an abstention)."""
+    JUDGE_STATUS: Final = "judge_status"
+    JUDGE_REASONING: Final = "judge_reasoning"
+    JUDGE_ERROR: Final = "judge_error"
+    JUDGE_PROBABILITY: Final = "judge_probability"
+    TOOL_APPLICABLE: Final = "tool_applicable"
+    TOOL_SELECTION: Final = "tool_selection"
+    TOOL_SELECTION_IGNORE_EXTRA: Final = "tool_selection_ignore_extra"
+    TOOL_PARAMETERS: Final = "tool_parameters"
+    TOOL_SEQUENCE: Final = "tool_sequence"
+    TOOL_UTILIZATION: Final = "tool_utilization"
+
+    VERDICT: ClassVar[tuple[str, ...]] = (SCORE, JUDGE_STATUS, JUDGE_REASONING, JUDGE_ERROR, JUDGE_PROBABILITY)
+    """The columns one verdict per interaction fills (another run of the same data replaces these)."""
+    TOOL_COMPONENTS: ClassVar[tuple[str, ...]] = (
+        TOOL_SELECTION, TOOL_SELECTION_IGNORE_EXTRA, TOOL_PARAMETERS, TOOL_SEQUENCE, TOOL_UTILIZATION,
+    )  # fmt: skip
+    """The weight-independent tool component columns (``tool_`` + the component's name)."""
+    ALL: ClassVar[tuple[str, ...]] = (
+        CONV, POSITION, SESSION_ID, ASSISTANT_ID, TASK_KEY, QA_ID, QUERY, ANSWER, GROUND_TRUTH,
+        *VERDICT, TOOL_APPLICABLE, *TOOL_COMPONENTS,
+    )  # fmt: skip
+
+
+class InteractionCols:
+    """``Aggregate.interactions``: one row per interaction under the settings (what the rates count)."""
+
+    CONV: Final = ResultCols.CONV
+    POSITION: Final = ResultCols.POSITION
+    SCORE: Final = ResultCols.SCORE
+    UNSCORED: Final = "unscored"
+    PASSES_THRESHOLD: Final = "passes_threshold"
+    """The answer's score reaches the threshold (the judge's verdict, before tools and overrides)."""
+    CORRECT: Final = "correct"
+    """What the rates count: passes, and tool use correct when required; a person's override wins."""
+    TOOL_OVERALL: Final = "tool_overall"
+    TOOL_CORRECT: Final = "tool_correct"
+    OVERRIDDEN: Final = "overridden"
+
+    ALL: ClassVar[tuple[str, ...]] = (
+        CONV, POSITION, SCORE, UNSCORED, PASSES_THRESHOLD, CORRECT, TOOL_OVERALL, TOOL_CORRECT, OVERRIDDEN,
+    )  # fmt: skip
+
+
+class ConversationCols:
+    """``Aggregate.conversations``: one row per conversation (seed-003 counts, status, per-conversation pass@K)."""
+
+    CONVERSATION: Final = "conversation"
+    """The conversation's row (seed-000 data gives every attempt the same session id)."""
+    SESSION_ID: Final = ResultCols.SESSION_ID
+    ASSISTANT_ID: Final = ResultCols.ASSISTANT_ID
+    TASK_KEY: Final = ResultCols.TASK_KEY
+    TOTAL_INTERACTIONS: Final = "total_interactions"
+    CORRECT_INTERACTIONS: Final = "correct_interactions"
+    UNSCORED_INTERACTIONS: Final = "unscored_interactions"
+    IS_FULLY_CORRECT: Final = "is_fully_correct"
+    STATUS: Final = "status"
+    """``correct``, ``incorrect`` or ``unscored`` (:data:`STATUSES`)."""
+    TOOL_INTERACTIONS: Final = "tool_interactions"
+    TOOL_CORRECT_INTERACTIONS: Final = "tool_correct_interactions"
+    MIN_SCORE: Final = "min_score"
+
+    BASICS: ClassVar[tuple[str, ...]] = (
+        CONVERSATION, SESSION_ID, ASSISTANT_ID, TASK_KEY, TOTAL_INTERACTIONS, CORRECT_INTERACTIONS,
+        UNSCORED_INTERACTIONS, IS_FULLY_CORRECT, STATUS, TOOL_INTERACTIONS, TOOL_CORRECT_INTERACTIONS, MIN_SCORE,
+    )  # fmt: skip
+    """The conversation's own columns; the per-conversation statistics follow them."""
+    STATISTICS: ClassVar[tuple[str, ...]] = tuple(c for c in StatCols.ALL if c not in (StatCols.N, StatCols.C))
+    """The per-conversation statistics (:class:`StatCols` without ``n`` and ``c``, which the counts hold)."""
+    ALL: ClassVar[tuple[str, ...]] = (*BASICS, *STATISTICS)
+
+
+class ExplorerCols:
+    """The explorer's conversation table (:func:`agentic_core.report.explorer.explorer_table`)."""
+
+    ROW: Final = "row"
+    STATUS: Final = ConversationCols.STATUS
+    SESSION_ID: Final = ResultCols.SESSION_ID
+    ASSISTANT_ID: Final = ResultCols.ASSISTANT_ID
+    TASK_KEY: Final = ResultCols.TASK_KEY
+    INTERACTIONS: Final = "interactions"
+    CORRECT: Final = "correct"
+    UNSCORED: Final = "unscored"
+    MIN_SCORE: Final = ConversationCols.MIN_SCORE
+    TOOL_CORRECT: Final = "tool_correct"
+    TOOL_SCORED: Final = "tool_scored"
+    FIRST_QUERY: Final = "first_query"
+
+    INDEX: ClassVar[tuple[str, ...]] = (ROW, SESSION_ID, ASSISTANT_ID, TASK_KEY, FIRST_QUERY)
+    """The settings-free columns (:func:`agentic_core.report.explorer.conversation_index`, built once per run)."""
+    FROM_CONVERSATIONS: ClassVar[dict[str, str]] = {
+        STATUS: ConversationCols.STATUS,
+        INTERACTIONS: ConversationCols.TOTAL_INTERACTIONS,
+        CORRECT: ConversationCols.CORRECT_INTERACTIONS,
+        UNSCORED: ConversationCols.UNSCORED_INTERACTIONS,
+        MIN_SCORE: ConversationCols.MIN_SCORE,
+        TOOL_CORRECT: ConversationCols.TOOL_CORRECT_INTERACTIONS,
+        TOOL_SCORED: ConversationCols.TOOL_INTERACTIONS,
+    }
+    """The columns read from ``Aggregate.conversations`` under the current settings: name here -> name there."""
+    ALL: ClassVar[tuple[str, ...]] = (
+        ROW, STATUS, SESSION_ID, ASSISTANT_ID, TASK_KEY, INTERACTIONS, CORRECT, UNSCORED, MIN_SCORE,
+        TOOL_CORRECT, TOOL_SCORED, FIRST_QUERY,
+    )  # fmt: skip
+
+
+CORRECT: Final = "correct"
+INCORRECT: Final = "incorrect"
+UNSCORED: Final = "unscored"
+STATUSES: Final = (INCORRECT, UNSCORED, CORRECT)
+"""A conversation's statuses (``ConversationCols.STATUS``), failing first (the explorer's order)."""

@@ -1,0 +1,81 @@
+"""The run's frames are built with exactly the columns agentic_core.common.frame_columns declares.
+
+Each declared name is built into its frame and each built column is declared, in the declared order,
+so a column added to a frame without a constant (or a constant left behind by a removed column) fails.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agentic_core import stats
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.common import frame_columns
+from agentic_core.common.frame_columns import (
+    STATUSES,
+    ConversationCols,
+    ExplorerCols,
+    GroupCols,
+    InteractionCols,
+    ResultCols,
+    StatCols,
+)
+from agentic_core.report.explorer import conversation_index, explorer_table
+from agentic_core.result import EvaluationResult
+from agentic_core.settings import make_settings
+
+DECLARATIONS = [StatCols, GroupCols, ResultCols, InteractionCols, ConversationCols, ExplorerCols]
+
+
+def _constants(declaration: type) -> dict[str, str]:
+    """The class's column constants, inherited ones included."""
+    names = (name for name in dir(declaration) if name.isupper())
+    return {name: value for name in names if isinstance(value := getattr(declaration, name), str)}
+
+
+@pytest.mark.parametrize("declaration", DECLARATIONS, ids=lambda d: d.__name__)
+def test_every_constant_is_listed_once_and_every_listed_name_is_a_constant(declaration: type) -> None:
+    constants = _constants(declaration)
+    listed = declaration.ALL
+    assert len(set(listed)) == len(listed), "a column listed twice"
+    if declaration is ConversationCols:
+        # Its statistics are StatCols' (read as StatCols.PASS_AT_K ...), without the counts n and c.
+        assert set(ConversationCols.STATISTICS) == set(StatCols.ALL) - {StatCols.N, StatCols.C}
+        listed = ConversationCols.BASICS
+    assert set(constants.values()) == set(listed)
+    assert len(set(constants.values())) == len(constants), "two constants of one frame share a name"
+
+
+def test_group_table_builds_the_declared_statistics() -> None:
+    table = stats.group_table([3, 0, 2], [2, 0, 2], 2, mode="frequentist")
+    assert tuple(table.columns) == StatCols.ALL
+    bayes = stats.group_table([3, 1], [1, 1], 3, mode="bayesian")
+    assert tuple(bayes.columns) == StatCols.ALL
+
+
+@pytest.mark.parametrize("unit", ["task", "conversation", "interaction"])
+@pytest.mark.parametrize("mode", ["frequentist", "bayesian"])
+def test_the_aggregate_frames_have_the_declared_columns(travel: EvaluationResult, unit: str, mode: str) -> None:
+    agg = aggregate(travel, make_settings(unit=unit, mode=mode, n_samples=200))
+    assert tuple(agg.conversations.columns) == ConversationCols.ALL
+    assert tuple(agg.interactions.columns) == InteractionCols.ALL
+    assert tuple(agg.groups.columns) == GroupCols.ALL
+    assert set(agg.conversations[ConversationCols.STATUS]) <= set(STATUSES)
+
+
+def test_the_judged_frame_has_the_declared_columns(travel: EvaluationResult, seeds: EvaluationResult) -> None:
+    for result in (travel, seeds):
+        assert tuple(result.interactions.columns) == ResultCols.ALL
+
+
+def test_the_explorer_tables_have_the_declared_columns(travel: EvaluationResult) -> None:
+    agg = aggregate(travel)
+    index = conversation_index(travel)
+    assert tuple(index.columns) == ExplorerCols.INDEX
+    assert tuple(explorer_table(agg, index).columns) == ExplorerCols.ALL
+    # What the explorer reads of the conversations frame exists there.
+    assert set(ExplorerCols.FROM_CONVERSATIONS.values()) <= set(ConversationCols.ALL)
+
+
+def test_the_statuses_are_the_three_a_conversation_can_have() -> None:
+    assert sorted(STATUSES) == sorted((frame_columns.CORRECT, frame_columns.INCORRECT, frame_columns.UNSCORED))

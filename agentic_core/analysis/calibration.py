@@ -20,6 +20,7 @@ import numpy.typing as npt
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
+from agentic_core.common.frame_columns import ResultCols
 from agentic_core.common.passing import reaches
 from agentic_core.errors import DataError
 
@@ -298,7 +299,7 @@ def calibrate_run(result: EvaluationResult, threshold: float) -> tuple[Calibrati
     """
     verdicts, sources = run_verdicts(result)
     frame = result.interactions
-    scores = frame["score"].to_numpy(dtype=np.float64)
+    scores = frame[ResultCols.SCORE].to_numpy(dtype=np.float64)
     labelled = ~np.isnan(verdicts)
     if labelled.any() and np.isnan(scores[labelled]).all():
         raise _judge_scored_no_label_error(result, labelled)
@@ -311,21 +312,20 @@ def calibrate_run(result: EvaluationResult, threshold: float) -> tuple[Calibrati
     cases = pd.DataFrame(
         {
             "row": rows,
-            "session_id": frame["session_id"].to_numpy()[keep],
-            "qa_id": frame["qa_id"].to_numpy()[keep],
-            "query": frame["query"].to_numpy()[keep],
-            "answer": frame["answer"].to_numpy()[keep],
-            "ground_truth": frame["ground_truth"].to_numpy()[keep],
+            **{name: frame[name].to_numpy()[keep] for name in _CASE_TEXTS},
             "judge_score": scores[keep],
             "judge_correct": judge_ok,
             "human_correct": human_ok,
             "human_source": np.asarray(sources, dtype=object)[keep],
             "cell": cell,
-            "judge_reasoning": frame["judge_reasoning"].to_numpy()[keep],
+            ResultCols.JUDGE_REASONING: frame[ResultCols.JUDGE_REASONING].to_numpy()[keep],
         }
     )
     return cal, cases.sort_values(["judge_score", "row"], kind="stable").reset_index(drop=True)
 
+
+_CASE_TEXTS = (ResultCols.SESSION_ID, ResultCols.QA_ID, ResultCols.QUERY, ResultCols.ANSWER, ResultCols.GROUND_TRUTH)
+"""The judged frame's columns a labelled case copies, in the cases table's order."""
 
 # How many distinct failure reasons the error quotes (the rest are usually the same fault again).
 _REASONS_SHOWN = 3
@@ -337,7 +337,8 @@ def _judge_scored_no_label_error(result: EvaluationResult, labelled: npt.NDArray
     Saying "add human_label" there sent people to fix labels that were fine: the judge failed.
     """
     frame = result.interactions
-    errors = frame["judge_error"].to_numpy()[labelled] if "judge_error" in frame else np.array([], dtype=object)
+    error = ResultCols.JUDGE_ERROR
+    errors = frame[error].to_numpy()[labelled] if error in frame else np.array([], dtype=object)
     reasons = list(dict.fromkeys(str(e) for e in errors if isinstance(e, str) and e))[:_REASONS_SHOWN]
     why = "; ".join(reasons) if reasons else "no failure reason was recorded"
     n = int(labelled.sum())

@@ -15,6 +15,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core.analysis.calibration import run_verdicts
+from agentic_core.common.frame_columns import ResultCols
 from agentic_core.common.passing import TOLERANCE
 from agentic_core.common.wording import plural
 from agentic_core.result import EvaluationResult
@@ -164,5 +165,5 @@ def run_threshold_advice(result: EvaluationResult, *, labels_of_this_run: bool) 
         The advice.
     """
     verdicts, _ = run_verdicts(result)
-    scores = result.interactions["score"].to_numpy(dtype=np.float64)
+    scores = result.interactions[ResultCols.SCORE].to_numpy(dtype=np.float64)
     return threshold_advice(scores, verdicts, labels_of_this_run=labels_of_this_run)

@@ -22,6 +22,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core.analysis.aggregate import aggregate, resolve_k, tool_overall
+from agentic_core.common.frame_columns import UNSCORED, ConversationCols, InteractionCols, ResultCols
 from agentic_core.common.wording import plural
 from agentic_core.errors import DataError
 from agentic_core.result import EvaluationResult
@@ -158,7 +159,8 @@ def side_tasks(side: Side) -> pd.DataFrame:
     result, settings = side.result, side.settings
     agg = aggregate(result, settings)
     conv = agg.conversations
-    keep = np.ones(len(conv), dtype=bool) if side.assistant is None else (conv["assistant_id"] == side.assistant)
+    everyone = side.assistant is None
+    keep = np.ones(len(conv), dtype=bool) if everyone else (conv[ConversationCols.ASSISTANT_ID] == side.assistant)
     keep = np.asarray(keep, dtype=bool)
     if not keep.any():
         known = sorted(set(result.assistant_ids()))
@@ -170,13 +172,13 @@ def side_tasks(side: Side) -> pd.DataFrame:
             show=side.assistant is not None,
         )
     mine = conv[keep]
-    scored = (mine["status"] != "unscored").to_numpy()
+    scored = (mine[ConversationCols.STATUS] != UNSCORED).to_numpy()
     table = pd.DataFrame(
         {
-            "task": mine["task_key"].astype(str).to_numpy(),
+            "task": mine[ConversationCols.TASK_KEY].astype(str).to_numpy(),
             "n": scored.astype(np.int64),
-            "c": (mine["is_fully_correct"].to_numpy(dtype=bool) & scored).astype(np.int64),
-            "session": mine["session_id"].astype(str).to_numpy(),
+            "c": (mine[ConversationCols.IS_FULLY_CORRECT].to_numpy(dtype=bool) & scored).astype(np.int64),
+            "session": mine[ConversationCols.SESSION_ID].astype(str).to_numpy(),
         }
     )
     out = table.groupby("task", sort=True).agg(n=("n", "sum"), c=("c", "sum"), sessions=("session", tuple))
@@ -184,13 +186,13 @@ def side_tasks(side: Side) -> pd.DataFrame:
     arrays = result.tool_arrays
     rows = np.flatnonzero(keep[result.conv_index] & arrays["applicable"])
     columns = {
-        "tool_selection": arrays["selection_ignore_extra" if settings.ignore_extra_tools else "selection"],
-        "tool_parameters": arrays["parameters"],
-        "tool_sequence": arrays["sequence"],
-        "tool_utilization": arrays["utilization"],
-        "tool_overall": tool_overall(result, settings),
+        ResultCols.TOOL_SELECTION: arrays["selection_ignore_extra" if settings.ignore_extra_tools else "selection"],
+        ResultCols.TOOL_PARAMETERS: arrays["parameters"],
+        ResultCols.TOOL_SEQUENCE: arrays["sequence"],
+        ResultCols.TOOL_UTILIZATION: arrays["utilization"],
+        InteractionCols.TOOL_OVERALL: tool_overall(result, settings),
     }
-    tasks = conv["task_key"].astype(str).to_numpy()[result.conv_index[rows]]
+    tasks = conv[ConversationCols.TASK_KEY].astype(str).to_numpy()[result.conv_index[rows]]
     tool = pd.DataFrame({name: values[rows] for name, values in columns.items()}).groupby(tasks).mean()
     return out.join(tool, how="left")
 

@@ -13,6 +13,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.common.frame_columns import UNSCORED, ConversationCols, GroupCols
 from agentic_core.common.wording import plural
 from agentic_core.result import EvaluationResult
 
@@ -51,10 +52,10 @@ def attempts_per_task(result: EvaluationResult, agg: Aggregate) -> np.ndarray:
     interactions. Otherwise (task, or 'auto' whatever it chose) the data's own tasks count.
     """
     if agg.unit == "interaction" or (agg.unit == "conversation" and agg.settings.unit == "conversation"):
-        return np.asarray(agg.groups["n"].to_numpy(), dtype=np.int64)
+        return np.asarray(agg.groups[GroupCols.N].to_numpy(), dtype=np.int64)
     if not result.task_keys:
         return np.zeros(0, dtype=np.int64)
-    scored = (agg.conversations["status"] != "unscored").to_numpy()
+    scored = (agg.conversations[ConversationCols.STATUS] != UNSCORED).to_numpy()
     return np.bincount(result.task_codes, weights=scored, minlength=len(result.task_keys)).astype(np.int64)
 
 

@@ -23,6 +23,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core.analysis.calibration import HUMAN_SCORE_CUT, run_verdicts
+from agentic_core.common.frame_columns import ResultCols
 from agentic_core.errors import DataError
 
 if TYPE_CHECKING:
@@ -165,9 +166,9 @@ def run_selective_accuracy(result: EvaluationResult) -> tuple[pd.DataFrame, Abst
     frame = result.interactions
     if "judge_probability" not in frame.columns:
         return None
-    probability = frame["judge_probability"].to_numpy(dtype=np.float64)
+    probability = frame[ResultCols.JUDGE_PROBABILITY].to_numpy(dtype=np.float64)
     if np.isnan(probability).all():
         return None
     human, _ = run_verdicts(result)
-    uncertain = (frame["judge_status"] == "uncertain").to_numpy(dtype=bool)
+    uncertain = (frame[ResultCols.JUDGE_STATUS] == "uncertain").to_numpy(dtype=bool)
     return selective_accuracy(probability, human), own_abstention_point(probability, human, uncertain)

@@ -19,6 +19,7 @@ import pandas as pd
 
 from agentic_core import stats
 from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.common.frame_columns import GroupCols
 from agentic_core.stats.counts import content_seed, distinct_pairs, seed_entropy
 from agentic_core.stats.hierarchical import hyper_posterior, shrunk_tasks
 
@@ -54,8 +55,8 @@ class PosteriorView:
         if target not in self._probs:
             s = self._agg.settings
             self._probs[target] = stats.prob_pass_pow_exceeds(
-                self._agg.groups["n"].to_numpy(dtype=np.int64),
-                self._agg.groups["c"].to_numpy(dtype=np.int64),
+                self._agg.groups[GroupCols.N].to_numpy(dtype=np.int64),
+                self._agg.groups[GroupCols.C].to_numpy(dtype=np.int64),
                 self.k,
                 target,
                 s.prior_a,
@@ -76,15 +77,15 @@ def posterior_view(agg: Aggregate) -> PosteriorView:
     s = agg.settings
     k = agg.k
     groups = agg.groups
-    n = groups["n"].to_numpy(dtype=np.int64)
-    c = groups["c"].to_numpy(dtype=np.int64)
+    n = groups[GroupCols.N].to_numpy(dtype=np.int64)
+    c = groups[GroupCols.C].to_numpy(dtype=np.int64)
     options = {"prior": s.prior, "level": s.ci_level, "seed": s.seed, "n_samples": s.n_samples}
     samples = stats.posterior_samples(n, c, sorted({1, k}), target=s.target, **options)  # type: ignore[arg-type]
     point = stats.dataset_curve(n, c, [k], mode="bayesian", target=s.target, **options)[0]  # type: ignore[arg-type]
     tasks = None
     if agg.unit == "task":
         tasks = stats.group_table(n, c, k, mode="bayesian", prior=s.prior, level=s.ci_level)
-        tasks.insert(0, "group", groups["group"].to_numpy())
+        tasks.insert(0, GroupCols.GROUP, groups[GroupCols.GROUP].to_numpy())
         scored = n > 0
         if int(scored.sum()) >= 2:
             tasks = _with_shrinkage(tasks, n, c, scored, k, s.ci_level, s.seed, s.n_samples)

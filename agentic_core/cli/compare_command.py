@@ -19,6 +19,7 @@ from agentic_core.analysis.gate import worse_than_baseline
 from agentic_core.cli.evaluate_command import judge_loaded, settings_from_args
 from agentic_core.cli.gate_options import EXIT_GATE
 from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK
+from agentic_core.common.frame_columns import ResultCols
 from agentic_core.errors import SettingsError
 from agentic_core.result import EvaluationResult
 from agentic_core.stats.leaderboard import Leaderboard
@@ -61,7 +62,7 @@ def _open(ref: str, args: argparse.Namespace, stderr: TextIO, opened: dict[str, 
 
 def _nothing_scored(result: EvaluationResult) -> bool:
     """No interaction has a judge score or a human verdict."""
-    scores = result.interactions["score"].to_numpy(dtype=float)
+    scores = result.interactions[ResultCols.SCORE].to_numpy(dtype=float)
     return not result.overrides and bool(np.isnan(scores).all())
 
 

@@ -13,6 +13,7 @@ from agentic_core.cli.engine_options import engine_keywords
 from agentic_core.cli.gate_options import fail_under_exit
 from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR
+from agentic_core.common.frame_columns import ResultCols
 from agentic_core.errors import AgenticError
 from agentic_core.judges.cascade import CascadeCounts, result_cascade_counts
 from agentic_core.judges.llm_options import LLM_OPTIONS
@@ -287,7 +288,7 @@ def _outcome(
     failed = counts.failed
     counted = "counted as incorrect" if settings.unscored_as_incorrect else "excluded"
     if counts.judged == 0:
-        reasons = result.interactions["judge_error"].dropna()
+        reasons = result.interactions[ResultCols.JUDGE_ERROR].dropna()
         first = f" (first reason: {reasons.iloc[0]})" if len(reasons) else ""
         what = f"failed on all {result.n_interactions} interaction(s)" if not counts.uncertain else (
             f"scored none of the {result.n_interactions} interaction(s) ({counts.words()})"

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.common.frame_columns import InteractionCols, ResultCols
 from agentic_core.data.schemas import Interaction
 from agentic_core.result import EvaluationResult
 from agentic_core.tools import ToolComponents, combine
@@ -78,20 +79,22 @@ def tool_breakdown(result: EvaluationResult) -> pd.DataFrame:
     return frame.reset_index().sort_values(["missing", "extra", "parameter_errors"], ascending=False, kind="stable")
 
 
+_IDENTITY = (ResultCols.SESSION_ID, ResultCols.POSITION, ResultCols.QA_ID)
+"""The judged frame's columns that say which interaction a failing call is."""
+
+
 def failing_tool_calls(result: EvaluationResult, agg: Aggregate) -> pd.DataFrame:
     """Interactions whose tool use is below the tool threshold, worst first, with the reasons."""
     inter = agg.interactions
     base = result.interactions
-    mask = base["tool_applicable"].to_numpy() & ~inter["tool_correct"].to_numpy()
+    mask = base[ResultCols.TOOL_APPLICABLE].to_numpy() & ~inter[InteractionCols.TOOL_CORRECT].to_numpy()
     idx = np.flatnonzero(mask)
     comps = [result.tool_components[i] for i in idx.tolist()]
     s = agg.settings
     frame = pd.DataFrame(
         {
-            "session_id": base["session_id"].to_numpy()[idx],
-            "position": base["position"].to_numpy()[idx],
-            "qa_id": base["qa_id"].to_numpy()[idx],
-            "tool_overall": inter["tool_overall"].to_numpy()[idx],
+            **{name: base[name].to_numpy()[idx] for name in _IDENTITY},
+            InteractionCols.TOOL_OVERALL: inter[InteractionCols.TOOL_OVERALL].to_numpy()[idx],
             "missing": [", ".join(c.missing) if c else "" for c in comps],
             "extra": [", ".join(c.extra) if c else "" for c in comps],
             "parameter_errors": [len(c.param_errors) if c else 0 for c in comps],
@@ -102,7 +105,7 @@ def failing_tool_calls(result: EvaluationResult, agg: Aggregate) -> pd.DataFrame
             "row": idx,
         }
     )
-    return frame.sort_values("tool_overall", kind="stable").reset_index(drop=True)
+    return frame.sort_values(InteractionCols.TOOL_OVERALL, kind="stable").reset_index(drop=True)
 
 
 def interaction_tool_names(result: EvaluationResult) -> pd.Series:
@@ -146,8 +149,8 @@ def filter_failing_calls(
         view = view[[not wanted.isdisjoint(t) for t in names]]
     needle = term.strip()
     if needle:
-        haystack = view["session_id"].astype(str)
-        for column in ("qa_id", "tools", "missing", "extra", "reasoning"):
+        haystack = view[ResultCols.SESSION_ID].astype(str)
+        for column in (ResultCols.QA_ID, "tools", "missing", "extra", "reasoning"):
             haystack = haystack + " " + view[column].astype(str)
         view = view[haystack.str.contains(needle, case=False, regex=False).to_numpy()]
     return view

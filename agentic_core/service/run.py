@@ -26,6 +26,7 @@ from pydantic import SecretStr, ValidationError
 
 from agentic_core.agentic_metrics.compute import parse_metrics
 from agentic_core.agentic_metrics.results import AgenticView
+from agentic_core.common.frame_columns import ResultCols
 from agentic_core.common.secrets import json_holds_secret, known_secrets, mask_known, mask_values, register_secret
 from agentic_core.errors import AgenticError, DataError, RequestError, SettingsError, show_value
 from agentic_core.io.load_report import LoadReport
@@ -445,7 +446,7 @@ class Service:
             )
         counts = verdict_counts(result)
         if counts.judged == 0:
-            reasons = result.interactions["judge_error"].dropna()
+            reasons = result.interactions[ResultCols.JUDGE_ERROR].dropna()
             first = f" (first reason: {reasons.iloc[0]})" if len(reasons) else ""
             # Every verdict an abstention is no gateway failure: the data needs a judge that can decide.
             status, fix = (502, "check the connector's model, key and base_url") if counts.failed else (

@@ -80,7 +80,7 @@ def main(argv: list[str]) -> int:
     """Write (or with ``--check`` only validate) the file; print a one-line summary."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="only validate the file already on disk")
-    parser.add_argument("--out", type=Path, default=HERE, help="folder to write (or check) the file in (default: here)")
+    parser.add_argument("--out", type=Path, default=HERE, help="folder to write (or check) in (default: here)")
     args = parser.parse_args(argv)
     path = args.out / NAME
     if args.check:

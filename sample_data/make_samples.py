@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     """Write (unless ``--check``) and validate the files; print a summary of each."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="only validate the files already on disk")
-    ap.add_argument("--out", type=Path, default=HERE, help="folder to write (or check) the files in (default: here)")
+    ap.add_argument("--out", type=Path, default=HERE, help="folder to write (or check) in (default: here)")
     args = ap.parse_args(argv)
     if not args.check:
         args.out.mkdir(parents=True, exist_ok=True)

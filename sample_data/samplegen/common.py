@@ -18,9 +18,14 @@ def load_texts(name: str) -> Any:
     return json.loads((TEXTS_DIR / name).read_text(encoding="utf-8"))
 
 
-def rng_for(*parts: object) -> random.Random:
+def seeded(seed: str, *parts: object) -> random.Random:
     """A generator seeded from a string: stable across runs and Python versions (str seeds use SHA-512)."""
-    return random.Random("|".join([SEED, *map(str, parts)]))
+    return random.Random("|".join([seed, *map(str, parts)]))
+
+
+def rng_for(*parts: object) -> random.Random:
+    """The conversation samples' generator for ``parts`` (``make_samples.py``)."""
+    return seeded(SEED, *parts)
 
 
 # --------------------------------------------------------------------------------------------- builders

@@ -4,34 +4,36 @@ from __future__ import annotations
 
 import logging
 
-import pandas as pd
 import streamlit as st
 
-from agentic_core.analysis.k_evidence import k_evidence
-from agentic_core.analysis.uncertainty import posterior_view
+from agentic_core.analysis import RANK_METRICS, posterior_view, rank_tasks
 from agentic_core.errors import AgenticError
 from agentic_core.stats import describe_method
 from ui.cards import card, kpi, kpi_row
-from ui.charts import AT_COLOR, POW_COLOR, fit_x_range, forest_figure, posterior_figure, shrinkage_figure
+from ui.charts import fit_x_range, forest_figure, posterior_figure, shrinkage_figure
 from ui.controls import prior_controls, set_value, settings_or_error, sidebar_controls
-from ui.format import ci_text, md_text, pct, prob_text
+from ui.format import md_text, pct, prob_text
 from ui.guide import how_to_read
+from ui.k_cards import evidence_for, pass_k_cards
 from ui.memo import session_memo
 from ui.planner_view import render_planner
 from ui.state import ensure_run, get_aggregate
 from ui.theme import show_chart
+from ui.views import (
+    RANK_COLORS,
+    has_shrinkage,
+    posterior_panels,
+    rank_label,
+    target_sentence,
+    task_plot,
+    task_table,
+    uses_the_prior,
+)
 
 log = logging.getLogger(__name__)
 
 MEMO_KEY = "_uncertainty_memo"
 _MEMO_SIZE = 8
-P_COLOR = "#2ca02c"
-RANK_LABELS = {
-    "success_rate": "success rate p",
-    "pass_at_k": "pass@K",
-    "pass_pow_k": "pass^K",
-}
-UNIT_GROUP = {"task": "task", "conversation": "pool of conversations", "interaction": "conversation"}
 
 
 def switch_to_bayesian() -> None:
@@ -79,36 +81,11 @@ except Exception as exc:  # an unexpected failure must not show a traceback
 
 point = post.point
 samples = post.samples
-col = samples.ks.index(k)
-group_word = UNIT_GROUP[agg.unit]
 n_groups = samples.n_groups
 
 st.subheader(f"Posterior of the dataset-level numbers at K = {k}")
-if n_groups == 1:
-    scope = (
-        f"one {group_word} of {int(agg.groups['n'].sum()):,} attempts"
-        if agg.unit == "conversation"
-        else f"one {group_word}"
-    )
-    st.markdown(
-        f"Each value is for {scope}, with a Beta({settings.prior_a:g}, {settings.prior_b:g}) prior (with one "
-        f"group the task population and these tasks coincide). The shaded band is the {level:.0%} equal-tailed "
-        "credible interval, the line the posterior mean."
-    )
-elif post.population:
-    st.markdown(
-        f"**Target: the task population.** The {n_groups:,} {group_word}s are treated as a sample of the tasks "
-        "the agent will face: each task's success probability comes from a Beta(α, β) population whose α and β "
-        "are learnt from all tasks (the hierarchical model of BDA3 section 5.3). Each value is the population's "
-        f"mean; the shaded band is its {level:.0%} credible interval, the line the posterior mean."
-    )
-else:
-    st.markdown(
-        f"**Target: these tasks.** Each value is the mean over exactly these {n_groups:,} {group_word}s, each with "
-        f"its own Beta({settings.prior_a:g}, {settings.prior_b:g}) posterior; the shaded band is the {level:.0%} "
-        "credible interval, the line the posterior mean."
-    )
-if not post.population or n_groups == 1 or agg.unit == "task":
+st.markdown(target_sentence(post, agg, settings))
+if uses_the_prior(post, agg):
     prior_controls()
     st.caption(
         "The prior is the belief about each task's success probability before seeing its attempts (used for "
@@ -141,70 +118,33 @@ kpi(
     point.success_rate_ci,
     help="Posterior mean of the probability that an attempt is fully correct, with its credible interval.",
 )
-evidence = session_memo(
-    "_unc_k_evidence", (run.run_id, settings.model_dump_json()), lambda: k_evidence(run.result, agg)
+evidence = evidence_for(run, settings, agg)
+pass_k_cards(
+    row,
+    k,
+    evidence,
+    (point.pass_at_k, point.pass_at_k_ci, f"Posterior mean of the probability that at least one of {k} attempts "
+     "is correct."),
+    (point.pass_pow_k, point.pass_pow_k_ci, f"Posterior mean of the probability that all {k} attempts are correct."),
 )
 if evidence.measured:
-    kpi(
-        row,
-        f"pass@{k}",
-        point.pass_at_k,
-        point.pass_at_k_ci,
-        help=f"Posterior mean of the probability that at least one of {k} attempts is correct.",
-    )
-    kpi(
-        row,
-        f"pass^{k}",
-        point.pass_pow_k,
-        point.pass_pow_k_ci,
-        help=f"Posterior mean of the probability that all {k} attempts are correct.",
-    )
+    exact = n_groups == 1 or post.population
     card(
         row,
         f"P(pass^{k} > {pow_target:.2f})",
         prob_text(prob),
         help="Posterior probability that pass^K exceeds the target"
-        + (
-            " (exact)."
-            if n_groups == 1 or post.population
-            else f" (share of {settings.n_samples:,} seeded posterior draws)."
-        ),
+        + (" (exact)." if exact else f" (share of {settings.n_samples:,} seeded posterior draws)."),
     )
 else:
-    # One attempt per task says nothing about K attempts: no posterior a reader would take as measured.
-    for name in (f"pass@{k}", f"pass^{k}"):
-        card(row, name, "not measured", help=evidence.sentence, delta="pass@1 only")
     with st.container(key="uncertainty_k_not_measured"):
         st.warning(evidence.sentence)
 
 fig_cols = st.columns(3)
-for column, draws, ci, mean, title, color, key, line in (
-    (fig_cols[0], samples.p, point.success_rate_ci, point.success_rate, "Success rate p", P_COLOR, "unc_post_p", None),
-    (
-        fig_cols[1],
-        samples.pass_at_k[:, col],
-        point.pass_at_k_ci,
-        point.pass_at_k,
-        f"pass@{k}",
-        AT_COLOR,
-        "unc_post_at",
-        None,
-    ),
-    (
-        fig_cols[2],
-        samples.pass_pow_k[:, col],
-        point.pass_pow_k_ci,
-        point.pass_pow_k,
-        f"pass^{k}",
-        POW_COLOR,
-        "unc_post_pow",
-        float(pow_target),
-    ),
-):
-    if key != "unc_post_p" and not evidence.measured:
-        continue
-    figure = posterior_figure(draws, ci, mean, title, color, target=line)
-    show_chart(fit_x_range(figure, draws, () if line is None else (line,)), key=key, where=column)
+for column, panel in zip(fig_cols, posterior_panels(post, float(pow_target), evidence.measured), strict=False):
+    figure = posterior_figure(panel.draws, panel.ci, panel.mean, panel.title, panel.color, target=panel.target)
+    also = () if panel.target is None else (panel.target,)
+    show_chart(fit_x_range(figure, panel.draws, also), key=panel.key, where=column)
 notes = [
     f"Intervals from {describe_method(point.interval_method)}; histograms show "
     f"{len(samples.p):,} draws (seed {settings.seed}), so their edges can differ slightly from the exact bounds."
@@ -232,20 +172,16 @@ if agg.unit != "task" or post.tasks is None:
     )
     st.stop()
 
-tasks = post.tasks
-defined = tasks[tasks["defined"]]
-n_undefined = len(tasks) - len(defined)
 rank_by = st.selectbox(
     "Rank tasks by",
-    list(RANK_LABELS),
-    format_func=lambda m: RANK_LABELS[m].replace("K", str(k)),
+    list(RANK_METRICS),
+    format_func=lambda m: rank_label(m, k),
     key="unc_rank_by",
     help="Worst first: lowest posterior mean, then lowest upper bound.",
 )
-ranked = defined.sort_values([rank_by, f"{rank_by}_ci_high", "group"], kind="stable").reset_index(drop=True)
-metric_label = RANK_LABELS[rank_by].replace("K", str(k))
-color = {"success_rate": P_COLOR, "pass_at_k": AT_COLOR, "pass_pow_k": POW_COLOR}[rank_by]
-
+ranking = rank_tasks(post.tasks, rank_by)
+ranked = ranking.ranked
+metric_label = rank_label(ranking.metric, k)
 n_tasks = len(ranked)
 per_end = st.slider(
     "Tasks to plot at each end",
@@ -255,45 +191,24 @@ per_end = st.slider(
     key="unc_forest_n",
     help="The forest plot shows this many worst and best tasks; all tasks are in the table below.",
 )
-if n_tasks <= 2 * per_end:
-    shown = ranked
-    separator = None
-    st.caption(f"All {n_tasks:,} tasks, worst first by posterior mean {metric_label}.")
-else:
-    shown = pd.concat([ranked.head(per_end), ranked.tail(per_end)])
-    separator = per_end
-    st.caption(
-        f"The {per_end} worst and {per_end} best of {n_tasks:,} tasks by posterior mean {metric_label} "
-        f"(the {n_tasks - 2 * per_end:,} in between are left out of the plot; the table lists all)."
-    )
-ranks = shown.index.to_numpy() + 1
-keys = shown["group"].astype(str).tolist()
-labels = [f"{r}. {key if len(key) <= 40 else key[:39] + '…'}" for r, key in zip(ranks, keys, strict=True)]
-hover = [
-    f"{key}<br>{c} of {n} attempts correct"
-    for key, n, c in zip(keys, shown["n"].tolist(), shown["c"].tolist(), strict=True)
-]
+plot = task_plot(ranking, int(per_end), k)
+st.caption(plot.caption)
+shown = plot.shown
 show_chart(
     forest_figure(
-        labels,
+        plot.labels,
         shown[rank_by].to_numpy(),
         shown[f"{rank_by}_ci_low"].to_numpy(),
         shown[f"{rank_by}_ci_high"].to_numpy(),
         f"{metric_label}: posterior mean and {level:.0%} credible interval per task",
-        color,
-        hover=hover,
-        separator_after=separator,
+        RANK_COLORS[ranking.metric],
+        hover=plot.hover,
+        separator_after=plot.separator,
     ),
     key="unc_forest",
 )
 
-
-def _interval_column(frame: pd.DataFrame, name: str) -> list[str]:
-    return [ci_text((lo, hi)) for lo, hi in zip(frame[f"{name}_ci_low"], frame[f"{name}_ci_high"], strict=True)]
-
-
-shrinkage = "shrunk_p" in ranked.columns
-if shrinkage:
+if has_shrinkage(ranked):
     st.subheader("Shrinkage towards the population")
     st.caption(
         "Each task's observed success rate (hollow) and its success probability under the population model "
@@ -303,7 +218,7 @@ if shrinkage:
     population_mean = post.point.success_rate if post.population else None
     show_chart(
         shrinkage_figure(
-            labels,
+            plot.labels,
             shown["observed_success_rate"].to_numpy(),
             shown["shrunk_p"].to_numpy(),
             shown["n"].to_numpy(),
@@ -312,28 +227,9 @@ if shrinkage:
         key="unc_shrinkage",
     )
 
-table = pd.DataFrame(
-    {
-        "task": ranked["group"].astype(str),
-        "n": ranked["n"],
-        "c": ranked["c"],
-        "observed": ranked["observed_success_rate"],
-        "p_mean": ranked["success_rate"],
-        "p_ci": _interval_column(ranked, "success_rate"),
-        "at_mean": ranked["pass_at_k"],
-        "at_ci": _interval_column(ranked, "pass_at_k"),
-        "pow_mean": ranked["pass_pow_k"],
-        "pow_ci": _interval_column(ranked, "pass_pow_k"),
-    }
-)
-if shrinkage:
-    table["shrunk"] = ranked["shrunk_p"].to_numpy()
-    table["shrunk_ci"] = [
-        ci_text((lo, hi)) for lo, hi in zip(ranked["shrunk_p_low"], ranked["shrunk_p_high"], strict=True)
-    ]
 ci_label = f"{level:.0%} credible interval"
 st.dataframe(
-    table,
+    task_table(ranked),
     hide_index=True,
     key="unc_tasks",
     column_config={
@@ -361,9 +257,9 @@ st.caption(
     f"each task's own Beta({settings.prior_a:g} + c, {settings.prior_b:g} + n − c) posterior (exact); the "
     "population-model columns come from the hierarchical model (seeded draws for the bounds)."
 )
-if n_undefined:
+if ranking.n_undefined:
     st.warning(
-        f"{n_undefined:,} task(s) have no scored attempt (every attempt is unscored: a judge failure or an "
+        f"{ranking.n_undefined:,} task(s) have no scored attempt (every attempt is unscored: a judge failure or an "
         "abstention) and are not listed; "
         "toggle *Count unscored as incorrect* in the sidebar to include them."
     )

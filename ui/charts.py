@@ -23,6 +23,8 @@ from agentic_core.stats import CurvePoint
 
 AT_COLOR = "#1f77b4"
 POW_COLOR = "#d62728"
+P_COLOR = "#2ca02c"
+"""The success rate p (pass@1) where it is drawn next to pass@K and pass^K."""
 BASE_LAYOUT: dict[str, Any] = {
     "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
     "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},

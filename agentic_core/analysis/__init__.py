@@ -1,1 +1,26 @@
-"""Everything computed from a judged run without calling a judge: aggregates, comparisons, calibration, gate, words."""
+"""Everything computed from a judged run without calling a judge: aggregates, comparisons, calibration, gate, words.
+
+This face is what callers outside use. Eager: nothing here needs an optional package. ``aggregate``,
+``k_evidence`` and ``telemetry_cost`` name both a module and its function; here they are the functions.
+"""
+
+from agentic_core.analysis.agentic_summary import AgenticSummary, agentic_table, conversations_below, summarise_agentic
+from agentic_core.analysis.aggregate import Aggregate, aggregate
+from agentic_core.analysis.assistant_breakdown import AssistantRow, by_assistant
+from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, has_human_verdicts
+from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
+from agentic_core.analysis.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
+from agentic_core.analysis.k_evidence import KEvidence, k_evidence
+from agentic_core.analysis.selective import AbstentionPoint, run_selective_accuracy
+from agentic_core.analysis.task_ranking import RANK_METRICS, RankMetric, TaskRanking, rank_tasks
+from agentic_core.analysis.telemetry_cost import TelemetryCost, telemetry_cost
+from agentic_core.analysis.tool_summary import ToolSummary
+from agentic_core.analysis.uncertainty import PosteriorView, posterior_view
+
+__all__ = [
+    "CELLS", "MIN_PER_VERDICT", "RANK_METRICS", "AbstentionPoint", "AgenticSummary", "Aggregate", "AssistantRow",
+    "Calibration", "KEvidence", "PosteriorView", "RankMetric", "RunComparison", "Side", "TaskRanking", "TelemetryCost",
+    "ToolSummary", "agentic_table", "aggregate", "by_assistant", "calibrate_run", "compare_sides",
+    "conversations_below", "has_human_verdicts", "k_evidence", "leaderboard_of", "posterior_view", "rank_tasks",
+    "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",
+]  # fmt: skip

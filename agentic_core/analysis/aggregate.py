@@ -17,7 +17,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core import stats
-from agentic_core.analysis.statistics_words import StatisticsUsed, describe_statistics
+from agentic_core.analysis.statistics_words import StatisticsUsed, curve_options, describe_statistics, table_options
 from agentic_core.analysis.tool_summary import ToolSummary, tool_summary
 from agentic_core.common.frame_columns import (
     CORRECT,
@@ -248,15 +248,10 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
         if headline.pass_at_k is not None and headline.pass_pow_k is not None
         else None
     )
-    table_options = {
-        "mode": settings.mode,
-        "estimator": settings.estimator,
-        "prior": settings.prior,
-        "level": settings.ci_level,
-    }
-    groups = stats.group_table(g_n, g_c, k, **table_options)  # type: ignore[arg-type]
+    per_group = table_options(settings)
+    groups = stats.group_table(g_n, g_c, k, **per_group)
     groups.insert(0, GroupCols.GROUP, group_keys)
-    per_conv = stats.group_table(conv_n, n_correct, k, **table_options)  # type: ignore[arg-type]
+    per_conv = stats.group_table(conv_n, n_correct, k, **per_group)
     unscored_bounds = None
     if unscored.any():
         unscored_bounds = UnscoredBounds(
@@ -382,19 +377,6 @@ class HeadlineNumbers(BaseModel):
             "pass_pow_k": point.pass_pow_k,
             "pass_pow_k_ci": point.pass_pow_k_ci,
         }
-
-
-def curve_options(settings: AggregateSettings) -> dict[str, Any]:
-    """The settings the curve takes, by keyword."""
-    return {
-        "mode": settings.mode,
-        "target": settings.target,
-        "estimator": settings.estimator,
-        "prior": settings.prior,
-        "level": settings.ci_level,
-        "seed": settings.seed,
-        "n_samples": settings.n_samples,
-    }
 
 
 def resolve_k(g_n: np.ndarray, settings: AggregateSettings) -> tuple[int, str]:

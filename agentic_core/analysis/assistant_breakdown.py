@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 from agentic_core import stats
-from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers, curve_options
+from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers
+from agentic_core.analysis.statistics_words import curve_options
 from agentic_core.common.frame_columns import UNSCORED, ConversationCols, StatCols
 
 

@@ -7,10 +7,49 @@ population or an unbiased estimate for these tasks.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core.settings import TARGET_DESCRIPTIONS, AggregateSettings, Estimator, Mode, Target
 from agentic_core.stats import CurvePoint, IntervalMethod, describe_method
+
+
+class TableOptions(TypedDict):
+    """The settings a per-group table takes (:func:`agentic_core.stats.group_table`), by keyword."""
+
+    mode: Mode
+    estimator: Estimator
+    prior: tuple[float, float]
+    level: float
+
+
+class StatisticsOptions(TableOptions):
+    """The settings that say how the numbers were made (:class:`StatisticsUsed` holds them), by keyword."""
+
+    target: Target
+
+
+class CurveOptions(StatisticsOptions):
+    """The settings the curve takes (:func:`agentic_core.stats.dataset_curve`), by keyword."""
+
+    seed: int
+    n_samples: int
+
+
+def table_options(settings: AggregateSettings) -> TableOptions:
+    """The settings a per-group table takes, by keyword (``ci_level`` is its ``level``)."""
+    return TableOptions(mode=settings.mode, estimator=settings.estimator, prior=settings.prior, level=settings.ci_level)
+
+
+def statistics_options(settings: AggregateSettings) -> StatisticsOptions:
+    """The settings that say how the numbers were made, by keyword: the table's and the ``target``."""
+    return StatisticsOptions(**table_options(settings), target=settings.target)
+
+
+def curve_options(settings: AggregateSettings) -> CurveOptions:
+    """The settings the curve takes, by keyword: the statistics' and the resampling's ``seed`` and ``n_samples``."""
+    return CurveOptions(**statistics_options(settings), seed=settings.seed, n_samples=settings.n_samples)
 
 
 class StatisticsUsed(BaseModel):
@@ -59,15 +98,8 @@ def describe_statistics(settings: AggregateSettings, headline: CurvePoint) -> St
         f"{what}; target: {target}; {settings.ci_level:.0%} {interval} intervals from "
         f"{describe_method(headline.interval_method)}."
     )
-    return StatisticsUsed(
-        mode=settings.mode,
-        target=settings.target,
-        estimator=settings.estimator,
-        prior=settings.prior,
-        level=settings.ci_level,
-        interval_method=headline.interval_method,
-        description=description,
-    )
+    method = headline.interval_method
+    return StatisticsUsed(**statistics_options(settings), interval_method=method, description=description)
 
 
 def per_group_statistics(settings: AggregateSettings) -> str:

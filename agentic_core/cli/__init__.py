@@ -10,9 +10,11 @@ exactly one JSON document on stdout.
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Protocol, TextIO, cast
 
 from agentic_core.cli.parser import (
     EXIT_NOT_STORED,
@@ -22,6 +24,7 @@ from agentic_core.cli.parser import (
     EXIT_USER_ERROR,
     build_parser,
 )
+from agentic_core.cli.reproduce import cli_command
 from agentic_core.errors import AgenticError
 from agentic_core.settings import relabel
 
@@ -32,6 +35,7 @@ __all__ = [
     "EXIT_STRICT",
     "EXIT_USER_ERROR",
     "build_parser",
+    "cli_command",
     "console_main",
     "main",
 ]
@@ -54,45 +58,34 @@ def main(
         stderr: where messages go (default: ``sys.stderr``).
         prog: the command as typed, shown in usage and help.
     """
-    from agentic_core.cli.evaluate_command import run_evaluate
-
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     args = build_parser(prog).parse_args(argv)
     try:
-        if args.command == "evaluate":
-            return run_evaluate(args, stdout, stderr)
-        if args.command == "serve":
-            from agentic_core.cli.serve_command import run_serve
-
-            return run_serve(args, stderr)
-        if args.command == "runs":
-            from agentic_core.cli.runs_command import run_runs
-
-            return run_runs(args, stdout, stderr)
-        if args.command == "compare":
-            from agentic_core.cli.compare_command import run_compare
-
-            return run_compare(args, stdout, stderr)
-        if args.command == "calibrate":
-            from agentic_core.cli.calibrate_command import run_calibrate
-
-            return run_calibrate(args, stdout, stderr)
-        if args.command == "dashboard":
-            from agentic_core.cli.dashboard_command import run_dashboard
-
-            return run_dashboard(args, stderr)
-        if args.command == "plan":
-            from agentic_core.cli.plan_command import run_plan
-
-            return run_plan(args, stdout, stderr)
+        return command(args.command)(args, stdout, stderr)
     except AgenticError as exc:
         print(f"error: {relabel(exc, 'cli')}", file=stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print("interrupted: judged results so far are kept in the cache", file=stderr)
         return 130
-    return EXIT_USER_ERROR
+
+
+class Command(Protocol):
+    """A subcommand: ``run_<name>(args, stdout, stderr)`` in ``agentic_core/cli/<name>_command.py``."""
+
+    def __call__(self, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int: ...
+
+
+def command(name: str) -> Command:
+    """The subcommand ``name``'s entry point, imported only when it runs.
+
+    Each command pulls in its own dependencies (the server, the planner, Streamlit's launcher), so
+    ``--help`` and one command do not load the others. tests/cli/test_commands.py checks that every
+    subcommand of the parser has its module and function.
+    """
+    module = importlib.import_module(f"agentic_core.cli.{name}_command")
+    return cast(Command, getattr(module, f"run_{name}"))
 
 
 def console_main() -> int:

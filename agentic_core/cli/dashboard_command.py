@@ -112,8 +112,10 @@ def streamlit_command(args: argparse.Namespace, app: Path) -> list[str]:
     ]
 
 
-def run_dashboard(args: argparse.Namespace, stderr: TextIO) -> int:
+def run_dashboard(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Run the dashboard until it stops; returns its exit code (0 after Ctrl-C).
+
+    ``stdout`` is not written (the address goes to stderr); every command takes the same three arguments.
 
     Raises:
         DataError: no dashboard beside this package, or ``--data`` names no file.

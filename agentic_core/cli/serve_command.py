@@ -97,8 +97,10 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
     )
 
 
-def run_serve(args: argparse.Namespace, stderr: TextIO) -> int:
+def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Run the ``serve`` command until interrupted; returns the exit code.
+
+    ``stdout`` is not written (the server speaks on stderr); every command takes the same three arguments.
 
     Raises:
         SettingsError: an invalid port or limit (named as the option or its setting).

@@ -159,6 +159,22 @@ def _openapi_schema(app: FastAPI) -> dict[str, Any]:
     return app.openapi_schema
 
 
+_RUN_ERRORS: dict[int | str, str] = {
+    400: "not JSON",
+    401: "the server's bearer token is missing or wrong",
+    403: "a web page of another origin",
+    408: "the body did not arrive within the body deadline",
+    413: "body over the size limit",
+    415: "Content-Type is not application/json",
+    422: "invalid request, with each problem located",
+    500: "unexpected failure (generic message)",
+    502: "the judge model failed on every interaction",
+    503: "every LLM-judge slot is busy (see Retry-After)",
+    504: "judging passed the request deadline",
+}
+"""The statuses ``POST /run`` answers with an error document, and when (its OpenAPI ``responses``)."""
+
+
 def create_app(config: ServiceConfig | None = None) -> FastAPI:
     """The FastAPI application of the endpoint.
 
@@ -210,17 +226,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         summary="Evaluate conversations (seed 001's request and response)",
         responses={
             200: {"model": RunResponse, "description": "the evaluation"},
-            400: {"model": ErrorResponse, "description": "not JSON"},
-            401: {"model": ErrorResponse, "description": "the server's bearer token is missing or wrong"},
-            403: {"model": ErrorResponse, "description": "a web page of another origin"},
-            408: {"model": ErrorResponse, "description": "the body did not arrive within the body deadline"},
-            413: {"model": ErrorResponse, "description": "body over the size limit"},
-            415: {"model": ErrorResponse, "description": "Content-Type is not application/json"},
-            422: {"model": ErrorResponse, "description": "invalid request, with each problem located"},
-            500: {"model": ErrorResponse, "description": "unexpected failure (generic message)"},
-            502: {"model": ErrorResponse, "description": "the judge model failed on every interaction"},
-            503: {"model": ErrorResponse, "description": "every LLM-judge slot is busy (see Retry-After)"},
-            504: {"model": ErrorResponse, "description": "judging passed the request deadline"},
+            **{status: {"model": ErrorResponse, "description": why} for status, why in _RUN_ERRORS.items()},
         },
         openapi_extra={
             "requestBody": {

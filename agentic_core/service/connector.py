@@ -28,6 +28,7 @@ from pydantic import SecretStr
 from agentic_core.errors import JudgeConfigError, SettingsError
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.service.config import ServiceConfig
+from agentic_core.service.objects import json_object
 
 if TYPE_CHECKING:
     from agentic_core.judges.base import Judge
@@ -134,10 +135,8 @@ def _param_text(place: str, value: Any, fix: str, *, secret: bool = False) -> st
 
 def _canonical_params(class_name: str, params: Any) -> tuple[dict[str, Any], dict[str, str], list[str]]:
     """The judge's parameters under their canonical names, where each came from, and the ignored names."""
-    if not isinstance(params, dict):
-        raise JudgeConfigError(
-            "connector.params", "must be an object", type(params).__name__, 'write "params": {"model": "..."}'
-        )
+    fix = 'write "params": {"model": "..."}'
+    params = json_object(params, JudgeConfigError, "connector.params", "must be an object", fix)
     aliases = _ALIASES.get(class_name, {})
     values: dict[str, Any] = {}
     given_as: dict[str, str] = {}

@@ -38,6 +38,7 @@ from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, request_judge
 from agentic_core.service.deadline import judge_within
 from agentic_core.service.models import RunConfig
+from agentic_core.service.objects import json_object
 from agentic_core.service.response import issue_problem, run_response
 from agentic_core.version import __version__
 
@@ -206,8 +207,7 @@ def _run_config(doc: dict[str, Any]) -> RunConfig:
     raw = doc.get("config")
     if raw is None:
         return RunConfig()
-    if not isinstance(raw, dict):
-        raise SettingsError("config", "must be an object", type(raw).__name__, 'write "config": {"k": 3}')
+    raw = json_object(raw, SettingsError, "config", "must be an object", 'write "config": {"k": 3}')
     try:
         return RunConfig.model_validate(raw)
     except ValidationError as exc:
@@ -254,13 +254,8 @@ def _connector(doc: dict[str, Any]) -> dict[str, Any] | None:
     raw = doc.get("connector")
     if raw is None:
         return None
-    if not isinstance(raw, dict):
-        raise SettingsError(
-            "connector",
-            "must be an object with class_path and params",
-            type(raw).__name__,
-            "omit it for the offline default judge",
-        )
+    rule, fix = "must be an object with class_path and params", "omit it for the offline default judge"
+    raw = json_object(raw, SettingsError, "connector", rule, fix)
     extra = sorted(str(k) for k in raw if k not in ("class_path", "params"))
     if extra:
         raise SettingsError(
@@ -412,13 +407,8 @@ class Service:
         from agentic_core.evaluate import aggregate, evaluate
         from agentic_core.io.loader import load_records
 
-        if not isinstance(doc, dict):
-            raise DataError(
-                "request body",
-                "must be a JSON object (seed 001's request)",
-                type(doc).__name__,
-                'send {"datasets": [...], "config": {...}}',
-            )
+        rule, fix = "must be a JSON object (seed 001's request)", 'send {"datasets": [...], "config": {...}}'
+        doc = json_object(doc, DataError, "request body", rule, fix)
         notes = []
         extra = sorted(str(k) for k in doc if k not in _REQUEST_KEYS)
         if extra:

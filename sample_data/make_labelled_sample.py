@@ -29,17 +29,26 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from samplegen.common import check_keys, load_texts  # noqa: E402  (after the sys.path set-up)
+
 NAME = "labelled_support.jsonl"
 OUT = HERE / NAME
 AGENT = "helpdesk-v5"
-CASES: list[dict[str, Any]] = json.loads((HERE / "texts" / "labelled_cases.json").read_text(encoding="utf-8"))
+CASES: list[dict[str, Any]] = load_texts("labelled_cases.json")
+CASE_KEYS = {"task", "query", "truth", "answers"}
+ANSWER_KEYS = {"answer", "score", "verdict", "why"}
 
 
 def records() -> list[dict[str, object]]:
     """The conversations: one per answer, two attempts per task."""
     out: list[dict[str, object]] = []
     for n, case in enumerate(CASES, start=1):
+        check_keys(case, CASE_KEYS, f"texts/labelled_cases.json, task {case.get('task')!r}")
         for attempt, given in enumerate(case["answers"], start=1):
+            check_keys(given, ANSWER_KEYS, f"texts/labelled_cases.json, task {case['task']!r}, answer {attempt}")
             turn: dict[str, object] = {
                 "qa_id": f"lab{n:02d}-q",
                 "query": case["query"],

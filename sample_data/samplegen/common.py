@@ -18,6 +18,16 @@ def load_texts(name: str) -> Any:
     return json.loads((TEXTS_DIR / name).read_text(encoding="utf-8"))
 
 
+def check_keys(spec: dict[str, Any], known: set[str], where: str) -> None:
+    """Refuse a key the generator would not read (a misspelt ``why`` or ``optional`` would be dropped silently)."""
+    unknown = sorted(set(spec) - known)
+    if unknown:
+        raise ValueError(
+            f"{where}: unknown key(s) {unknown}; the generator reads only {sorted(known)}. "
+            f"Fix the spelling in sample_data/texts/, or teach the generator the new key."
+        )
+
+
 def seeded(seed: str, *parts: object) -> random.Random:
     """A generator seeded from a string: stable across runs and Python versions (str seeds use SHA-512)."""
     return random.Random("|".join([seed, *map(str, parts)]))

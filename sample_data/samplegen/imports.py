@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .common import load_texts
+from .common import check_keys, load_texts
 
 # --------------------------------------------------------------------------------------------- OpenAI
 
@@ -27,11 +27,15 @@ def _pick(value: Any, attempt: int) -> Any:
     return value
 
 
+MESSAGE_KEYS = {"system", "user", "calls", "tool", "assistant", "refusal", "only_attempts"}
+
+
 def _openai_messages(specs: list[dict[str, Any]], trace: str, system: str) -> list[dict[str, Any]]:
     """Chat messages from their short form; tool calls and results are numbered in order within the trace."""
     messages: list[dict[str, Any]] = []
     calls = results = 0
     for spec in specs:
+        check_keys(spec, MESSAGE_KEYS, f"texts/import_openai.json, trace {trace}")
         if "system" in spec:
             messages.append({"role": "system", "content": system})
         elif "user" in spec:

@@ -9,11 +9,17 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .common import conversation, interaction, load_texts
+from .common import check_keys, conversation, interaction, load_texts
+
+TURN_KEYS = {"qa_id", "query", "answer", "ground_truth", "score", "used", "expected", "sequence_matters", "uses_tools"}
+TASK_KEYS = TURN_KEYS - {"answer", "score", "used", "uses_tools"} | {"context", "responses", "why"}
+RESPONSE_KEYS = {"answer", "score", "used", "uses_tools", "why"}
+CONVERSATION_KEYS = {"session_id", "assistant_id", "task_id", "context", "turns"}
 
 
 def _turn(spec: dict[str, Any]) -> dict[str, Any]:
     """One interaction from its description (a used call's ``step`` is its place in the list)."""
+    check_keys(spec, TURN_KEYS | {"why"}, f"texts/seed_examples.json, {spec.get('qa_id')!r}")
     has_tools = "used" in spec or "expected" in spec
     return interaction(
         spec["qa_id"],
@@ -33,6 +39,9 @@ def build_seed_examples() -> list[dict[str, Any]]:
     texts = load_texts("seed_examples.json")
     convs: list[dict[str, Any]] = []
     for task in texts["notebook_tasks"]:
+        check_keys(task, TASK_KEYS, f"texts/seed_examples.json, task {task.get('qa_id')!r}")
+        for response in task["responses"]:
+            check_keys(response, RESPONSE_KEYS, f"texts/seed_examples.json, a response of {task['qa_id']!r}")
         shared = {k: v for k, v in task.items() if k not in ("responses", "why", "context")}
         for r, response in enumerate(task["responses"]):
             convs.append(
@@ -45,6 +54,7 @@ def build_seed_examples() -> list[dict[str, Any]]:
                 )
             )
     for conv in texts["conversations"]:
+        check_keys(conv, CONVERSATION_KEYS, f"texts/seed_examples.json, {conv.get('session_id')!r}")
         convs.append(
             conversation(
                 conv["session_id"],

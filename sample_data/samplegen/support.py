@@ -9,6 +9,7 @@ from typing import Any
 from .common import (
     bad_score,
     call,
+    check_keys,
     conversation,
     expect,
     good_score,
@@ -25,8 +26,19 @@ PREFIXES: list[str] = _TEXTS["prefixes"]
 SUFFIXES: list[str] = _TEXTS["suffixes"]
 
 
+TASK_KEYS = {"id", "p", "ctx", "turns"}
+TURN_KEYS = {"q", "gt", "good", "bad", "tools", "seq", "param_fault"}
+TOOL_KEYS = {"name", "params", "result", "optional", "rules", "variants"}
+
+
 def _task(raw: dict[str, Any]) -> dict[str, Any]:
     """A task as written in the texts file, with every left-out field at its default."""
+    where = f"texts/support_tasks.json, task {raw.get('id')!r}"
+    check_keys(raw, TASK_KEYS, where)
+    for turn in raw["turns"]:
+        check_keys(turn, TURN_KEYS, where)
+        for tool in turn.get("tools", []):
+            check_keys(tool, TOOL_KEYS, f"{where}, tool {tool.get('name')!r}")
     turns = [
         {
             "q": t["q"],
@@ -165,7 +177,7 @@ def support_turn(
             "param": "order_id",
             "value": wrong,
             "result": {"error": "order_not_found", "order_id": wrong},
-            "answer": f"I couldn't find an order with the number {wrong}. Could you double-check it?",
+            "answer": _TEXTS["order_not_found"].format(order_id=wrong),
         }
     if tools:
         kinds = ["wrong_answer", "missing_tool", "unused", "refusal"] + (["wrong_param"] if pf else [])

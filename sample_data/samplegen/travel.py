@@ -10,7 +10,7 @@ from typing import Any
 from .common import conversation, rng_for
 from .travel_flights import turn_book, turn_search, turn_search_book, turn_summary
 from .travel_stay import turn_convert, turn_hotel, turn_weather, turn_weather_book
-from .travel_world import ROUTES, TRAVELERS, Trip
+from .travel_world import ROUTES, TRAVELERS, TURN_TEXTS, Trip
 
 TURNS = {
     "search": (
@@ -99,10 +99,7 @@ def build_travel() -> tuple[list[dict[str, Any]], Counter[str]]:
             coverage[f"{kind}:{fault}" if fault else ("clean:verbose" if verbose else "clean")] += 1
             turns.append(fn(trip, n, fault, verbose))
         coverage["conversations with a fault" if plan[i] else "conversations without a fault"] += 1
-        context = (
-            f"Traveler: {trip.name}. Home airport: {trip.o_code} ({trip.o_city}). "
-            f"Channel: {tr.choice(['web chat', 'mobile app', 'WhatsApp'])}."
-        )
+        context = TURN_TEXTS["context"].format(t=trip, channel=tr.choice(TURN_TEXTS["channels"]))
         convs.append(conversation(f"trv-{idx:03d}", "travel-agent-v2.3", turns, context=context))
     return convs, coverage
 

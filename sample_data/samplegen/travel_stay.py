@@ -13,6 +13,7 @@ from .travel_world import (
     INEXACT_RATES,
     MONTHS,
     ORIGIN_HIGH,
+    TURN_TEXTS,
     USD_RATES,
     Trip,
     finish,
@@ -20,38 +21,29 @@ from .travel_world import (
     hotels_for,
     is_wet,
     money,
+    pick,
     weather_for,
 )
 
+WEATHER, CONVERT, HOTEL, WEATHER_BOOK = (TURN_TEXTS[k] for k in ("weather", "convert", "hotel", "weather_book"))
 
-def _weather_sentences(t: Trip, w: dict[str, Any], umbrella: bool) -> list[str]:
-    c, hi, lo = w["condition"], w["high_c"], w["low_c"]
-    tail = f" Bring an umbrella: there's a {w['precip_chance']}% chance of rain." if umbrella else ""
-    return [
-        f"The forecast for {t.d_city} on {t.date_h} is {c}, with a high of {hi}°C and a low of {lo}°C.{tail}",
-        f"Expect {c} in {t.d_city} on {t.date_h}: highs around {hi}°C and lows near {lo}°C.{tail}",
-        f"{t.d_city} on {t.date_h}: {c}, {hi}°C during the day and {lo}°C at night.{tail}",
-    ]
+
+def _forecast(t: Trip, w: dict[str, Any], umbrella: bool) -> str:
+    """One phrasing of the forecast ``w`` (with the umbrella advice when the traveller asked about one)."""
+    tail = WEATHER["umbrella"].format(w=w) if umbrella else ""
+    return pick(t.r, WEATHER["answers"], t=t, w=w, tail=tail)
 
 
 def turn_weather(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str, Any]:
     r = t.r
     w = weather_for(t.route, t.d_city, t.day)
     wet = is_wet(w)
-    qs = [
-        f"What's the weather going to be like in {t.d_city} on {t.date_h}?",
-        f"What's the forecast for {t.d_city} on {t.date_h}? Trying to figure out what to pack.",
-    ]
-    if wet:
-        qs.append(f"Will I need an umbrella in {t.d_city} on {t.date_h}?")
-    q = r.choice(qs)
+    qs = WEATHER["queries"] + ([WEATHER["wet_query"]] if wet else [])
+    q = pick(r, qs, t=t)
     umbrella = wet and "umbrella" in q
-    gt = (
-        f"On {t.date_h}, {t.d_city} can expect {w['condition']} with a high of {w['high_c']}°C and a low of "
-        f"{w['low_c']}°C."
-    )
+    gt = WEATHER["truth"].format(t=t, w=w)
     if umbrella:
-        gt += f" Pack an umbrella: the chance of rain is {w['precip_chance']}%."
+        gt += WEATHER["truth_umbrella"].format(w=w)
     text_rule = fault != "city_format" and r.random() < 0.35
     rules = {"city": {"rule": "text"}} if text_rule else None
     exp = [expect("get_weather", {"city": t.d_city, "date": t.iso}, 1, rules=rules)]
@@ -64,50 +56,34 @@ def turn_weather(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str,
     if fault is None:
         if verbose:
             f_hi = round(w["high_c"] * 9 / 5 + 32)
-            advice = (
-                f"Pack an umbrella and a waterproof jacket: the chance of rain is {w['precip_chance']}%."
-                if wet
-                else "Light layers should be enough, with a jacket for the evening."
-            )
-            ans = (
-                f"I checked the forecast for {t.d_city} on {t.date_h}. It looks like {w['condition']}, with a "
-                f"daytime high of {w['high_c']}°C (about {f_hi}°F) and an overnight low of {w['low_c']}°C. "
-                f"{advice}"
-            )
+            advice = WEATHER["advice_wet"].format(w=w) if wet else WEATHER["advice_dry"]
+            ans = WEATHER["verbose"].format(t=t, w=w, high_f=f_hi, advice=advice)
         else:
-            ans = r.choice(_weather_sentences(t, w, umbrella))
+            ans = _forecast(t, w, umbrella)
     elif fault == "wrong_date":
         wrong_day = t.day + dt.timedelta(days=r.choice([-1, 1]))
         w2 = weather_for(t.route, t.d_city, wrong_day)
         if w2["condition"] == w["condition"] and w2["high_c"] == w["high_c"]:
             w2 = dict(w2, high_c=w2["high_c"] + 3)
         used = [call("get_weather", {"city": t.d_city, "date": wrong_day.isoformat()}, w2, 1)]
-        ans = r.choice(_weather_sentences(t, w2, umbrella and is_wet(w2)))
+        ans = _forecast(t, w2, umbrella and is_wet(w2))
         correct = False
     elif fault == "missing_call":
         used, flag = [], False
         fake = r.choice([c for c in CONDITIONS_DRY + CONDITIONS_WET if c != w["condition"]])
-        ans = (
-            f"It should be {fake} in {t.d_city} on {t.date_h}, around {w['high_c'] + r.choice([-5, 4, 6])}°C."
-        )
+        ans = WEATHER["missing_call"].format(t=t, fake=fake, high=w["high_c"] + r.choice([-5, 4, 6]))
         correct = False
     elif fault == "unused_absent":
         flag = None
-        ans = (
-            f"{t.d_city} in {MONTHS[t.day.month - 1]} is usually pleasant, so I'd pack light layers and a "
-            f"jacket for the evenings."
-        )
+        ans = WEATHER["unused_absent"].format(t=t, month=MONTHS[t.day.month - 1])
         correct = False
     elif fault == "extra_call":
         w0 = weather_for(dict(t.route, high=ORIGIN_HIGH.get(t.o_city, 18)), t.o_city, t.day)
         used.append(call("get_weather", {"city": t.o_city, "date": t.iso}, w0, 2))
-        ans = (
-            r.choice(_weather_sentences(t, w, umbrella))
-            + f" (When you leave {t.o_city} it will be {w0['condition']}, {w0['high_c']}°C.)"
-        )
+        ans = _forecast(t, w, umbrella) + WEATHER["extra_call"].format(t=t, w=w0)
     elif fault == "city_format":
         used[0]["parameters"]["city"] = f"{t.d_city}, {COUNTRY[t.d_city]}"
-        ans = r.choice(_weather_sentences(t, w, umbrella))
+        ans = _forecast(t, w, umbrella)
     else:
         raise ValueError(fault)
     return finish(t, n, q, ans, gt, used, exp, False, flag, correct, verbose)
@@ -126,17 +102,11 @@ def turn_convert(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str,
     rate = USD_RATES[t.cur]
     conv = round(amount * rate, 2)
     conv_s = fmt_converted(conv, t.cur)
-    q = r.choice(
-        [
-            f"How much is the ${amt_s} {what} in {t.cur_name}?",
-            f"What does ${amt_s} come to in {t.cur}?",
-            f"Can you convert the ${amt_s} {what} to {t.cur_name} for me?",
-        ]
-    )
+    q = pick(r, CONVERT["queries"], t=t, amount=amt_s, what=what)
     if t.search_wrong:
-        q = f"The airline's site actually shows ${amt_s} for {t.cheap['flight_id']}. What is that in {t.cur_name}?"
+        q = CONVERT["corrected_query"].format(t=t, amount=amt_s)
         t.search_wrong = False
-    gt = f"${amt_s} is about {conv_s} {t.cur_name}."
+    gt = CONVERT["truth"].format(t=t, amount=amt_s, converted=conv_s)
     tolerance = what == "hotel total" or r.random() < 0.4
     rules = {"amount": {"rule": "tolerance", "abs_tol": 0.01}} if tolerance else None
     exp = [expect("convert_currency", {"amount": amount, "from": "USD", "to": t.cur}, 1, rules=rules)]
@@ -147,22 +117,12 @@ def turn_convert(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str,
     flag: bool | None = True
     correct: bool = True
 
-    def say(c_s: str, a_s: str = amt_s) -> str:
-        return r.choice(
-            [
-                f"At today's rate of {rate}, ${a_s} is about {c_s} {t.cur_name}.",
-                f"That works out to roughly {c_s} {t.cur_name} (${a_s} at {rate} {t.cur} per dollar).",
-                f"${a_s} comes to about {c_s} {t.cur_name}.",
-            ]
-        )
+    def say(c_s: str) -> str:
+        return pick(r, CONVERT["answers"], t=t, rate=rate, amount=amt_s, converted=c_s)
 
     if fault is None:
         if verbose:
-            ans = (
-                f"Using the current exchange rate of 1 USD = {rate} {t.cur}, your {what} of ${amt_s} converts to "
-                f"approximately {conv_s} {t.cur_name}. Keep in mind that your card issuer may apply its own "
-                f"rate plus a foreign transaction fee."
-            )
+            ans = CONVERT["verbose"].format(t=t, rate=rate, what=what, amount=amt_s, converted=conv_s)
         else:
             ans = say(conv_s)
     elif fault == "wrong_amount":
@@ -184,7 +144,8 @@ def turn_convert(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str,
     elif fault == "missing_call":
         used, flag = [], False
         stale = rate * r.choice([0.93, 1.06])
-        ans = f"${amt_s} is roughly {fmt_converted(round(amount * stale, 2), t.cur)} {t.cur_name}."
+        guess = fmt_converted(round(amount * stale, 2), t.cur)
+        ans = CONVERT["missing_call"].format(t=t, amount=amt_s, converted=guess)
         correct = False
     elif fault == "swapped":
         back = round(amount / rate, 2)
@@ -200,10 +161,8 @@ def turn_convert(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str,
         correct = False
     elif fault == "unused":
         flag = False
-        ans = (
-            f"${amt_s} is roughly {fmt_converted(round(amount * rate * 1.08, -1 if rate > 5 else 0), t.cur)} "
-            f"{t.cur_name}, give or take."
-        )
+        guess = fmt_converted(round(amount * rate * 1.08, -1 if rate > 5 else 0), t.cur)
+        ans = CONVERT["unused"].format(t=t, amount=amt_s, converted=guess)
         correct = False
     else:
         raise ValueError(fault)
@@ -221,17 +180,8 @@ def turn_hotel(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str, A
     ppn = best["price_per_night"]
     total_raw = ppn * nights
     total = round(total_raw, 2)
-    q = r.choice(
-        [
-            f"I also need a hotel in {t.d_city} for {nights} nights from {t.date_h}. What's the best-rated option?",
-            f"Can you find me a well-reviewed hotel in {t.d_city}? Checking in {t.date_h}, staying {nights} nights.",
-            f"Look for hotels in {t.d_city}, check-in {t.date_h}, {nights} nights. I care most about ratings.",
-        ]
-    )
-    gt = (
-        f"The best-rated option is {best['name']} in {best['neighborhood']} (rated {best['rating']}), at "
-        f"${money(ppn)} per night, or ${money(total)} for {nights} nights."
-    )
+    q = pick(r, HOTEL["queries"], t=t, nights=nights)
+    gt = HOTEL["truth"].format(h=best, price=money(ppn), total=money(total), nights=nights)
     text_rule = r.random() < 0.3
     rules = {"city": {"rule": "text"}} if text_rule else None
     params = {"city": t.d_city, "checkin": t.iso, "nights": nights}
@@ -244,26 +194,12 @@ def turn_hotel(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str, A
     correct: bool = True
 
     def say(h: dict[str, Any], tot: float, nn: int) -> str:
-        p = money(h["price_per_night"])
-        return r.choice(
-            [
-                f"{h['name']} in {h['neighborhood']} has the highest rating ({h['rating']}). It's ${p} a night, so "
-                f"${money(tot)} for your {nn} nights.",
-                f"Top pick: {h['name']} in {h['neighborhood']}, rated {h['rating']}. {nn} nights at ${p} per night "
-                f"comes to ${money(tot)}.",
-                f"I'd go with {h['name']} in {h['neighborhood']}: rated {h['rating']}, ${p} per night, "
-                f"${money(tot)} in total for {nn} nights.",
-            ]
-        )
+        return pick(r, HOTEL["answers"], h=h, price=money(h["price_per_night"]), total=money(tot), nights=nn)
 
     if fault is None:
         if verbose:
-            ans = (
-                f"I found {len(hotels)} hotels in {t.d_city} with availability from {t.date_h} for {nights} "
-                f"nights. The best-rated is {best['name']} in {best['neighborhood']}, with a guest rating of "
-                f"{best['rating']} out of 5. The nightly rate is ${money(ppn)}, which makes ${money(total)} for "
-                f"the full {nights}-night stay before local taxes."
-            )
+            names = {"price": money(ppn), "total": money(total), "nights": nights, "count": len(hotels)}
+            ans = HOTEL["verbose"].format(t=t, h=best, **names)
         else:
             ans = say(best, total, nights)
     elif fault == "wrong_nights":
@@ -279,8 +215,8 @@ def turn_hotel(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str, A
         correct = False
     elif fault == "missing_call":
         used, flag = [], False
-        t.said_hotel = f"{t.d_city} Grand Central Hotel"
-        ans = f"I'd recommend the {t.said_hotel}, rated 4.9, at about ${int(ppn) + 40} per night."
+        t.said_hotel = HOTEL["made_up_hotel"].format(t=t)
+        ans = HOTEL["missing_call"].format(t=t, price=int(ppn) + 40)
         correct = False
     elif fault == "retry":
         used = [
@@ -302,16 +238,8 @@ def turn_weather_book(t: Trip, n: int, fault: str | None, verbose: bool) -> dict
     w = weather_for(t.route, t.d_city, t.day, dry=True)
     f = t.cheap
     fid = f["flight_id"]
-    q = r.choice(
-        [
-            f"If it's going to be dry in {t.d_city} on {t.date_h}, go ahead and book {fid} for {t.name}.",
-            f"Check the weather in {t.d_city} for {t.date_h} first. If it looks dry, book {fid}; passenger {t.name}.",
-        ]
-    )
-    gt = (
-        f"{t.d_city} looks dry on {t.date_h} ({w['condition']}, high of {w['high_c']}°C), so I booked {fid} for "
-        f"{t.name}. Confirmation code: {t.conf}."
-    )
+    q = pick(r, WEATHER_BOOK["queries"], t=t, fid=fid)
+    gt = WEATHER_BOOK["truth"].format(t=t, w=w, fid=fid)
     result = {
         "status": "confirmed",
         "confirmation": t.conf,
@@ -328,26 +256,17 @@ def turn_weather_book(t: Trip, n: int, fault: str | None, verbose: bool) -> dict
     used = [wcall, bcall]
     flag: bool | None = True
     correct: bool | str = True
-    good = [
-        f"It should be dry in {t.d_city} on {t.date_h} ({w['condition']}, around {w['high_c']}°C), so I've booked "
-        f"{fid} for {t.name}. Your confirmation code is {t.conf}.",
-        f"The forecast for {t.d_city} on {t.date_h} is {w['condition']} with a high of {w['high_c']}°C, which is "
-        f"dry, so {t.name} is now booked on {fid}. Confirmation code: {t.conf}.",
-    ]
     if fault is None:
-        ans = r.choice(good)
+        ans = pick(r, WEATHER_BOOK["answers"], t=t, w=w, fid=fid)
     elif fault == "wrong_order":
         used = [bcall, wcall]  # booked first, checked the weather afterwards
-        ans = r.choice(good)
+        ans = pick(r, WEATHER_BOOK["answers"], t=t, w=w, fid=fid)
     elif fault == "missing_weather":
         used = [bcall]
-        ans = f"I've booked {fid} for {t.name}. Your confirmation code is {t.conf}."
+        ans = WEATHER_BOOK["missing_weather"].format(t=t, fid=fid)
         correct = "partial"
     elif fault == "negated":
-        ans = (
-            f"It looks dry in {t.d_city} on {t.date_h} ({w['condition']}, {w['high_c']}°C), but {fid} is not "
-            f"booked for {t.name}; the booking did not go through."
-        )
+        ans = WEATHER_BOOK["negated"].format(t=t, w=w, fid=fid)
         t.said_conf = None
         correct = False
     else:

@@ -22,6 +22,8 @@ CONDITIONS_DRY: list[str] = _WORLD["conditions_dry"]
 CONDITIONS_WET: list[str] = _WORLD["conditions_wet"]
 DEPARTURES: list[str] = _WORLD["departures"]
 CONF_CHARS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+# What the agent and the traveller say: str.format templates (see the file's "_how").
+TURN_TEXTS: dict[str, Any] = load_texts("travel_turns.json")
 MONTHS = [
     *("January", "February", "March", "April", "May", "June"),
     *("July", "August", "September", "October", "November", "December"),
@@ -30,6 +32,11 @@ MONTHS = [
 
 def human_date(d: dt.date) -> str:
     return f"{MONTHS[d.month - 1]} {d.day}"
+
+
+def pick(r: random.Random, templates: list[str], **names: Any) -> str:
+    """One of the phrasings, chosen by ``r`` and filled in with ``names``."""
+    return r.choice(templates).format(**names)
 
 
 def money(x: float) -> str:

@@ -86,3 +86,14 @@ def test_a_changed_text_changes_the_output(tmp_path: Path) -> None:
     changed = (tmp_path / "out" / "support_bot_attempts.jsonl").read_bytes()
     assert changed != (SAMPLES / "support_bot_attempts.jsonl").read_bytes()
     assert b"order_status_sent" in changed
+
+
+def test_a_misspelt_key_in_a_text_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A key the generator does not read would be dropped without a word: a misspelt "optional" on an expected
+    # tool call would quietly make it required.
+    monkeypatch.syspath_prepend(str(SAMPLES))
+    from samplegen.common import check_keys
+
+    check_keys({"name": "lookup_order", "optional": True}, {"name", "optional"}, "texts/support_tasks.json")
+    with pytest.raises(ValueError, match=r"support_tasks\.json.*unknown key\(s\) \['optinal'\].*Fix the spelling"):
+        check_keys({"name": "lookup_order", "optinal": True}, {"name", "optional"}, "texts/support_tasks.json")

@@ -11,7 +11,6 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from agentic_core.errors import AgenticError
 from agentic_core.io.importers import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
@@ -23,6 +22,7 @@ from ui.format import md_text
 from ui.format_defaults import defaults_of
 from ui.memo import session_memo
 from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
+from ui.streamlit_internals import UploadedFile
 
 log = logging.getLogger(__name__)
 

@@ -19,13 +19,14 @@ it (expired or dropped) unless it reconnected, and empties what such a session s
 the system (:func:`agentic_core.common.gc_control.release_memory`). Measured by
 ``benchmarks/bench_memory.py`` (numbers in the README).
 
-The sessions are reached through Streamlit's runtime objects, which are not a public API; when
-they change shape the sweep logs once and falls back to releasing memory on its schedule.
+The sessions are reached through Streamlit's runtime objects, which are not a public API: every
+such access is in :mod:`ui.streamlit_internals`, which switches the sweep off (one logged warning)
+with a Streamlit release it was not written for or when they change shape; then the thread only
+releases memory on its schedule.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import logging
 import os
 import sys
@@ -36,6 +37,7 @@ from typing import Any
 
 from agentic_core.common.gc_control import release_memory
 from agentic_core.evaluation_job import EvaluationJob
+from ui import streamlit_internals as internals
 from ui.run_job import JOB_KEY
 
 log = logging.getLogger(__name__)
@@ -68,10 +70,10 @@ class SessionSweeper:
 
     def sweep(self, manager: Any) -> int:
         """One look at a session manager (on its event loop); returns how many sessions were shut down."""
-        cache: Any = manager._session_storage._cache
+        cache = internals.closed_session_cache(manager)
         gone = dict(cache.expire())  # expired now: Streamlit would drop them unseen, never shut down
         stored = dict(cache.items())
-        active = {info.session.id for info in manager.list_active_sessions()}
+        active = internals.active_session_ids(manager)
         for session_id, session in self.kept.items():
             if session_id not in stored and session_id not in active:
                 gone.setdefault(session_id, session)  # left the cache some other way
@@ -79,7 +81,7 @@ class SessionSweeper:
         for session_id, entry in gone.items():
             session = getattr(entry, "session", entry)
             if session_id not in active:
-                session.shutdown()  # frees its uploaded files and the tables it showed
+                internals.shut_down(session)  # frees its uploaded files and the tables it showed
                 _drop_state(session)
                 closed += 1
         self.kept = {session_id: info.session for session_id, info in stored.items()}
@@ -112,7 +114,7 @@ def _drop_state(session: Any) -> None:
     sits in a local variable until the next round, which an idle server never starts; the last
     script module stays in ``sys.modules``): without this, that session's data outlived it.
     """
-    state = getattr(session, "_session_state", None)
+    state = internals.session_state(session)
     try:
         modules = state[MODULES_KEY] if state is not None else []
     except KeyError:
@@ -130,38 +132,7 @@ def _drop_state(session: Any) -> None:
         if module is not None:  # no fragment of a closed session reruns: its globals can go
             for name in [n for n in vars(module) if not n.startswith("__")]:
                 delattr(module, name)
-    for name in ("_session_state", "_fragment_storage", "_browser_queue"):
-        part = getattr(session, name, None)
-        try:
-            part.clear()
-        except Exception:  # best effort on Streamlit internals
-            log.debug("could not clear %s of a closed session", name, exc_info=True)
-    # SessionState.clear() keeps the widgets' metadata, whose callbacks and format functions are
-    # the pages' functions, whose globals hold the pages' variables: the run, the aggregate.
-    widgets = getattr(state, "_new_widget_state", None)
-    metadata = getattr(widgets, "widget_metadata", None)
-    if isinstance(metadata, dict):
-        metadata.clear()
-
-
-def _on_event_loop(fn: Any) -> Any:
-    """Run ``fn(manager)`` on Streamlit's event loop and wait for its result (``None`` without a runtime)."""
-    from streamlit import runtime
-
-    if not runtime.exists():
-        return None
-    rt: Any = runtime.get_instance()
-    loop = rt._get_async_objs().eventloop
-    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-
-    def call() -> None:
-        try:
-            future.set_result(fn(rt._session_mgr))
-        except BaseException as exc:  # handed to the waiting thread
-            future.set_exception(exc)
-
-    loop.call_soon_threadsafe(call)
-    return future.result(timeout=60)
+    internals.empty_session(session)  # its state, fragments, unsent messages, widgets' metadata
 
 
 # Sweeps that also release memory after a session was shut down: a session's objects finish
@@ -170,24 +141,35 @@ def _on_event_loop(fn: Any) -> Any:
 RELEASES_AFTER_CLOSE = 3
 
 
+def tick(sweeper: SessionSweeper, releases: int) -> int:
+    """One round of the thread: sweep (when Streamlit allows it) and release memory; returns the releases left.
+
+    Never raises for Streamlit's sake: with a release the sweep was not written for, or when its
+    internals moved, the sweep switches off (one warning) and memory is released every round instead.
+    """
+    if not internals.feature_enabled(internals.SESSION_SWEEP):
+        release_memory()  # no sweep with this Streamlit: memory is still given back on schedule
+        return releases
+    try:
+        closed = internals.on_event_loop(sweeper.sweep)
+    except Exception as exc:  # Streamlit's internals moved: off for good, one warning
+        log.debug("session sweep failed", exc_info=True)
+        internals.switch_off(internals.SESSION_SWEEP, f"{type(exc).__name__}: {exc}")
+        release_memory()
+        return releases
+    releases = RELEASES_AFTER_CLOSE if closed else releases
+    if releases:
+        release_memory()
+        releases -= 1
+    return releases
+
+
 def _loop(interval: float) -> None:
     sweeper = SessionSweeper()
-    warned = False
     releases = 0
     while True:
         threading.Event().wait(interval)
-        try:
-            closed = _on_event_loop(sweeper.sweep)
-        except Exception:  # Streamlit internals moved: keep releasing on schedule
-            if not warned:
-                log.warning("session sweep unavailable; releasing memory on schedule only", exc_info=True)
-                warned = True
-            release_memory()
-            continue
-        releases = RELEASES_AFTER_CLOSE if closed else releases
-        if releases:
-            release_memory()
-            releases -= 1
+        releases = tick(sweeper, releases)
 
 
 def start_housekeeping() -> None:

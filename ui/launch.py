@@ -19,27 +19,23 @@ APP = Path(__file__).resolve().parents[1] / "app.py"
 def preload() -> None:
     """Import the heavy modules and evaluate the first-run dataset into the shared cache."""
     start = time.perf_counter()
-    import logging
-
     # Imported here so that plotly and scipy load before serving, not on the first visit.
     import ui.charts
     import ui.controls
     from ui.state import _evaluate_first, _first_run_choice
+    from ui.streamlit_internals import quiet_missing_run_context
 
     # Called outside a script run, the shared cache works but Streamlit warns that there is no
     # run context ("can be ignored when running in bare mode"): silence exactly that, here.
-    context_log = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
-    previous = context_log.level
-    context_log.setLevel(logging.ERROR)
-    name, path, judge = _first_run_choice()
-    _, result = _evaluate_first(path, judge)
-    # First calls pay one-time costs (plotly's lazily loaded validators, numpy/scipy code
-    # paths); pay them here too. The aggregate itself is recomputed per session (settings).
-    from agentic_core.evaluate import aggregate
+    with quiet_missing_run_context():
+        name, path, judge = _first_run_choice()
+        _, result = _evaluate_first(path, judge)
+        # First calls pay one-time costs (plotly's lazily loaded validators, numpy/scipy code
+        # paths); pay them here too. The aggregate itself is recomputed per session (settings).
+        from agentic_core.evaluate import aggregate
 
-    agg = aggregate(result)
-    ui.charts.curve_figure(agg.curve, agg.settings.ci_level).to_plotly_json()
-    context_log.setLevel(previous)
+        agg = aggregate(result)
+        ui.charts.curve_figure(agg.curve, agg.settings.ci_level).to_plotly_json()
     print(
         f"launch: {name}: {result.n_conversations} conversations evaluated by {result.judge_identity.label()} "
         f"in {time.perf_counter() - start:.1f}s",
@@ -49,10 +45,9 @@ def preload() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Hand over to ``streamlit run app.py`` in this process (its lifespan calls :func:`preload`)."""
-    from streamlit.web import cli
+    from ui.streamlit_internals import run_streamlit
 
-    sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
-    cli.main()
+    run_streamlit(["run", str(APP), *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from agentic_core.io.samples import DEFAULT_SAMPLE, SAMPLES, load_sample
 from agentic_core.judges.registry import DEFAULT_JUDGE
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import AggregateSettings
+from ui import streamlit_internals
 from ui.format_defaults import apply_format_defaults
 from ui.memo import forget, session_memo
 
@@ -136,16 +137,12 @@ def _leave_legacy_multipage_mode() -> None:
     call; the very first session of a server opened on a sub-page URL (a shared link like
     ``/tools?k=5``) therefore runs the page file alone, without dashboard.py's page config,
     navigation and sidebar. Then, and only then, turn the flag off and rerun, so dashboard.py runs
-    and resolves the same URL. (Internal flag; absent in other versions: no-op.)
+    and resolves the same URL. (An internal flag: :mod:`ui.streamlit_internals` switches this off
+    with another Streamlit release.)
     """
     if getattr(_SCRIPT, "via_app", False):
         return
-    try:
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError:  # pragma: no cover - other Streamlit versions
-        return
-    if getattr(PagesManager, "uses_pages_directory", False):
-        PagesManager.uses_pages_directory = False
+    if streamlit_internals.leave_legacy_pages_mode():
         st.rerun()
 
 

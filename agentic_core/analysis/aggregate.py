@@ -22,6 +22,7 @@ from agentic_core.analysis.tool_summary import ToolSummary, tool_summary
 from agentic_core.common.frame_columns import (
     CORRECT,
     INCORRECT,
+    PER_CONVERSATION,
     UNSCORED,
     ConversationCols,
     GroupCols,
@@ -284,7 +285,7 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
             ConversationCols.MIN_SCORE: _group_min(score, conv, n_conv),
         }
     )
-    for col in ConversationCols.STATISTICS:
+    for col in PER_CONVERSATION:
         conversations[col] = per_conv[col].to_numpy()
 
     interactions = pd.DataFrame(

@@ -2,8 +2,9 @@
 
 :class:`~agentic_core.result.EvaluationResult` and :class:`~agentic_core.analysis.aggregate.Aggregate`
 hold pandas frames; their columns used to exist only in docstrings and as string literals in every
-module that read them. Each class here names one frame's columns; ``ALL`` lists them in the order
-the frame is built, and tests/test_frame_columns.py checks that the built frames have exactly those.
+module that read them. Each class here names one frame's columns, in the order the frame is built;
+its ``ALL`` lists them (collected from the class, so a constant cannot be left out of it), and
+tests/test_frame_columns.py checks that the built frames have exactly those.
 
 The values are public: export files (CSV headers) and ``--json`` documents carry several of them,
 so a value here never changes; a new column is added.
@@ -14,15 +15,26 @@ A leaf (no project imports): ``stats`` builds the per-group table, ``evaluate`` 
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 
-def _with_interval(name: str) -> tuple[str, str, str]:
-    """A statistic's column and its interval's two bounds' columns."""
-    return name, f"{name}_ci_low", f"{name}_ci_high"
+class Columns:
+    """A frame's column names: every upper-case text attribute of a subclass, in the order written.
+
+    A subclass lists columns that come before its own with ``first=`` and after them with ``then=``
+    (class keywords); ``OWN`` holds its own, ``ALL`` the frame's whole row of columns.
+    """
+
+    OWN: ClassVar[tuple[str, ...]] = ()
+    ALL: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, *, first: tuple[str, ...] = (), then: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.OWN = tuple(value for name, value in vars(cls).items() if name.isupper() and isinstance(value, str))
+        cls.ALL = (*first, *cls.OWN, *then)
 
 
-class StatCols:
+class StatCols(Columns):
     """Per-group statistics (:func:`agentic_core.stats.group_table`): attempts, correct, the rates at K.
 
     Used by :class:`GroupCols` (one row per group of the unit of trial) and :class:`ConversationCols`
@@ -44,26 +56,18 @@ class StatCols:
     DEFINED: Final = "defined"
     """Whether the row's statistics have values (n == 0, or n < k under ``unbiased``, have none)."""
 
-    RATES: ClassVar[tuple[str, ...]] = (SUCCESS_RATE, PASS_AT_K, PASS_POW_K)
-    """The statistics with an interval, each followed in :attr:`ALL` by its ``_ci_low`` / ``_ci_high``."""
-    ALL: ClassVar[tuple[str, ...]] = (
-        N, C, OBSERVED_SUCCESS_RATE, *(c for rate in RATES for c in _with_interval(rate)), DEFINED,
-    )  # fmt: skip
 
-
-class GroupCols(StatCols):
+class GroupCols(StatCols, then=StatCols.ALL):
     """``Aggregate.groups``: one row per group of the unit of trial (task, all conversations, conversation).
 
-    The group's key, then its :class:`StatCols` (inherited here, so ``GroupCols.PASS_AT_K`` reads as it should).
+    The group's key, then its :class:`StatCols` (inherited here, so ``GroupCols.N`` reads as it should).
     """
 
     GROUP: Final = "group"
     """The group's key: the task key, ``all conversations``, or the session id."""
 
-    ALL: ClassVar[tuple[str, ...]] = (GROUP, *StatCols.ALL)
 
-
-class ResultCols:
+class ResultCols(Columns):
     """``EvaluationResult.interactions``: one row per interaction, as loaded and judged (settings-free)."""
 
     CONV: Final = "conv"
@@ -95,13 +99,9 @@ class ResultCols:
         TOOL_SELECTION, TOOL_SELECTION_IGNORE_EXTRA, TOOL_PARAMETERS, TOOL_SEQUENCE, TOOL_UTILIZATION,
     )  # fmt: skip
     """The weight-independent tool component columns (``tool_`` + the component's name)."""
-    ALL: ClassVar[tuple[str, ...]] = (
-        CONV, POSITION, SESSION_ID, ASSISTANT_ID, TASK_KEY, QA_ID, QUERY, ANSWER, GROUND_TRUTH,
-        *VERDICT, TOOL_APPLICABLE, *TOOL_COMPONENTS,
-    )  # fmt: skip
 
 
-class InteractionCols:
+class InteractionCols(Columns):
     """``Aggregate.interactions``: one row per interaction under the settings (what the rates count)."""
 
     CONV: Final = ResultCols.CONV
@@ -116,13 +116,16 @@ class InteractionCols:
     TOOL_CORRECT: Final = "tool_correct"
     OVERRIDDEN: Final = "overridden"
 
-    ALL: ClassVar[tuple[str, ...]] = (
-        CONV, POSITION, SCORE, UNSCORED, PASSES_THRESHOLD, CORRECT, TOOL_OVERALL, TOOL_CORRECT, OVERRIDDEN,
-    )  # fmt: skip
+
+PER_CONVERSATION: Final = tuple(c for c in StatCols.ALL if c not in (StatCols.N, StatCols.C))
+"""The per-conversation statistics: :class:`StatCols` without ``n`` and ``c``, which the counts hold."""
 
 
-class ConversationCols:
-    """``Aggregate.conversations``: one row per conversation (seed-003 counts, status, per-conversation pass@K)."""
+class ConversationCols(Columns, then=PER_CONVERSATION):
+    """``Aggregate.conversations``: one row per conversation (seed-003 counts, status, per-conversation pass@K).
+
+    Its own columns (``OWN``), then the per-conversation statistics (:data:`PER_CONVERSATION`).
+    """
 
     CONVERSATION: Final = "conversation"
     """The conversation's row (seed-000 data gives every attempt the same session id)."""
@@ -139,17 +142,8 @@ class ConversationCols:
     TOOL_CORRECT_INTERACTIONS: Final = "tool_correct_interactions"
     MIN_SCORE: Final = "min_score"
 
-    BASICS: ClassVar[tuple[str, ...]] = (
-        CONVERSATION, SESSION_ID, ASSISTANT_ID, TASK_KEY, TOTAL_INTERACTIONS, CORRECT_INTERACTIONS,
-        UNSCORED_INTERACTIONS, IS_FULLY_CORRECT, STATUS, TOOL_INTERACTIONS, TOOL_CORRECT_INTERACTIONS, MIN_SCORE,
-    )  # fmt: skip
-    """The conversation's own columns; the per-conversation statistics follow them."""
-    STATISTICS: ClassVar[tuple[str, ...]] = tuple(c for c in StatCols.ALL if c not in (StatCols.N, StatCols.C))
-    """The per-conversation statistics (:class:`StatCols` without ``n`` and ``c``, which the counts hold)."""
-    ALL: ClassVar[tuple[str, ...]] = (*BASICS, *STATISTICS)
 
-
-class ExplorerCols:
+class ExplorerCols(Columns):
     """The explorer's conversation table (:func:`agentic_core.report.explorer.explorer_table`)."""
 
     ROW: Final = "row"
@@ -177,10 +171,6 @@ class ExplorerCols:
         TOOL_SCORED: ConversationCols.TOOL_INTERACTIONS,
     }
     """The columns read from ``Aggregate.conversations`` under the current settings: name here -> name there."""
-    ALL: ClassVar[tuple[str, ...]] = (
-        ROW, STATUS, SESSION_ID, ASSISTANT_ID, TASK_KEY, INTERACTIONS, CORRECT, UNSCORED, MIN_SCORE,
-        TOOL_CORRECT, TOOL_SCORED, FIRST_QUERY,
-    )  # fmt: skip
 
 
 CORRECT: Final = "correct"

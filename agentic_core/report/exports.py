@@ -142,7 +142,7 @@ def conversations_table(agg: Aggregate) -> pd.DataFrame:
     return frame.assign(statistics=per_group_statistics(agg.settings))
 
 
-_CONVERSATION_BASICS = frozenset({*ConversationCols.BASICS, "k"})
+_CONVERSATION_BASICS = frozenset({*ConversationCols.OWN, "k"})
 """The conversations table's own columns (the others are its per-conversation statistics)."""
 
 

@@ -27,15 +27,10 @@ from agentic_core.evaluate import aggregate, evaluate
 from agentic_core.io.loader import load_records
 from agentic_core.report.explorer import SearchIndex, conversation_index, explorer_table
 from agentic_core.report.explorer_filters import ExplorerFilters, FilterIndex, filter_mask
-from agentic_core.report.tool_tables import (
-    FAILING_PAGE_ROWS,
-    failing_tool_calls,
-    filter_failing_calls,
-    interaction_tool_names,
-    table_page,
-)
+from agentic_core.report.tool_tables import failing_tool_calls, filter_failing_calls, interaction_tool_names
 from agentic_core.settings import make_settings
 from benchmarks.results_file import Recorder, add_results_arguments
+from ui.views import FAILING_COLUMNS, failing_page
 
 
 def _time(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
@@ -95,17 +90,6 @@ def main() -> None:
 
     failing = failing_tool_calls(result, agg)
     names = interaction_tool_names(result)
-    columns = [
-        "session_id",
-        "qa_id",
-        "position",
-        "tool_overall",
-        "tools",
-        "missing",
-        "extra",
-        "parameter_errors",
-        "reasoning",
-    ]
     print(
         f"\n| Tools: failing calls ({len(failing):,}) | rows sent | median ms | best ms | MB sent |\n"
         "|---|---:|---:|---:|---:|"
@@ -115,8 +99,8 @@ def main() -> None:
 
         def tools_step(paged: bool = paged, size: list[int] = size) -> None:
             view = filter_failing_calls(failing, names)
-            shown = table_page(view, 1, FAILING_PAGE_ROWS)[0] if paged else view
-            size[:] = [len(shown), len(convert_pandas_df_to_arrow_bytes(shown[columns]))]
+            shown = failing_page(view, len(failing), agg.settings.tool_threshold).rows if paged else view
+            size[:] = [len(shown), len(convert_pandas_df_to_arrow_bytes(shown[FAILING_COLUMNS]))]
 
         med, best = _time(tools_step, args.repeat)
         print(f"| {label} | {size[0]:,} | {med:.0f} | {best:.0f} | {size[1] / 1e6:.1f} |")

@@ -7,27 +7,29 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from agentic_core.analysis import Aggregate
 from agentic_core.errors import AgenticError
-from agentic_core.io.importers.defaults import FORMAT_NEEDS
-from agentic_core.report.tool_tables import (
+from agentic_core.io import FORMAT_NEEDS
+from agentic_core.report import (
     FAILING_PAGE_ROWS,
     failing_tool_calls,
     filter_failing_calls,
     interaction_tool_names,
-    table_page,
     tool_breakdown,
 )
+from agentic_core.settings import AggregateSettings
 from agentic_core.tools import NOT_SCORED
 from ui.cards import card, kpi, kpi_row
 from ui.charts import tool_dimension_figure
-from ui.controls import page_number, settings_or_error, sidebar_controls, tool_controls
-from ui.format import md_text, pct
+from ui.controls import page_number, settings_or_error, tool_controls
+from ui.format import md_text
 from ui.format_defaults import applied_here, defaults_of
-from ui.guide import how_to_read
 from ui.memo import session_memo
-from ui.state import ActiveRun, ensure_run, get_aggregate
+from ui.page_head import page_head
+from ui.state import ActiveRun, get_aggregate
 from ui.theme import show_chart
 from ui.url_state import write_url
+from ui.views import FAILING_COLUMNS, dimensions_caption, failing_page, failing_signature, tool_cards, weights_caption
 
 RUN_MEMO_KEY = "_tools_run_memo"
 FAILING_MEMO_KEY = "_tools_failing_memo"
@@ -43,13 +45,8 @@ def per_run(run: ActiveRun) -> dict[str, Any]:
     )
 
 
-run = ensure_run()
-sidebar_controls(run)
+run = page_head("Tools", "tools")
 result = run.result
-
-st.title("Tools")
-how_to_read("tools")
-st.caption(f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}")
 
 n_tool = result.n_tool_interactions
 if n_tool == 0:
@@ -75,73 +72,13 @@ except AgenticError as exc:
     st.stop()
 
 
-@st.fragment
-def weighted_view() -> None:
-    """Weights, threshold and everything that depends on them (reruns alone on a slider move)."""
-    st.subheader("Weights and threshold")
-    tool_controls()
-    stated = defaults_of(run.result.load_report) if run.result.load_report is not None else None
-    if stated is not None and stated.ignore_extra_tools is not None and applied_here("ignore_extra"):
-        why = FORMAT_NEEDS[stated.format].extra_words
-        st.caption(f"*Ignore extra calls* is preselected for {stated.format} data: {why}.")
-    write_url(run)  # a fragment rerun skips dashboard.py, which keeps the URL in step otherwise
-    settings = settings_or_error(run)
-    if settings is None:
-        return
-    agg = get_aggregate(run, settings)
-    summary = agg.tool_summary
-    if not settings.tool_weights.scores_tools:
-        st.warning(NOT_SCORED, icon=":material/warning:")
-        show_chart(tool_dimension_figure(summary), key="tools_dimensions")
-        st.caption(
-            f"Bars: mean score per dimension over the interactions where it applies; error bars: "
-            f"{settings.ci_level:.0%} t intervals. Without weights there is no overall score."
-        )
-        return
-    used = settings.tool_weights.normalised()
-    st.caption(
-        "Weights used (normalised to sum to 1): "
-        + " · ".join(f"{name} **{w:.2f}**" for name, w in used.items())
-        + ". Where utilization cannot be assessed, the other three are renormalised for that interaction."
-    )
-
-    scored = summary.scored_interactions
-    correct = summary.correct_interactions
-    overall = summary.overall
-    row = kpi_row()
-    kpi(
-        row,
-        "Overall tool score",
-        overall.mean,
-        overall.ci,
-        help=f"Mean weighted overall score over the {scored:,} scored interactions, with a "
-        f"{settings.ci_level:.0%} t interval.",
-    )
-    card(
-        row,
-        "Tool use correct",
-        f"{correct:,} / {scored:,}",
-        delta=pct(correct / scored) if scored else None,
-        help=f"Interactions whose overall score reaches the tool threshold {settings.tool_threshold:g}.",
-    )
-    card(
-        row,
-        "Failing tool calls",
-        f"{scored - correct:,}",
-        help="Scored interactions below the tool threshold (listed below, worst first).",
-    )
-    show_chart(tool_dimension_figure(summary), key="tools_dimensions")
-    st.caption(
-        f"Bars: mean score per dimension (and the weighted overall) over the interactions where it applies; "
-        f"error bars: {settings.ci_level:.0%} t intervals. The four dimensions do not depend on the weights; "
-        "selection depends on *Ignore extra calls*."
-    )
-
+def failing_calls(settings: AggregateSettings, agg: Aggregate) -> None:
+    """The failing tool calls under the current tool settings: filters, a page of rows, its caption."""
     st.subheader("Failing tool calls")
     try:
         failing = session_memo(
             FAILING_MEMO_KEY,
-            (run.run_id, settings.model_dump_json(include={"tool_weights", "tool_threshold", "ignore_extra_tools"})),
+            (run.run_id, failing_signature(settings)),
             lambda: failing_tool_calls(result, agg),
             size=_FAILING_MEMO_SIZE,
         )
@@ -167,7 +104,7 @@ def weighted_view() -> None:
         help="Case-insensitive substring search over session_id, qa_id, tools, missing / extra calls and reasoning.",
     )
     view = filter_failing_calls(failing, run_tables["names"], chosen, search)
-    more = ""
+    wanted = 1
     if len(view) > FAILING_PAGE_ROWS:
         wanted = page_number(
             len(view),
@@ -176,30 +113,13 @@ def weighted_view() -> None:
             "rows",
             "Every failing interaction is listed, worst first, a page at a time.",
         )
-        shown, page, pages = table_page(view, wanted, FAILING_PAGE_ROWS)
-        first = (page - 1) * FAILING_PAGE_ROWS + 1
-        more = f" Page {page:,} of {pages:,}: rows {first:,}–{first + len(shown) - 1:,}."
-    else:
-        shown = view
-    st.caption(
-        f"Showing {len(view):,} of {len(failing):,} failing interactions (overall tool score below the tool "
-        f"threshold {settings.tool_threshold:g}), worst first.{more}"
-    )
+    page = failing_page(view, len(failing), settings.tool_threshold, wanted, FAILING_PAGE_ROWS)
+    st.caption(page.caption)
     st.dataframe(
-        shown,
+        page.rows,
         hide_index=True,
         key="tools_failing",
-        column_order=[
-            "session_id",
-            "qa_id",
-            "position",
-            "tool_overall",
-            "tools",
-            "missing",
-            "extra",
-            "parameter_errors",
-            "reasoning",
-        ],
+        column_order=FAILING_COLUMNS,
         column_config={
             "session_id": st.column_config.TextColumn("Session"),
             "qa_id": st.column_config.TextColumn("qa_id"),
@@ -212,6 +132,37 @@ def weighted_view() -> None:
             "reasoning": st.column_config.TextColumn("Reasoning", width="large"),
         },
     )
+
+
+@st.fragment
+def weighted_view() -> None:
+    """Weights, threshold and everything that depends on them (reruns alone on a slider move)."""
+    st.subheader("Weights and threshold")
+    tool_controls()
+    stated = defaults_of(run.result.load_report) if run.result.load_report is not None else None
+    if stated is not None and stated.ignore_extra_tools is not None and applied_here("ignore_extra"):
+        why = FORMAT_NEEDS[stated.format].extra_words
+        st.caption(f"*Ignore extra calls* is preselected for {stated.format} data: {why}.")
+    write_url(run)  # a fragment rerun skips dashboard.py, which keeps the URL in step otherwise
+    settings = settings_or_error(run)
+    if settings is None:
+        return
+    agg = get_aggregate(run, settings)
+    if not settings.tool_weights.scores_tools:
+        st.warning(NOT_SCORED, icon=":material/warning:")
+        show_chart(tool_dimension_figure(agg.tool_summary), key="tools_dimensions")
+        st.caption(dimensions_caption(settings))
+        return
+    st.caption(weights_caption(settings))
+    row = kpi_row()
+    for c in tool_cards(agg.tool_summary, settings):
+        if c.text is None:
+            kpi(row, c.label, c.proportion, c.ci, help=c.help)
+        else:
+            card(row, c.label, c.text, delta=c.delta, help=c.help)
+    show_chart(tool_dimension_figure(agg.tool_summary), key="tools_dimensions")
+    st.caption(dimensions_caption(settings))
+    failing_calls(settings, agg)
 
 
 weighted_view()

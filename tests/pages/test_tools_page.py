@@ -155,9 +155,9 @@ def test_dataset_without_tools_shows_empty_state(tapp: Callable[[str | Path | No
 def test_the_failing_table_is_paged_not_capped(
     tapp: Callable[[str | Path | None], AppTest], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import agentic_core.report.tool_tables as tool_tables
+    import agentic_core.report as report  # the page reads its page size from the package's face
 
-    monkeypatch.setattr(tool_tables, "FAILING_PAGE_ROWS", 5)
+    monkeypatch.setattr(report, "FAILING_PAGE_ROWS", 5)
     at = tapp("travel")
     table = next(d.value for d in at.dataframe if "reasoning" in d.value.columns)
     assert len(table) == 5

@@ -3,6 +3,17 @@
 A page reads its widgets, calls one of these functions and renders what it returns.
 """
 
+from ui.views.tools_view import (
+    FAILING_COLUMNS,
+    TOOL_SCORING_FIELDS,
+    Card,
+    FailingPage,
+    dimensions_caption,
+    failing_page,
+    failing_signature,
+    tool_cards,
+    weights_caption,
+)
 from ui.views.uncertainty_view import (
     RANK_COLORS,
     RANK_LABELS,
@@ -18,15 +29,24 @@ from ui.views.uncertainty_view import (
 )
 
 __all__ = [
+    "FAILING_COLUMNS",
     "RANK_COLORS",
     "RANK_LABELS",
+    "TOOL_SCORING_FIELDS",
+    "Card",
+    "FailingPage",
     "PosteriorPanel",
     "TaskPlot",
+    "dimensions_caption",
+    "failing_page",
+    "failing_signature",
     "has_shrinkage",
     "posterior_panels",
     "rank_label",
     "target_sentence",
     "task_plot",
     "task_table",
+    "tool_cards",
     "uses_the_prior",
+    "weights_caption",
 ]

@@ -36,7 +36,7 @@ from typing import Any, Literal
 from agentic_core.common.gc_control import gc_paused, trim_memory
 from agentic_core.data.schemas import Conversation
 from agentic_core.errors import show_value
-from agentic_core.io.bounded_read import UnreadableFile, read_data_file
+from agentic_core.io.bounded_read import UnreadableFile, max_file_mb, read_data_file
 from agentic_core.io.conversation_store import ConversationStore
 from agentic_core.io.importers import DEFAULT_FORMAT, check_format, import_parsed
 from agentic_core.io.importers.common import relocate
@@ -101,7 +101,7 @@ class _Loader:
 
     def add_path(self, path: str | Path) -> None:
         name = str(path)
-        streamed = streamed_otlp_file(path)
+        streamed = streamed_otlp_file(path, max_file_mb())
         if streamed is not None:  # a large OpenTelemetry export: read span by span from the disk, never held
             self._add_parsed(name, streamed, owned=True)
             return

@@ -21,7 +21,6 @@ from typing import IO, Any
 
 import ijson
 
-from agentic_core.io.bounded_read import max_file_mb
 from agentic_core.io.parsed import Parsed
 
 STREAM_FROM = 32 * 1024 * 1024
@@ -135,16 +134,20 @@ def streamed_otlp(data: bytes) -> Parsed:
     return Parsed("object", records=[{"resourceSpans": StreamedSpans(data)}], line_of=lambda _i: 1)
 
 
-def streamed_otlp_file(path: str | Path) -> Parsed | None:
+def streamed_otlp_file(path: str | Path, limit_mb: int) -> Parsed | None:
     """A large OTLP JSON file given by path, streamed from the disk; ``None`` when it is not one.
 
     Only a regular file of :data:`STREAM_FROM` bytes or more, within the per-file limit, whose first key is
     ``resourceSpans`` (no byte-order mark) qualifies; any other file is read whole by the loader as usual
     (which refuses one past the limit with its own message).
+
+    Args:
+        path: The file.
+        limit_mb: The per-file limit in MB (:func:`~agentic_core.io.bounded_read.max_file_mb`).
     """
     file = Path(path)
     try:
-        if not file.is_file() or not STREAM_FROM <= file.stat().st_size <= max_file_mb() * 1024 * 1024:
+        if not file.is_file() or not STREAM_FROM <= file.stat().st_size <= limit_mb * 1024 * 1024:
             return None
         with file.open("rb") as handle:
             head = handle.read(4096)

@@ -331,9 +331,9 @@ def test_a_large_otlp_file_given_by_path_is_streamed_from_the_disk_with_the_same
     path = tmp_path / "export.json"
     path.write_bytes(data)
     whole = load_paths([path], workers=1)
-    assert streamed_otlp_file(path) is None  # below STREAM_FROM: read whole as before
+    assert streamed_otlp_file(path, 4096) is None  # below STREAM_FROM: read whole as before
     monkeypatch.setattr("agentic_core.io.otel_stream.STREAM_FROM", 0)
-    parsed = streamed_otlp_file(path)
+    parsed = streamed_otlp_file(path, 4096)
     assert parsed is not None and isinstance(parsed.records[0]["resourceSpans"], StreamedSpans)
     streamed = load_paths([path], workers=1)
     assert _conversations(streamed) == _conversations(whole) and _conversations(whole)
@@ -347,14 +347,14 @@ def test_only_a_regular_otlp_file_within_the_limit_is_streamed_from_the_disk(tmp
     cases = {"bom.json": b"\xef\xbb\xbf" + otlp, "lines.jsonl": b'{"spanId": "1"}\n', "otlp.json": otlp}
     for file, data in cases.items():
         (tmp_path / file).write_bytes(data)
-    assert streamed_otlp_file(tmp_path / "otlp.json") is not None
-    assert streamed_otlp_file(tmp_path / "bom.json") is None  # read whole: the parser drops the mark
-    assert streamed_otlp_file(tmp_path / "lines.jsonl") is None
-    assert streamed_otlp_file(tmp_path) is None and streamed_otlp_file(tmp_path / "missing.json") is None
+    assert streamed_otlp_file(tmp_path / "otlp.json", 4096) is not None
+    assert streamed_otlp_file(tmp_path / "bom.json", 4096) is None  # read whole: the parser drops the mark
+    assert streamed_otlp_file(tmp_path / "lines.jsonl", 4096) is None
+    assert streamed_otlp_file(tmp_path, 4096) is None and streamed_otlp_file(tmp_path / "missing.json", 4096) is None
     monkeypatch.setenv("AGENTIC_MAX_FILE_MB", "1")
     big = tmp_path / "big.json"
     big.write_bytes(otlp[:-1] + b" " * (1024 * 1024) + otlp[-1:])
-    assert streamed_otlp_file(big) is None  # past the limit: the loader refuses it with its own message
+    assert streamed_otlp_file(big, 1) is None  # past the limit: the loader refuses it with its own message
     report = load_paths([big], workers=1)
     assert any("limit per data file is 1 MB" in i.message() for i in report.issues)
 

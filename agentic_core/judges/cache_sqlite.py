@@ -1,7 +1,8 @@
-"""SQLite details of the judge cache: its schema, what an error code means, what a stored reasoning looks like.
+"""SQLite details of the judge cache: its schema, which errors it acts on, what a stored reasoning looks like.
 
 Kept apart from :mod:`agentic_core.judges.cache` (which imports it) so the cache reads as policy
-(open, repair, fall back) without the error-code table.
+(open, repair, fall back); the error-code table itself is :mod:`agentic_core.common.sqlite_errors`,
+shared with the run history.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 from agentic_core.common.secrets import mask_secrets
+from agentic_core.common.sqlite_errors import sqlite_failure
 from agentic_core.judges.reply_text import clip_reasoning, printable
 
 _T = TypeVar("_T")
@@ -50,37 +52,21 @@ def has_status_column(conn: sqlite3.Connection) -> bool | None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(verdicts)")}
     return None if not columns else "status" in columns
 
-_SQLITE_BUSY = 5
-_SQLITE_LOCKED = 6
-_SQLITE_READONLY = 8
-_SQLITE_CORRUPT = 11
-_SQLITE_CANTOPEN = 14
-_SQLITE_NOTADB = 26
 
-
-def primary_code(exc: sqlite3.Error) -> int | None:
-    """The primary SQLite result code of an error (``None`` on Pythons that do not report it)."""
-    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
-    # Extended result codes keep the primary code in the low byte.
-    return None if code is None else code & 0xFF
-
-
+# What an error means is read by the classifier the run history shares; the cache acts on three of its answers.
 def is_corruption(exc: sqlite3.Error) -> bool:
     """Whether an error means the file is damaged or not a database."""
-    code = primary_code(exc)
-    if code is not None:
-        return code in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
-    text = str(exc).lower()
-    return "not a database" in text or "malformed" in text
+    return sqlite_failure(exc) == "damaged"
 
 
 def is_read_only(exc: sqlite3.Error) -> bool:
-    """Whether an error means the file (or its folder) cannot be written."""
-    code = primary_code(exc)
-    if code is not None:
-        return code in (_SQLITE_READONLY, _SQLITE_CANTOPEN)
-    text = str(exc).lower()
-    return "readonly" in text or "read-only" in text or "unable to open" in text
+    """Whether an error means the file (or its folder) cannot be written, or the file cannot be opened there."""
+    return sqlite_failure(exc) in ("read_only", "cannot_open")
+
+
+def is_busy(exc: sqlite3.Error) -> bool:
+    """Whether an error means another connection holds a lock."""
+    return sqlite_failure(exc) == "busy"
 
 
 class NewerCacheError(Exception):
@@ -89,15 +75,6 @@ class NewerCacheError(Exception):
     def __init__(self, version: int) -> None:
         super().__init__(version)
         self.version = version
-
-
-def is_busy(exc: sqlite3.Error) -> bool:
-    """Whether an error means another connection holds a lock."""
-    code = primary_code(exc)
-    if code is not None:
-        return code in (_SQLITE_BUSY, _SQLITE_LOCKED)
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
 
 
 def storable_reasoning(reasoning: str, secrets: list[str]) -> str:

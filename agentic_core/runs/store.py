@@ -14,7 +14,6 @@ is refused with the reason, an older one is migrated in place (there is one vers
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import secrets
@@ -32,6 +31,7 @@ import platformdirs
 
 from agentic_core.agentic_metrics.results import AgenticMetrics
 from agentic_core.common.gc_control import gc_paused
+from agentic_core.common.sqlite_errors import SqliteFailure, sqlite_failure
 from agentic_core.data.overrides import Override
 from agentic_core.errors import AgenticError, DataError
 from agentic_core.result import EvaluationResult
@@ -114,29 +114,27 @@ _READ_ONLY_RULE = "is read-only: its runs can be listed, shown and exported, not
 _READ_ONLY_FIX = f"make the file and its folder writable, or point {ENV_VAR} at a writable file"
 
 
+# The store's words for each failure the shared classifier reads: (rule, fix), the place being the file.
+_STORE_WORDS: dict[SqliteFailure, tuple[str, str]] = {
+    "damaged": (
+        "is damaged and cannot be read",
+        f"move the file aside (a new history is started in its place), or point {ENV_VAR} at another file",
+    ),
+    "full": (
+        "cannot be written: the disk is full",
+        f"free some disk space, or point {ENV_VAR} at a file on another disk",
+    ),
+    "read_only": (_READ_ONLY_RULE, _READ_ONLY_FIX),
+    "cannot_open": ("cannot be opened or created there", f"point {ENV_VAR} at a file in a folder you can write to"),
+    "busy": ("is locked by another program", "retry when that program is done"),
+    "other": ("cannot be used as the run history", f"check the file, or set {ENV_VAR}"),
+}
+
+
 def _store_error(path: Path, exc: BaseException) -> RunStoreError:
     """The user's words for an SQLite or file-system failure on the history: what happened and what to do."""
-    message = str(exc)
-    lowered = message.lower()
-    where = str(path)
-    if "malformed" in lowered or "not a database" in lowered or "corrupt" in lowered:
-        return RunStoreError(
-            where, "is damaged and cannot be read", message,
-            f"move the file aside (a new history is started in its place), or point {ENV_VAR} at another file",
-        )
-    if "full" in lowered or getattr(exc, "errno", None) == errno.ENOSPC:
-        return RunStoreError(
-            where, "cannot be written: the disk is full", message,
-            f"free some disk space, or point {ENV_VAR} at a file on another disk",
-        )
-    if "readonly" in lowered or "read-only" in lowered or isinstance(exc, PermissionError):
-        return RunStoreError(where, _READ_ONLY_RULE, message, _READ_ONLY_FIX)
-    if "unable to open" in lowered or getattr(exc, "errno", None) in (errno.ENOENT, errno.ENOTDIR, errno.EROFS):
-        fix = f"point {ENV_VAR} at a file in a folder you can write to"
-        return RunStoreError(where, "cannot be opened or created there", message, fix)
-    if "locked" in lowered:
-        return RunStoreError(where, "is locked by another program", message, "retry when that program is done")
-    return RunStoreError(where, "cannot be used as the run history", message, f"check the file, or set {ENV_VAR}")
+    rule, fix = _STORE_WORDS[sqlite_failure(exc)]
+    return RunStoreError(str(path), rule, str(exc), fix)
 
 
 class RunStore:

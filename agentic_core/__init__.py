@@ -17,7 +17,8 @@ from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.analysis.calibration import calibrate_run
 from agentic_core.analysis.compare_runs import Side, compare_sides
 from agentic_core.errors import AgenticError, DataError, JudgeConfigError, SettingsError, UndefinedEstimateError
-from agentic_core.evaluate import add_agentic_metrics, evaluate
+from agentic_core.evaluate import add_agentic_metrics, evaluate, judge_items
+from agentic_core.evaluation_job import EvaluationJob
 from agentic_core.io.loader import load_paths, load_records
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.registry import build_judge
@@ -37,6 +38,7 @@ __all__ = [
     "AggregateSettings",
     "CurvePoint",
     "DataError",
+    "EvaluationJob",
     "EvaluationResult",
     "JudgeConfigError",
     "Plan",
@@ -57,6 +59,7 @@ __all__ = [
     "compare_sides",
     "compute_agentic_metrics",
     "evaluate",
+    "judge_items",
     "lambda_handler",
     "load_paths",
     "load_records",

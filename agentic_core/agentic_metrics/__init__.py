@@ -1,10 +1,11 @@
 """Seed 004's agentic metrics: tool call accuracy (Ragas' definition), topic adherence, agent goal accuracy.
 
 Computing them: :mod:`agentic_core.agentic_metrics.compute` (``evaluate(metrics=...)`` calls it); aggregating:
-:mod:`agentic_core.analysis.agentic_summary`. Only the pure definitions and the result types are imported here,
-so importing the package stays light (and :mod:`agentic_core.result` can use the types).
+:mod:`agentic_core.analysis.agentic_summary`. This face is what callers outside use; it loads eagerly (the LLM
+judges behind the metrics import their packages only when one is built).
 """
 
+from agentic_core.agentic_metrics.compute import compute_agentic_metrics, judge_for_run
 from agentic_core.agentic_metrics.results import METRIC_NAMES, AgenticMetrics, AgenticView, MetricName
 from agentic_core.agentic_metrics.tool_call_accuracy import (
     TOOL_CALL_ORDERS,
@@ -23,19 +24,7 @@ from agentic_core.agentic_metrics.topic_adherence import (
 )
 
 __all__ = [
-    "METRIC_NAMES",
-    "TOOL_CALL_ORDERS",
-    "TOPIC_MODES",
-    "TOPIC_VARIANTS",
-    "AgenticMetrics",
-    "AgenticView",
-    "MetricName",
-    "ToolCallAccuracy",
-    "ToolCallOrder",
-    "TopicCounts",
-    "TopicMode",
-    "TopicVariant",
-    "conversation_tool_call_accuracy",
-    "ragas_tool_call_accuracy",
-    "topic_adherence",
-]
+    "METRIC_NAMES", "TOOL_CALL_ORDERS", "TOPIC_MODES", "TOPIC_VARIANTS", "AgenticMetrics", "AgenticView", "MetricName",
+    "ToolCallAccuracy", "ToolCallOrder", "TopicCounts", "TopicMode", "TopicVariant", "compute_agentic_metrics",
+    "conversation_tool_call_accuracy", "judge_for_run", "ragas_tool_call_accuracy", "topic_adherence",
+]  # fmt: skip

@@ -1,1 +1,10 @@
-"""The seed data models: conversations, interactions, tool calls, imported traces and human overrides."""
+"""The seed data models: conversations, interactions, tool calls, imported traces and human overrides.
+
+This face is what callers outside use (pydantic models only, so eager).
+"""
+
+from agentic_core.data.overrides import Override
+from agentic_core.data.schemas import Conversation, ExpectedTool, Interaction, Telemetry, ToolCall
+from agentic_core.data.trace import TraceCall, TraceStep
+
+__all__ = ["Conversation", "ExpectedTool", "Interaction", "Override", "Telemetry", "ToolCall", "TraceCall", "TraceStep"]

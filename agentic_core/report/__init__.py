@@ -5,8 +5,40 @@
 - :mod:`~agentic_core.report.explorer`: the Explorer's conversation list, search and drill-down.
 - :mod:`~agentic_core.report.tool_tables`: per tool name, failing calls, the expected-vs-used diff.
 - :mod:`~agentic_core.report.preview`: the Data page's preview of loaded conversations.
+
+This face is what callers outside use (eager: pandas only).
 """
 
+from agentic_core.report.compare_links import COMPARE_PARAMS, RUN_A_PARAM, RUN_B_PARAM, linked_pair, same_verdicts
+from agentic_core.report.explorer import (
+    InteractionDetail,
+    SearchIndex,
+    conversation_detail,
+    conversation_index,
+    explorer_table,
+)
+from agentic_core.report.explorer_filters import (
+    CONVERSATION_PARAM,
+    PAGE_PARAMS,
+    STATUSES,
+    TOOL_DIMENSIONS,
+    ExplorerFilters,
+    FilterIndex,
+    conversation_param,
+    filter_mask,
+    filters_from_query,
+    filters_to_query,
+    highlight,
+    resolve_conversation,
+)
+from agentic_core.report.explorer_rows import (
+    ConversationFacts,
+    conversation_facts,
+    interaction_rows,
+    position_of,
+    proposed_verdict,
+    status_counts,
+)
 from agentic_core.report.exports import (
     EXPORT_FILES,
     conversation_records,
@@ -20,17 +52,26 @@ from agentic_core.report.exports import (
     tasks_table,
     write_exports,
 )
+from agentic_core.report.preview import VIEW_MAX_CHARS, VIEW_MAX_DEPTH, conversations_preview, record_view
+from agentic_core.report.side_diff import side_by_side_html
+from agentic_core.report.thread import thread_html
+from agentic_core.report.tool_tables import (
+    FAILING_PAGE_ROWS,
+    failing_tool_calls,
+    filter_failing_calls,
+    interaction_tool_names,
+    table_page,
+    tool_breakdown,
+)
 
 __all__ = [
-    "EXPORT_FILES",
-    "conversation_records",
-    "conversations_table",
-    "curve_point_dict",
-    "export_bytes",
-    "export_zip",
-    "interactions_table",
-    "run_metadata",
-    "summary",
-    "tasks_table",
-    "write_exports",
-]
+    "COMPARE_PARAMS", "CONVERSATION_PARAM", "EXPORT_FILES", "FAILING_PAGE_ROWS", "PAGE_PARAMS", "RUN_A_PARAM",
+    "RUN_B_PARAM", "STATUSES", "TOOL_DIMENSIONS", "VIEW_MAX_CHARS", "VIEW_MAX_DEPTH", "ConversationFacts",
+    "ExplorerFilters", "FilterIndex", "InteractionDetail", "SearchIndex", "conversation_detail", "conversation_facts",
+    "conversation_index", "conversation_param", "conversation_records", "conversations_preview", "conversations_table",
+    "curve_point_dict", "explorer_table", "export_bytes", "export_zip", "failing_tool_calls", "filter_failing_calls",
+    "filter_mask", "filters_from_query", "filters_to_query", "highlight", "interaction_rows", "interaction_tool_names",
+    "interactions_table", "linked_pair", "position_of", "proposed_verdict", "record_view", "resolve_conversation",
+    "run_metadata", "same_verdicts", "side_by_side_html", "status_counts", "summary", "table_page", "tasks_table",
+    "thread_html", "tool_breakdown", "write_exports",
+]  # fmt: skip

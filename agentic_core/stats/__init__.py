@@ -27,9 +27,11 @@ Modules: :mod:`~agentic_core.stats.estimators` (point estimates), :mod:`~agentic
 :mod:`~agentic_core.stats.cumulants`, :mod:`~agentic_core.stats.methods` (how an interval was made,
 in words), :mod:`~agentic_core.stats.interpretation` (seed 001's labels), :mod:`~agentic_core.stats.compare`
 (two agents on paired tasks: deltas, intervals, P(B > A)), :mod:`~agentic_core.stats.joint` (several agents'
-joint draws) and :mod:`~agentic_core.stats.leaderboard` (ranks). Pure functions throughout.
+joint draws), :mod:`~agentic_core.stats.leaderboard` (ranks) and :mod:`~agentic_core.stats.planner` (how many
+attempts an evaluation needs). Pure functions throughout; this face is what callers outside use (eager).
 """
 
+from agentic_core.stats.compare import MetricComparison
 from agentic_core.stats.curve import RELIABLE_GROUPS, CurvePoint, dataset_curve, included_groups
 from agentic_core.stats.estimators import pass_at_k, pass_at_k_array, pass_pow_k, pass_pow_k_array
 from agentic_core.stats.interpretation import Label, explain_label, interpret
@@ -41,28 +43,14 @@ from agentic_core.stats.intervals import (
     wilson_interval,
 )
 from agentic_core.stats.methods import IntervalMethod, describe_method
+from agentic_core.stats.planner import DEFAULT_ATTEMPTS, Plan, Requirement, plan_evaluation
+from agentic_core.stats.planner_variance import TaskPopulation, pilot_population, rates_population
 from agentic_core.stats.posterior import PosteriorSamples, posterior_samples, prob_pass_pow_exceeds
 
 __all__ = [
-    "RELIABLE_GROUPS",
-    "CurvePoint",
-    "Estimate",
-    "IntervalMethod",
-    "Label",
-    "Metric",
-    "PosteriorSamples",
-    "dataset_curve",
-    "describe_method",
-    "explain_label",
-    "group_table",
-    "included_groups",
-    "interpret",
-    "pass_at_k",
-    "pass_at_k_array",
-    "pass_pow_k",
-    "pass_pow_k_array",
-    "posterior_estimate",
-    "posterior_samples",
-    "prob_pass_pow_exceeds",
-    "wilson_interval",
-]
+    "DEFAULT_ATTEMPTS", "RELIABLE_GROUPS", "CurvePoint", "Estimate", "IntervalMethod", "Label", "Metric",
+    "MetricComparison", "Plan", "PosteriorSamples", "Requirement", "TaskPopulation", "dataset_curve", "describe_method",
+    "explain_label", "group_table", "included_groups", "interpret", "pass_at_k", "pass_at_k_array", "pass_pow_k",
+    "pass_pow_k_array", "pilot_population", "plan_evaluation", "posterior_estimate", "posterior_samples",
+    "prob_pass_pow_exceeds", "rates_population", "wilson_interval",
+]  # fmt: skip

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO, get_args
 
+from agentic_core.common.keywords import attributes
 from agentic_core.errors import DataError, SettingsError
 from agentic_core.settings import SETTINGS, default_of
 from agentic_core.stats.planner import DEFAULT_ATTEMPTS, DEFAULT_TASKS, Plan, PlanMetric, plan_evaluation
@@ -181,20 +182,13 @@ def run_plan(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     population, _ = _population(args)
     plan = plan_evaluation(
         population,
-        metric=args.metric,
-        k=args.k,
-        mode=args.mode,
-        target=args.target,
-        estimator=args.estimator,
-        level=args.ci_level,
+        **attributes(
+            args, "metric", "k", "mode", "target", "estimator", "half_width", "difference", "power", "correlation",
+            level="ci_level", interactions_per_attempt="interactions",
+        ),
         tasks=_numbers(args.tasks, "--tasks"),
         attempts=_numbers(args.attempts, "--attempts"),
-        half_width=args.half_width,
-        difference=args.difference,
-        power=args.power,
-        correlation=args.correlation,
-        interactions_per_attempt=args.interactions,
-    )
+    )  # fmt: skip
     early = _early_stopping(plan, args.looks, args.boundary)
     if args.json:
         json.dump({**plan.model_dump(mode="json"), "early_stopping": early}, stdout)

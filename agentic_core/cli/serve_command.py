@@ -12,6 +12,7 @@ import logging
 import os
 from typing import TextIO
 
+from agentic_core.common.keywords import attributes
 from agentic_core.errors import SettingsError
 from agentic_core.judges.runner import CACHE_MODES
 from agentic_core.service.config import (
@@ -123,20 +124,14 @@ def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 f"export {args.token_env}=$(python -c 'import secrets; print(secrets.token_urlsafe(32))') first",
             )
     config = ServiceConfig.build(
+        **attributes(
+            args, "max_datasets", "max_interactions", "cache_path", "allow_env_keys", "body_timeout_s",
+            "request_deadline_s", "max_judge_call_s", "max_llm_requests", "offline_workers",
+            cache_mode="cache", allowed_origins="allow_origin",
+        ),
         max_body_bytes=int(args.max_body_mb * MIB),
-        max_datasets=args.max_datasets,
-        max_interactions=args.max_interactions,
-        cache_mode=args.cache,
-        cache_path=args.cache_path,
-        allow_env_keys=args.allow_env_keys,
         token=token,
-        allowed_origins=args.allow_origin,
-        body_timeout_s=args.body_timeout_s,
-        request_deadline_s=args.request_deadline_s,
-        max_judge_call_s=args.max_judge_call_s,
-        max_llm_requests=args.max_llm_requests,
-        offline_workers=args.offline_workers,
-    )
+    )  # fmt: skip
     if args.host not in _LOOPBACK:
         advice = (
             "keep it behind TLS (keys travel in request bodies)"

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from pydantic import BaseModel, ConfigDict
 
+from agentic_core.common.keywords import attributes
 from agentic_core.errors import SettingsError
 from agentic_core.settings import (
     Estimator,
@@ -183,14 +184,5 @@ def leaderboard(
         )
         for j in order
     )
-    return Leaderboard(
-        metric=metric,
-        k=k_out,
-        rows=rows,
-        n_tasks=sample.n_tasks,
-        n_excluded=sample.n_excluded,
-        excluded_reason=sample.excluded_reason,
-        interval_method=sample.interval_method,
-        p_method=sample.p_method,
-        notes=sample.notes,
-    )
+    counts = attributes(sample, "n_tasks", "n_excluded", "excluded_reason", "interval_method", "p_method", "notes")
+    return Leaderboard(metric=metric, k=k_out, rows=rows, **counts)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from agentic_core.errors import AgenticError
+from agentic_core import AgenticError
 from ui.housekeeping import remember_script_module, start_housekeeping
 from ui.run_job import current_job, settle_job
 from ui.state import ensure_run, get_data, running_via_app

@@ -6,13 +6,9 @@ from dataclasses import replace
 
 import streamlit as st
 
-from agentic_core.agentic_metrics.compute import judge_for_run
-from agentic_core.agentic_metrics.results import AgenticView
-from agentic_core.agentic_metrics.tool_call_accuracy import TOOL_CALL_ORDERS
-from agentic_core.agentic_metrics.topic_adherence import TOPIC_MODES, TOPIC_VARIANTS
-from agentic_core.analysis.agentic_summary import agentic_table, summarise_agentic
-from agentic_core.errors import AgenticError
-from agentic_core.evaluate import add_agentic_metrics
+from agentic_core import AgenticError, add_agentic_metrics
+from agentic_core.agentic_metrics import TOOL_CALL_ORDERS, TOPIC_MODES, TOPIC_VARIANTS, AgenticView, judge_for_run
+from agentic_core.analysis import agentic_table, summarise_agentic
 from ui.agentic_charts import agentic_figure, chart_values
 from ui.cards import card, kpi, kpi_row
 from ui.controls import settings_or_error, sidebar_controls

@@ -7,10 +7,8 @@ from typing import Any
 
 import streamlit as st
 
-from agentic_core.analysis.calibration import CELLS
-from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
-from agentic_core.analysis.selective import run_selective_accuracy
-from agentic_core.errors import AgenticError
+from agentic_core import AgenticError
+from agentic_core.analysis import CELLS, MIN_PER_VERDICT, run_selective_accuracy, run_threshold_advice
 from ui.calibration_charts import reliability_figure, roc_figure, sweep_figure
 from ui.calibration_view import calibration_source, matrix_cell, open_source_as_run, source_calibration
 from ui.cards import card, kpi_row

@@ -9,13 +9,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from agentic_core.analysis.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
-from agentic_core.errors import AgenticError
-from agentic_core.report.compare_links import RUN_A_PARAM, RUN_B_PARAM, linked_pair, same_verdicts
+from agentic_core import AgenticError
+from agentic_core.analysis import RunComparison, Side, compare_sides, leaderboard_of
+from agentic_core.report import RUN_A_PARAM, RUN_B_PARAM, linked_pair, same_verdicts
 from agentic_core.runs import RunMeta
 from agentic_core.settings import AggregateSettings
-from agentic_core.stats.compare import MetricComparison
-from agentic_core.stats.methods import describe_method
+from agentic_core.stats import MetricComparison, describe_method
 from ui.cards import card, kpi, kpi_row
 from ui.charts import delta_figure, pair_scatter_figure
 from ui.controls import results_page

@@ -12,12 +12,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agentic_core.errors import AgenticError
+from agentic_core import AgenticError
+from agentic_core.io import SAMPLES, LoadReport, load_uploads, max_upload_mb
 from agentic_core.io.importers import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
-from agentic_core.io.load_report import LoadReport
-from agentic_core.io.samples import SAMPLES
-from agentic_core.io.uploads import load_uploads, max_upload_mb
-from agentic_core.report.preview import VIEW_MAX_CHARS, VIEW_MAX_DEPTH, conversations_preview, record_view
+from agentic_core.report import VIEW_MAX_CHARS, VIEW_MAX_DEPTH, conversations_preview, record_view
 from ui.format import md_text
 from ui.format_defaults import defaults_of
 from ui.memo import session_memo

@@ -14,28 +14,26 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from agentic_core.data.overrides import Override
-from agentic_core.errors import AgenticError
-from agentic_core.report import explorer_filters
-from agentic_core.report.explorer import (
+from agentic_core import AgenticError
+from agentic_core.data import Override
+from agentic_core.report import (
+    CONVERSATION_PARAM,
+    STATUSES,
+    FilterIndex,
     InteractionDetail,
     SearchIndex,
     conversation_detail,
     conversation_index,
-    explorer_table,
-)
-from agentic_core.report.explorer_filters import (
-    CONVERSATION_PARAM,
-    STATUSES,
-    FilterIndex,
     conversation_param,
+    explorer_filters,
+    explorer_table,
     filter_mask,
     filters_to_query,
     highlight,
+    side_by_side_html,
+    table_page,
+    thread_html,
 )
-from agentic_core.report.side_diff import side_by_side_html
-from agentic_core.report.thread import thread_html
-from agentic_core.report.tool_tables import table_page
 from ui.agentic_filter import agentic_filter
 from ui.controls import page_number, results_page
 from ui.explorer_filters import apply_link, filters_in_use, more_filters, reset_for_other_data, write_page_params

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from agentic_core.analysis.aggregate import Aggregate
-from agentic_core.cli.reproduce import cli_command
-from agentic_core.io.samples import SAMPLES
+from agentic_core.analysis import Aggregate
+from agentic_core.cli import cli_command
+from agentic_core.io import SAMPLES
 from agentic_core.report import (
     EXPORT_FILES,
     conversations_table,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from agentic_core.errors import AgenticError
+from agentic_core import AgenticError
 from agentic_core.runs import age_text
 from ui.controls import settings_or_error
 from ui.format import md_text

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from agentic_core.analysis.assistant_breakdown import by_assistant
-from agentic_core.analysis.k_evidence import k_evidence
-from agentic_core.io.samples import SAMPLES
+from agentic_core.analysis import by_assistant, k_evidence
+from agentic_core.io import SAMPLES
 from agentic_core.stats import explain_label
 from ui.cards import KPI_WIDTH, card, kpi, kpi_row
 from ui.charts import curve_figure

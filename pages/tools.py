@@ -7,8 +7,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from agentic_core import AgenticError
 from agentic_core.analysis import Aggregate
-from agentic_core.errors import AgenticError
 from agentic_core.io import FORMAT_NEEDS
 from agentic_core.report import (
     FAILING_PAGE_ROWS,

@@ -6,8 +6,8 @@ import logging
 
 import streamlit as st
 
+from agentic_core import AgenticError
 from agentic_core.analysis import RANK_METRICS, posterior_view, rank_tasks
-from agentic_core.errors import AgenticError
 from agentic_core.stats import describe_method
 from ui.cards import card, kpi, kpi_row
 from ui.charts import fit_x_range, forest_figure, posterior_figure, shrinkage_figure

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from agentic_core.analysis.agentic_summary import AgenticSummary
+from agentic_core.analysis import AgenticSummary
 from ui.charts import BASE_LAYOUT, GUIDE_COLOR, TOOL_COLORS
 
 METRIC_COLORS = {

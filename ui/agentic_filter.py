@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from agentic_core.analysis.agentic_summary import agentic_table, conversations_below
-from agentic_core.result import EvaluationResult
+from agentic_core import EvaluationResult
+from agentic_core.analysis import agentic_table, conversations_below
 
 FILTER_METRICS = {
     "any metric": "",

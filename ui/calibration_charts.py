@@ -10,7 +10,7 @@ import math
 
 import plotly.graph_objects as go
 
-from agentic_core.analysis.calibration import Calibration
+from agentic_core.analysis import Calibration
 from ui.charts import AT_COLOR, BASE_LAYOUT, GUIDE_COLOR, POW_COLOR
 
 

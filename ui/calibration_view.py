@@ -14,12 +14,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agentic_core.analysis.calibration import Calibration, calibrate_run, has_human_verdicts
-from agentic_core.evaluate import evaluate
-from agentic_core.io.load_report import LoadReport
-from agentic_core.io.samples import SAMPLES, load_sample
-from agentic_core.judges.registry import DEFAULT_JUDGE
-from agentic_core.result import EvaluationResult
+from agentic_core import EvaluationResult, evaluate
+from agentic_core.analysis import Calibration, calibrate_run, has_human_verdicts
+from agentic_core.io import SAMPLES, LoadReport, load_sample
+from agentic_core.judges import DEFAULT_JUDGE
 from ui.memo import session_memo
 from ui.state import ENV_JUDGE, ActiveData, ActiveRun, set_data, set_run
 

@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from agentic_core.analysis.tool_summary import ToolSummary
+from agentic_core.analysis import ToolSummary
 from agentic_core.stats import CurvePoint
 
 AT_COLOR = "#1f77b4"

@@ -15,8 +15,8 @@ from typing import Any
 
 import streamlit as st
 
-from agentic_core.analysis.aggregate import Aggregate
-from agentic_core.errors import AgenticError
+from agentic_core import AgenticError
+from agentic_core.analysis import Aggregate
 from agentic_core.glossary import setting_help
 from agentic_core.settings import (
     CI_LEVELS,

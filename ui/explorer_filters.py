@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from agentic_core.report.explorer_filters import (
+from agentic_core.report import (
     CONVERSATION_PARAM,
     PAGE_PARAMS,
     STATUSES,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agentic_core.analysis.aggregate import Aggregate
-from agentic_core.common.wording import sentence_case
+from agentic_core.analysis import Aggregate
+from agentic_core.common import sentence_case
 
 INTERPRETATION_BADGES = {
     "reliable": ":green-badge[Reliable]",

@@ -11,8 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from agentic_core.io.importers.defaults import FormatDefaults, format_defaults
-from agentic_core.io.load_report import LoadReport
+from agentic_core.io import FormatDefaults, LoadReport, format_defaults
 from ui.memo import session_memo
 from ui.settings_store import DEFAULTS, set_value, value
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from agentic_core.errors import AgenticError
-from agentic_core.runs import RunMeta, RunStore
-from agentic_core.runs.trends import ReopenedRuns, TrendPoint, run_trend
+from agentic_core import AgenticError
+from agentic_core.runs import ReopenedRuns, RunMeta, RunStore, TrendPoint, run_trend
 from agentic_core.settings import AggregateSettings
 from ui.format import ci_text, md_text, pct
 from ui.theme import show_chart

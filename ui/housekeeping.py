@@ -35,8 +35,8 @@ import types
 import weakref
 from typing import Any
 
-from agentic_core.common.gc_control import release_memory
-from agentic_core.evaluation_job import EvaluationJob
+from agentic_core import EvaluationJob
+from agentic_core.common import release_memory
 from ui import streamlit_internals as internals
 from ui.run_job import JOB_KEY
 

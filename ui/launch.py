@@ -32,7 +32,7 @@ def preload() -> None:
         _, result = _evaluate_first(path, judge)
         # First calls pay one-time costs (plotly's lazily loaded validators, numpy/scipy code
         # paths); pay them here too. The aggregate itself is recomputed per session (settings).
-        from agentic_core.evaluate import aggregate
+        from agentic_core import aggregate
 
         agg = aggregate(result)
         ui.charts.curve_figure(agg.curve, agg.settings.ci_level).to_plotly_json()

@@ -14,9 +14,8 @@ import logging
 
 import pandas as pd
 
-from agentic_core.data.overrides import Override
-from agentic_core.errors import AgenticError
-from agentic_core.result import EvaluationResult
+from agentic_core import AgenticError, EvaluationResult
+from agentic_core.data import Override
 from ui.runs import run_store, store_error, store_run
 from ui.state import ActiveRun
 

@@ -12,11 +12,18 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from agentic_core.analysis.aggregate import Aggregate
-from agentic_core.errors import AgenticError
+from agentic_core import AgenticError
+from agentic_core.analysis import Aggregate
 from agentic_core.settings import AggregateSettings
-from agentic_core.stats.planner import DEFAULT_ATTEMPTS, Plan, Requirement, plan_evaluation
-from agentic_core.stats.planner_variance import TaskPopulation, pilot_population, rates_population
+from agentic_core.stats import (
+    DEFAULT_ATTEMPTS,
+    Plan,
+    Requirement,
+    TaskPopulation,
+    pilot_population,
+    plan_evaluation,
+    rates_population,
+)
 from ui.charts import GUIDE_COLOR
 from ui.format import md_text
 from ui.memo import session_memo

@@ -1,24 +1,18 @@
-"""The Run page's counts of who decided: abstentions (any judge) and the cascade's split.
+"""The Run page's account of the active run: its cards, who decided (abstentions, the cascade's split), failures.
 
-Kept apart from ``pages/run.py`` (which is near the size limit) and free of page state: each
-function draws from a finished run's result.
+Kept apart from ``pages/run.py`` and free of page state: each function draws from a finished run;
+what is shown is decided by :func:`ui.views.run_view.run_summary`.
 """
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from agentic_core.judges.cascade import result_cascade_counts
-from agentic_core.judges.verdict_counts import verdict_counts
-from agentic_core.result import EvaluationResult
-
-
-def uncertain_count(frame: pd.DataFrame) -> int:
-    """Interactions the judge abstained on (status ``uncertain``: unscored, never 0 or 1)."""
-    if "judge_status" not in frame or frame.empty:
-        return 0
-    return verdict_counts(frame).uncertain
+from agentic_core import EvaluationResult
+from agentic_core.judges import result_cascade_counts
+from ui.format import md_text
+from ui.state import ActiveRun
+from ui.views import run_summary, uncertain_count
 
 
 def show_uncertain(result: EvaluationResult) -> None:
@@ -58,3 +52,44 @@ def show_cascade(result: EvaluationResult) -> None:
         help="Sent to the LLM, which failed: unscored, never a fallback to the offline probability",
     )
     st.caption(f"Cascade: {counts.summary()}.")
+
+
+def show_run(run: ActiveRun) -> None:
+    """The active run: data, judge, identity, the cards, who decided, the caption, notes and failures."""
+    result = run.result
+    summary = run_summary(result)
+    st.subheader("Active run")
+    kept = (
+        f"  \n**In the history as** `{run.stored_id}` (reopen it on **History**, or with this page's link)"
+        if run.stored_id
+        else ""
+    )
+    st.markdown(f"**Data:** {md_text(run.data_name)}  \n**Judge:** {md_text(run.judge_label)}{kept}")
+    with st.expander("Judge identity (recorded with every result and used as the cache key)"):
+        st.json(result.judge_run.identity.model_dump(mode="json"))
+    for col, card in zip(st.columns(len(summary.cards)), summary.cards, strict=True):
+        col.metric(card.label, card.value, help=card.help)
+    show_cascade(result)
+    show_uncertain(result)
+    st.caption(summary.caption)
+    st.info(
+        f"This judge's recommended answer threshold is **{result.recommended_threshold:.2f}**: it is the default "
+        "of the *Answer threshold* slider in the sidebar of the results pages (move it there)."
+    )
+    for warning in result.judge_run.warnings:
+        st.warning(warning)
+    if summary.agentic:
+        st.markdown(summary.agentic)
+        for warning in summary.agentic_notes:
+            st.caption(f"Note: {md_text(warning)}")
+        st.page_link("pages/agentic_metrics.py", label="See them on Agentic metrics", icon=":material/psychology:")
+    if not summary.failures.empty:
+        st.error(
+            f"**{len(summary.failures):,} interaction(s) could not be judged.** They are unscored, not 0: by default "
+            "their conversations are excluded from the statistics (and counted on Overview)."
+        )
+        with st.container(key="run_failure_reasons"):
+            st.dataframe(summary.failure_reasons, hide_index=True)
+        with st.container(key="run_failures"):
+            st.dataframe(summary.failures, hide_index=True)
+    st.page_link("pages/overview.py", label="See the results on Overview", icon=":material/dashboard:")

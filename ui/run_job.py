@@ -13,16 +13,10 @@ import logging
 import numpy as np
 import streamlit as st
 
-from agentic_core.common.passing import reaches
-from agentic_core.common.secrets import mask_secrets
-from agentic_core.common.wording import plural
-from agentic_core.errors import AgenticError
-from agentic_core.evaluation_job import EvaluationJob
-from agentic_core.io.load_report import LoadReport
-from agentic_core.judges.base import Judge
-from agentic_core.judges.cascade import result_cascade_counts
-from agentic_core.judges.monitor import STATUS_CODES, RunSnapshot, duration_words
-from agentic_core.judges.runner import CacheMode
+from agentic_core import AgenticError, EvaluationJob
+from agentic_core.common import mask_secrets, plural, reaches
+from agentic_core.io import LoadReport
+from agentic_core.judges import STATUS_CODES, CacheMode, Judge, RunSnapshot, duration_words, result_cascade_counts
 from ui.controls import set_value, threshold_default
 from ui.runs import store_run
 from ui.state import ActiveRun, set_run

@@ -11,8 +11,7 @@ import logging
 
 import streamlit as st
 
-from agentic_core.errors import AgenticError
-from agentic_core.result import EvaluationResult
+from agentic_core import AgenticError, EvaluationResult
 from agentic_core.runs import RunStore
 from ui.state import ActiveData, ActiveRun, set_data, set_run
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from agentic_core.analysis.selective import AbstentionPoint
+from agentic_core.analysis import AbstentionPoint
 from ui.charts import AT_COLOR, BASE_LAYOUT, POW_COLOR
 
 

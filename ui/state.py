@@ -16,13 +16,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from agentic_core.analysis.aggregate import Aggregate, aggregate
-from agentic_core.evaluate import evaluate
-from agentic_core.io.load_report import LoadReport
-from agentic_core.io.loader import load_paths
-from agentic_core.io.samples import DEFAULT_SAMPLE, SAMPLES, load_sample
-from agentic_core.judges.registry import DEFAULT_JUDGE
-from agentic_core.result import EvaluationResult
+from agentic_core import EvaluationResult, evaluate
+from agentic_core.analysis import Aggregate, aggregate
+from agentic_core.io import DEFAULT_SAMPLE, SAMPLES, LoadReport, load_paths, load_sample
+from agentic_core.judges import DEFAULT_JUDGE
 from agentic_core.settings import AggregateSettings
 from ui import streamlit_internals
 from ui.format_defaults import apply_format_defaults

@@ -9,7 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from agentic_core.analysis.telemetry_cost import TelemetryCost, telemetry_cost
+from agentic_core.analysis import TelemetryCost, telemetry_cost
 from ui.cards import card, kpi_row
 from ui.format import md_text
 from ui.memo import session_memo

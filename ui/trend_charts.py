@@ -7,8 +7,8 @@ from datetime import datetime
 
 import plotly.graph_objects as go
 
-from agentic_core.analysis.assistant_breakdown import AssistantRow
-from agentic_core.runs.trends import TrendPoint
+from agentic_core.analysis import AssistantRow
+from agentic_core.runs import TrendPoint
 from ui.charts import AT_COLOR, BASE_LAYOUT, GUIDE_COLOR, POW_COLOR, rgba
 
 RATE_COLOR = "#2ca02c"

@@ -20,10 +20,10 @@ from typing import Any
 
 import streamlit as st
 
-from agentic_core.errors import AgenticError, SettingsError
-from agentic_core.io.samples import SAMPLES
-from agentic_core.report.compare_links import COMPARE_PARAMS
-from agentic_core.report.explorer_filters import PAGE_PARAMS as EXPLORER_PARAMS
+from agentic_core import AgenticError, SettingsError
+from agentic_core.io import SAMPLES
+from agentic_core.report import COMPARE_PARAMS
+from agentic_core.report import PAGE_PARAMS as EXPLORER_PARAMS
 from agentic_core.settings import CI_LEVELS, setting_from_text
 from ui.controls import (
     DEFAULTS,

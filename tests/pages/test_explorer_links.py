@@ -118,9 +118,9 @@ def test_the_answer_is_diffed_word_by_word_against_the_ground_truth(open_app: Op
 def test_the_table_is_paged_and_a_link_opens_its_conversations_page(
     open_app: OpenApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agentic_core.report import explorer_filters
+    import agentic_core.report as report  # the page reads its page size from the package's face
 
-    monkeypatch.setattr(explorer_filters, "EXPLORER_PAGE_ROWS", 50)
+    monkeypatch.setattr(report, "EXPLORER_PAGE_ROWS", 50)
     at = open_app(PAGE)  # support sample: 240 conversations, 5 pages
     assert len(at.dataframe[0].value) == 50
     assert "Showing **240** of 240" in " ".join(c.value for c in at.caption)

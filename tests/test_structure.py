@@ -19,8 +19,9 @@ from agentic_core.settings import SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "agentic_core"
-PRODUCT = [*sorted(CORE.rglob("*.py")), *sorted((ROOT / "ui").glob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
-PRODUCT += [ROOT / "app.py", ROOT / "dashboard.py"]
+DASHBOARD = [*sorted((ROOT / "ui").rglob("*.py")), *sorted((ROOT / "pages").rglob("*.py"))]
+DASHBOARD += [ROOT / "app.py", ROOT / "dashboard.py"]
+PRODUCT = [*sorted(CORE.rglob("*.py")), *DASHBOARD]
 MAX_LINES = 500
 
 
@@ -237,3 +238,79 @@ def test_the_public_api_is_curated() -> None:
         assert getattr(agentic_core, name) is not None
     # The functions, not the submodules of the same name.
     assert callable(agentic_core.evaluate) and callable(agentic_core.aggregate)
+
+
+def _is_face(module: str) -> bool:
+    return ROOT.joinpath(*module.split("."), "__init__.py").is_file()
+
+
+def _is_module(module: str) -> bool:
+    return _is_face(module) or ROOT.joinpath(*module.split(".")).with_suffix(".py").is_file()
+
+
+def _face_names(face: str) -> set[str]:
+    """The names a package's face lists in ``__all__`` (read, not imported)."""
+    for node in _tree(ROOT.joinpath(*face.split("."), "__init__.py")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    return set()
+
+
+def _face_to_use(module: str, name: str) -> str:
+    """How to import ``name`` (found in ``module``) through a face: the nearest face above that lists it."""
+    parts = module.split(".")
+    faces = [f for f in (".".join(parts[:i]) for i in range(len(parts), 0, -1)) if _is_face(f) and f != module]
+    for face in faces:
+        if name in _face_names(face):
+            return f"from {face} import {name}"
+    return f"add {name!r} to {faces[0]}'s __all__, then: from {faces[0]} import {name}"
+
+
+def _deep_imports(tree: ast.Module, where: str) -> Iterator[str]:
+    """Each import in ``tree`` (read from ``where``) that reaches past a package face of the core, with the fix."""
+    for node in ast.walk(tree):
+        at = f"{where}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("agentic_core.") and not _is_face(alias.name):
+                    yield f"{at}: import {alias.name} -> {_face_to_use(alias.name, '<name>')}"
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("agentic_core"):
+            module = node.module or ""
+            for alias in node.names:
+                if _is_face(f"{module}.{alias.name}"):
+                    continue  # a package's face, used as ``face.name``
+                if not _is_face(module):
+                    yield f"{at}: from {module} import {alias.name} -> {_face_to_use(module, alias.name)}"
+                elif alias.name not in _face_names(module):
+                    # A submodule, or a name the face holds without listing it: both bypass the curated face.
+                    child = f"{module}.{alias.name}"
+                    what = "a module behind the face" if _is_module(child) else "not in its __all__"
+                    yield f"{at}: from {module} import {alias.name} ({what}) -> {_face_to_use(child, alias.name)}"
+
+
+def test_the_dashboard_imports_the_core_only_through_package_faces() -> None:
+    # The dashboard (ui/, pages/, app.py, dashboard.py) sees the core through each package's __init__ and its
+    # __all__: a module can then move or split inside its package without touching a page.
+    deep = [line for path in DASHBOARD for line in _deep_imports(_tree(path), _rel(path))]
+    assert not deep, "import from the package's face, not the module behind it:\n" + "\n".join(deep)
+
+
+def test_a_deep_import_is_reported_with_the_face_to_use() -> None:
+    source = (
+        "from agentic_core.judges.registry import build_judge\n"
+        "from agentic_core.judges import registry, JUDGES\n"
+        "from agentic_core import judges\n"
+        "import agentic_core.io.loader\n"
+        "def later():\n"
+        "    from agentic_core.errors import AgenticError\n"
+        "from agentic_core.io import load_paths\n"
+    )
+    assert list(_deep_imports(ast.parse(source), "page.py")) == [
+        "page.py:1: from agentic_core.judges.registry import build_judge -> "
+        "from agentic_core.judges import build_judge",
+        "page.py:2: from agentic_core.judges import registry (a module behind the face) -> "
+        "add 'registry' to agentic_core.judges's __all__, then: from agentic_core.judges import registry",
+        "page.py:4: import agentic_core.io.loader -> "
+        "add '<name>' to agentic_core.io's __all__, then: from agentic_core.io import <name>",
+        "page.py:6: from agentic_core.errors import AgenticError -> from agentic_core import AgenticError",
+    ]

@@ -189,6 +189,41 @@ def dataset_curve(
     k_arr = check_ks(ks)
     md, tg, est = check_mode(mode), check_target(target), check_estimator(estimator)
     pr, lvl, sd, draws = check_prior(prior), check_level(level), seed_entropy(seed), check_n_samples(n_samples)
+    return checked_curve(n_arr, c_arr, k_arr, md, tg, est, pr, lvl, sd, draws)
+
+
+def checked_curve(
+    n_arr: IntArray,
+    c_arr: IntArray,
+    k_arr: IntArray,
+    md: Mode,
+    tg: Target,
+    est: Estimator,
+    pr: tuple[float, float],
+    lvl: float,
+    sd: int,
+    draws: int,
+) -> list[CurvePoint]:
+    """:func:`dataset_curve` on arguments already validated (by it, or by a caller that validated its own).
+
+    Callers inside the statistics package that validated K and the rest once (the joint draws of
+    comparisons and leaderboards) call this, so nothing is validated twice.
+
+    Args:
+        n_arr: Attempts per group (``check_count_arrays``).
+        c_arr: Correct attempts per group.
+        k_arr: Sorted distinct k values (``check_ks``).
+        md: Mode.
+        tg: Target.
+        est: Estimator.
+        pr: Beta prior (``check_prior``).
+        lvl: Interval level (``check_level``).
+        sd: Seed entropy (``seed_entropy``).
+        draws: Replicates / draws (``check_n_samples``).
+
+    Returns:
+        One :class:`CurvePoint` per k, in increasing k.
+    """
     keep = included_groups(n_arr, int(k_arr.max()), md, est)
     n_zero = int(np.count_nonzero(n_arr == 0))
     n_short = int(np.count_nonzero((n_arr > 0) & ~keep))

@@ -32,7 +32,7 @@ from agentic_core.stats.counts import (
     content_seed,
     distinct_pairs,
 )
-from agentic_core.stats.curve import CurvePoint, dataset_curve, included_groups
+from agentic_core.stats.curve import CurvePoint, checked_curve, included_groups
 from agentic_core.stats.hierarchical import hyper_posterior, population_draws
 from agentic_core.stats.kernels import estimates, pass_at_from_p, pass_pow_from_p, posterior_params
 from agentic_core.stats.methods import IntervalMethod, ProbabilityMethod
@@ -320,17 +320,8 @@ def joint_sample(
     n_in, c_in = n[keep], c[keep]
     bounds, notes = [], []
     for j in range(n.shape[1]):
-        curve = dataset_curve(
-            n_in[:, j],
-            c_in[:, j],
-            ks.tolist(),
-            mode=mode,
-            estimator=estimator,
-            prior=prior,
-            level=level,
-            seed=seed,
-            n_samples=draws,
-        )
+        # The arguments were validated once by the caller (compare_counts, leaderboard): not again per agent.
+        curve = checked_curve(n_in[:, j], c_in[:, j], ks, mode, "population", estimator, prior, level, seed, draws)
         notes += list(curve[0].notes)
         bounds.append(_curve_rows(curve))
     table = np.asarray(bounds, dtype=np.float64)  # (agents, metrics, 3)

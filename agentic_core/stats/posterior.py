@@ -231,11 +231,21 @@ def posterior_samples(
     """
     n_arr, c_arr = check_count_arrays(n, c)
     k_arr = check_ks(ks)
-    tg = check_target(target)
-    pr = check_prior(prior)
-    lvl = check_level(level)
-    sd = seed_entropy(seed)
-    draws = check_n_samples(n_samples)
+    tg, pr, lvl = check_target(target), check_prior(prior), check_level(level)
+    return _checked_samples(n_arr, c_arr, k_arr, tg, pr, lvl, seed_entropy(seed), check_n_samples(n_samples))
+
+
+def _checked_samples(
+    n_arr: IntArray,
+    c_arr: IntArray,
+    k_arr: IntArray,
+    tg: Target,
+    pr: tuple[float, float],
+    lvl: float,
+    sd: int,
+    draws: int,
+) -> PosteriorSamples:
+    """:func:`posterior_samples` on validated arguments (a caller that validated its own does not validate twice)."""
     keep = n_arr > 0
     if not keep.any():
         raise UndefinedEstimateError(
@@ -310,5 +320,8 @@ def prob_pass_pow_exceeds(
         # Sum each side separately: exactly 1 (or 0) when every cell is above (or below) the target.
         p_above, p_below = float(post.weight[above].sum()), float(post.weight[~above].sum())
         return p_above / (p_above + p_below)
-    samples = posterior_samples(n_arr, c_arr, k_, target="these-tasks", prior=pr, seed=seed, n_samples=n_samples)
+    # k, the counts and the prior were validated above: the draws take them as they are.
+    ks_ = np.array([k_], dtype=np.int64)
+    draws = check_n_samples(n_samples)
+    samples = _checked_samples(n_arr, c_arr, ks_, "these-tasks", pr, 0.95, seed_entropy(seed), draws)
     return float(np.mean(samples.pass_pow_k[:, 0] > t))

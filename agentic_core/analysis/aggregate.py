@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import pandas as pd
@@ -366,18 +366,19 @@ class HeadlineNumbers(BaseModel):
     pass_pow_k: float | None
     pass_pow_k_ci: tuple[float, float] | None
 
-    @staticmethod
-    def fields_of(point: stats.CurvePoint, k: int) -> dict[str, Any]:
-        """The headline fields of a curve point at ``k``, by keyword (for a subclass's constructor)."""
-        return {
-            "k": k,
-            "success_rate": point.success_rate,
-            "success_rate_ci": point.success_rate_ci,
-            "pass_at_k": point.pass_at_k,
-            "pass_at_k_ci": point.pass_at_k_ci,
-            "pass_pow_k": point.pass_pow_k,
-            "pass_pow_k_ci": point.pass_pow_k_ci,
-        }
+    @classmethod
+    def at(cls, point: stats.CurvePoint, k: int, **fields: Any) -> Self:
+        """The headline of a curve point at ``k``, with a subclass's own ``fields`` (validated as any model's)."""
+        return cls(
+            k=k,
+            success_rate=point.success_rate,
+            success_rate_ci=point.success_rate_ci,
+            pass_at_k=point.pass_at_k,
+            pass_at_k_ci=point.pass_at_k_ci,
+            pass_pow_k=point.pass_pow_k,
+            pass_pow_k_ci=point.pass_pow_k_ci,
+            **fields,
+        )
 
 
 def resolve_k(g_n: np.ndarray, settings: AggregateSettings) -> tuple[int, str]:

@@ -79,13 +79,14 @@ def by_assistant(agg: Aggregate) -> list[AssistantRow]:
             notes.append(point.excluded_reason)
         scored = mine[ConversationCols.STATUS] != UNSCORED
         rows.append(
-            AssistantRow(
+            AssistantRow.at(
+                point,
+                agg.k,
                 assistant=name,
                 conversations=len(mine),
                 scored_conversations=int(scored.sum()),
                 correct_conversations=int(mine[ConversationCols.IS_FULLY_CORRECT].sum()),
                 groups=len(n),
-                **HeadlineNumbers.fields_of(point, agg.k),
                 notes=tuple(dict.fromkeys(notes)),
             )
         )

@@ -155,13 +155,14 @@ def run_trend(
         agg = aggregate(result, settings)
         head = agg.headline
         points.append(
-            TrendPoint(
+            TrendPoint.at(
+                head,
+                agg.k,
                 run_id=meta.id,
                 name=meta.name,
                 created_at=meta.created_at,
                 judge=meta.judge.label(),
                 conversations=meta.n_conversations,
-                **HeadlineNumbers.fields_of(head, agg.k),
             )
         )
         cache.keep_point(key, points[-1])

@@ -32,7 +32,7 @@ from starlette.requests import ClientDisconnect
 from agentic_core.errors import AgenticError, RequestError
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.guard import Guard
-from agentic_core.service.models import ErrorResponse, RunRequest, RunResponse
+from agentic_core.service.models import ErrorResponse, Health, RunRequest, RunResponse
 from agentic_core.service.run import (
     JSON_HEADERS,
     Service,
@@ -218,7 +218,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         return _send(ServiceReply(500, error_body(500, "internal error; the details are in the server log", [])))
 
     @app.get("/health", summary="Liveness, version and the accepted connector class paths")
-    async def health() -> dict[str, Any]:
+    async def health() -> Health:
         return service.health()
 
     @app.post(

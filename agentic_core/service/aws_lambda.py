@@ -79,7 +79,7 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
         return _answer(ServiceReply(400, error_body(400, str(error), [problem_of(error)])))
     method = _method(event)
     if method == "GET" and _path(event).rstrip("/").endswith("health"):
-        return _answer(ServiceReply(200, service.health()))
+        return _answer(ServiceReply(200, service.health().model_dump()))
     if method != "POST":
         error = RequestError("method", "must be POST for /run (GET for /health)", method, "send a POST", status=405)
         return _answer(ServiceReply(405, error_body(405, str(error), [problem_of(error)])))

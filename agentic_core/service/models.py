@@ -136,6 +136,17 @@ class AggregatedMetrics(BaseModel):
     pass_pow_k_ci: list[float] | None
 
 
+class Health(BaseModel):
+    """``GET /health``'s answer: alive, the version, the default judge and the accepted connector class paths."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: Literal["ok"]
+    version: str
+    default_judge: str
+    class_paths: list[str]
+
+
 class Problem(BaseModel):
     """One located problem: place, rule, value and fix (and the whole sentence)."""
 

@@ -21,22 +21,18 @@ from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.report import conversation_records, summary
 from agentic_core.result import EvaluationResult
 from agentic_core.service.connector import ConnectorJudge
-from agentic_core.service.models import RunConfig
+from agentic_core.service.models import Problem, RunConfig
 
 # Per-conversation fields kept only with ``verbose`` (seed 001's response has no reasoning).
 _VERBOSE_ONLY = ("judge_reasoning",)
 
 
-def issue_problem(issue: Issue) -> dict[str, Any]:
+def issue_problem(issue: Issue) -> Problem:
     """A loader issue as a located problem (place, rule, value, fix and the whole sentence)."""
-    return {
-        "severity": issue.severity,
-        "place": issue.place,
-        "rule": issue.rule,
-        "value": issue.value,
-        "fix": issue.fix,
-        "message": issue.message(),
-    }
+    return Problem(
+        severity=issue.severity, place=issue.place, rule=issue.rule, value=issue.value, fix=issue.fix,
+        message=issue.message(),
+    )  # fmt: skip
 
 
 def _undefined_headline(doc: dict[str, Any]) -> list[str]:
@@ -67,6 +63,7 @@ def run_response(
         ``curve``, ``statistics``, ``tool_correctness``, ``settings``, ``issues`` and ``warnings``.
     """
     doc = summary(result, agg, include_conversations=False)
+    issues = () if result.load_report is None else result.load_report.issues
     records = conversation_records(result, agg)
     if not config.verbose:
         for record in records:
@@ -137,7 +134,7 @@ def run_response(
         "tool_correctness": doc["tool_correctness"],
         "agentic_metrics": doc.get("agentic_metrics"),
         "settings": doc["settings"],
-        "issues": [] if result.load_report is None else [issue_problem(i) for i in result.load_report.issues],
+        "issues": [issue_problem(i).model_dump() for i in issues],
         "warnings": [*warnings, *_undefined_headline(doc), *doc["judge_warnings"]],
         "tool_version": doc["tool_version"],
     }

@@ -37,7 +37,7 @@ from agentic_core.result import EvaluationResult
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, request_judge
 from agentic_core.service.deadline import judge_within
-from agentic_core.service.models import RunConfig
+from agentic_core.service.models import Health, Problem, RunConfig
 from agentic_core.service.objects import json_object
 from agentic_core.service.response import issue_problem, run_response
 from agentic_core.version import __version__
@@ -103,7 +103,7 @@ def _dumps(body: dict[str, Any]) -> str:
 class _Refused(Exception):
     """A request answered with a 4xx / 5xx document (several located problems at once)."""
 
-    def __init__(self, status: int, error: str, problems: list[dict[str, Any]], allowed: list[str] | None = None):
+    def __init__(self, status: int, error: str, problems: list[Problem], allowed: list[str] | None = None):
         super().__init__(error)
         self.status = status
         self.error = error
@@ -111,22 +111,16 @@ class _Refused(Exception):
         self.allowed = allowed
 
 
-def problem_of(exc: AgenticError) -> dict[str, Any]:
+def problem_of(exc: AgenticError) -> Problem:
     """A user error as a located problem (place, rule, value, fix and the whole sentence)."""
     value = show_value(exc.value) if exc.show else None
-    return {
-        "severity": "error",
-        "place": exc.place,
-        "rule": exc.rule,
-        "value": value,
-        "fix": exc.fix,
-        "message": str(exc),
-    }
+    return Problem(severity="error", place=exc.place, rule=exc.rule, value=value, fix=exc.fix, message=str(exc))
 
 
-def error_body(status: int, error: str, problems: list[dict[str, Any]], allowed: list[str] | None = None) -> dict:
+def error_body(status: int, error: str, problems: list[Problem], allowed: list[str] | None = None) -> dict[str, Any]:
     """Seed 001's error document (``success`` false, ``error``) with the located problems."""
-    body: dict[str, Any] = {"success": False, "error": error, "status": status, "errors": problems}
+    errors = [p.model_dump() for p in problems]
+    body: dict[str, Any] = {"success": False, "error": error, "status": status, "errors": errors}
     if allowed is not None:
         body["allowed"] = allowed
     return body
@@ -331,16 +325,12 @@ class Service:
             self._cache = JudgeCache(self.config.cache_path)
         return self._cache
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> Health:
         """``GET /health``: alive, the version, the default judge and the accepted class paths."""
         from agentic_core.judges.registry import DEFAULT_JUDGE
 
-        return {
-            "status": "ok",
-            "version": __version__,
-            "default_judge": DEFAULT_JUDGE,
-            "class_paths": list(allowed_class_paths()),
-        }
+        paths = list(allowed_class_paths())
+        return Health(status="ok", version=__version__, default_judge=DEFAULT_JUDGE, class_paths=paths)
 
     def warm_up(self) -> float:
         """Load the offline default judge and answer one tiny request, so no caller pays for it.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
@@ -101,7 +103,7 @@ else:
             st.switch_page("pages/overview.py")
     cols[1].download_button(
         "Download",
-        data=lambda: store.export(meta.id),
+        data=partial(store.export, meta.id),  # bound now: a lambda would lose that the store is not None
         file_name=f"run-{meta.id}.json.gz",
         mime="application/gzip",
         key="history_download",

@@ -10,23 +10,20 @@ from agentic_core import AgenticError, add_agentic_metrics
 from agentic_core.agentic_metrics import TOOL_CALL_ORDERS, TOPIC_MODES, TOPIC_VARIANTS, AgenticView, judge_for_run
 from agentic_core.analysis import agentic_table, summarise_agentic
 from ui.agentic_charts import agentic_figure, chart_values
+from ui.agentic_filter import below_any
 from ui.cards import card, kpi, kpi_row
-from ui.controls import settings_or_error, sidebar_controls
+from ui.controls import settings_or_error
 from ui.format import md_text
-from ui.guide import how_to_read
+from ui.page_head import page_head
 from ui.runs import keep_agentic
-from ui.state import ensure_run, set_run
+from ui.state import set_run
 from ui.theme import show_chart
 
 KEEP_WARNING_KEY = "_agentic_keep_warning"
+TABLE_METRICS = ("tool_call_accuracy", "topic_adherence", "goal_accuracy")  # the table's slider reads these
 
-run = ensure_run()
-sidebar_controls(run)
+run = page_head("Agentic metrics", "agentic_metrics")
 result = run.result
-
-st.title("Agentic metrics")
-how_to_read("agentic_metrics")
-st.caption(f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}")
 
 if result.agentic is None:
     st.info(
@@ -111,10 +108,8 @@ st.subheader("Per conversation")
 table = agentic_table(metrics, result.session_ids, order=order, mode=mode, variant=variant)
 below = st.slider("Show conversations with a metric below", 0.0, 1.01, 1.01, 0.05, key="agentic_below",
                   help="1.01 shows every conversation.")
-shown = table[
-    (table["tool_call_accuracy"] < below) | (table["topic_adherence"] < below) | (table["goal_accuracy"] < below)
-    | (below > 1.0)
-]
+keep = below_any(table, TABLE_METRICS, below)
+shown = table if keep is None else table[keep]
 st.dataframe(shown.drop(columns=["conv"]), key="agentic_table", hide_index=True)
 for warning in metrics.warnings:
     st.caption(f"Note: {md_text(warning)}")

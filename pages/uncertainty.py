@@ -11,19 +11,21 @@ from agentic_core.analysis import RANK_METRICS, posterior_view, rank_tasks
 from agentic_core.stats import describe_method
 from ui.cards import card, kpi, kpi_row
 from ui.charts import fit_x_range, forest_figure, posterior_figure, shrinkage_figure
-from ui.controls import prior_controls, set_value, settings_or_error, sidebar_controls
-from ui.format import md_text, pct, prob_text
-from ui.guide import how_to_read
+from ui.controls import prior_controls, set_value, settings_or_error
+from ui.format import md_text, prob_text
 from ui.k_cards import evidence_for, pass_k_cards
 from ui.memo import session_memo
+from ui.page_head import page_head
 from ui.planner_view import render_planner
-from ui.state import ensure_run, get_aggregate
+from ui.state import get_aggregate
 from ui.theme import show_chart
 from ui.views import (
     RANK_COLORS,
+    draws_note,
     has_shrinkage,
     posterior_panels,
     rank_label,
+    table_caption,
     target_sentence,
     task_plot,
     task_table,
@@ -41,12 +43,7 @@ def switch_to_bayesian() -> None:
     set_value("mode", "bayesian")
 
 
-run = ensure_run()
-sidebar_controls(run)
-
-st.title("Uncertainty")
-how_to_read("uncertainty")
-st.caption(f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}")
+run = page_head("Uncertainty", "uncertainty")
 
 settings = settings_or_error(run)
 if settings is None:
@@ -145,16 +142,7 @@ for column, panel in zip(fig_cols, posterior_panels(post, float(pow_target), evi
     figure = posterior_figure(panel.draws, panel.ci, panel.mean, panel.title, panel.color, target=panel.target)
     also = () if panel.target is None else (panel.target,)
     show_chart(fit_x_range(figure, panel.draws, also), key=panel.key, where=column)
-notes = [
-    f"Intervals from {describe_method(point.interval_method)}; histograms show "
-    f"{len(samples.p):,} draws (seed {settings.seed}), so their edges can differ slightly from the exact bounds."
-]
-if point.observed_success_rate is not None:
-    notes.append(
-        f"Observed (no model, no prior): mean c/n {pct(point.observed_success_rate)}; the posterior mean is pulled "
-        "towards the population (or the prior) most where tasks have few attempts."
-    )
-st.caption(" ".join(notes))
+st.caption(draws_note(post, settings))
 if point.n_excluded:
     st.warning(f"{point.excluded_reason}.")
 for note in point.notes:
@@ -252,11 +240,7 @@ st.dataframe(
         "shrunk_ci": st.column_config.TextColumn(f"p (population model) {ci_label}"),
     },
 )
-st.caption(
-    f"{n_tasks:,} tasks, worst first by posterior mean {metric_label}. The p, pass@{k} and pass^{k} columns use "
-    f"each task's own Beta({settings.prior_a:g} + c, {settings.prior_b:g} + n − c) posterior (exact); the "
-    "population-model columns come from the hierarchical model (seeded draws for the bounds)."
-)
+st.caption(table_caption(ranking, k, settings))
 if ranking.n_undefined:
     st.warning(
         f"{ranking.n_undefined:,} task(s) have no scored attempt (every attempt is unscored: a judge failure or an "

@@ -8,7 +8,16 @@ from agentic_core.analysis import Aggregate, PosteriorView, posterior_view, rank
 from agentic_core.evaluate import aggregate, evaluate
 from agentic_core.io.samples import load_sample
 from agentic_core.settings import AggregateSettings
-from ui.views import posterior_panels, rank_label, target_sentence, task_plot, task_table, uses_the_prior
+from ui.views import (
+    draws_note,
+    posterior_panels,
+    rank_label,
+    table_caption,
+    target_sentence,
+    task_plot,
+    task_table,
+    uses_the_prior,
+)
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +98,15 @@ def test_the_target_sentence_names_what_the_numbers_are_for(support: tuple[Aggre
 def test_rank_labels_name_the_k() -> None:
     assert rank_label("pass_pow_k", 7) == "pass^7"
     assert rank_label("success_rate", 7) == "success rate p"
+
+
+def test_the_notes_say_where_the_numbers_come_from(support: tuple[Aggregate, PosteriorView]) -> None:
+    agg, post = support
+    note = draws_note(post, agg.settings)
+    assert f"histograms show {len(post.samples.p):,} draws (seed {agg.settings.seed})" in note
+    assert ("Observed (no model, no prior)" in note) == (post.point.observed_success_rate is not None)
+    assert post.tasks is not None
+    ranking = rank_tasks(post.tasks, "pass_pow_k")
+    caption = table_caption(ranking, 3, agg.settings)
+    assert caption.startswith(f"{len(ranking.ranked):,} tasks, worst first by posterior mean pass^3.")
+    assert "Beta(1 + c, 1 + n − c)" in caption

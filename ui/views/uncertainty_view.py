@@ -14,8 +14,9 @@ import pandas as pd
 
 from agentic_core.analysis import Aggregate, PosteriorView, RankMetric, TaskRanking
 from agentic_core.settings import AggregateSettings
+from agentic_core.stats import describe_method
 from ui.charts import AT_COLOR, P_COLOR, POW_COLOR
-from ui.format import ci_text
+from ui.format import ci_text, pct
 
 RANK_LABELS: dict[RankMetric, str] = {
     "success_rate": "success rate p",
@@ -66,6 +67,21 @@ def target_sentence(post: PosteriorView, agg: Aggregate, settings: AggregateSett
 def uses_the_prior(post: PosteriorView, agg: Aggregate) -> bool:
     """Whether the prior applies to something shown (the population model learns its own)."""
     return not post.population or post.samples.n_groups == 1 or agg.unit == "task"
+
+
+def draws_note(post: PosteriorView, settings: AggregateSettings) -> str:
+    """Where the intervals come from, how many draws the histograms show, and the observed share."""
+    point = post.point
+    notes = [
+        f"Intervals from {describe_method(point.interval_method)}; histograms show {len(post.samples.p):,} draws "
+        f"(seed {settings.seed}), so their edges can differ slightly from the exact bounds."
+    ]
+    if point.observed_success_rate is not None:
+        notes.append(
+            f"Observed (no model, no prior): mean c/n {pct(point.observed_success_rate)}; the posterior mean is "
+            "pulled towards the population (or the prior) most where tasks have few attempts."
+        )
+    return " ".join(notes)
 
 
 @dataclass(frozen=True)
@@ -186,3 +202,13 @@ def task_table(ranked: pd.DataFrame) -> pd.DataFrame:
 def has_shrinkage(ranked: pd.DataFrame) -> bool:
     """Whether the per-task table carries the population model's numbers (two or more scored tasks)."""
     return "shrunk_p" in ranked.columns
+
+
+def table_caption(ranking: TaskRanking, k: int, settings: AggregateSettings) -> str:
+    """How the task table is ordered and where each of its columns comes from."""
+    return (
+        f"{len(ranking.ranked):,} tasks, worst first by posterior mean {rank_label(ranking.metric, k)}. The p, "
+        f"pass@{k} and pass^{k} columns use each task's own Beta({settings.prior_a:g} + c, {settings.prior_b:g} + "
+        "n − c) posterior (exact); the population-model columns come from the hierarchical model (seeded draws "
+        "for the bounds)."
+    )

@@ -1,0 +1,23 @@
+"""The agentic metrics' "below" filter shared by the Explorer and the Agentic metrics page (no Streamlit)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ui.agentic_filter import ALL_METRICS, below_any
+
+
+def test_any_scored_metric_below_keeps_the_conversation() -> None:
+    table = pd.DataFrame(
+        {
+            "tool_call_accuracy": [0.2, 0.9, np.nan, 0.9],
+            "topic_adherence": [0.9, 0.9, 0.1, np.nan],
+            "goal_accuracy": [1.0, 1.0, 1.0, np.nan],
+            "goal_graded": [np.nan, 0.3, np.nan, np.nan],
+        }
+    )
+    assert below_any(table, ALL_METRICS, 0.5).tolist() == [True, True, True, False]  # unscored is never "below"
+    assert below_any(table, ["tool_call_accuracy"], 0.5).tolist() == [True, False, False, False]
+    assert below_any(table, ["goal_accuracy"], 1.0).tolist() == [False, False, False, False]  # strictly below
+    assert below_any(table, ALL_METRICS, 1.01) is None  # past 1: no filter

@@ -6,21 +6,28 @@ Loading makes the data active; judging happens on the Run page.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from agentic_core import AgenticError
-from agentic_core.io import SAMPLES, LoadReport, load_uploads, max_upload_mb
-from agentic_core.io.importers import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
+from agentic_core.io import (
+    DEFAULT_FORMAT,
+    FORMAT_CHOICES,
+    FORMAT_LABELS,
+    SAMPLES,
+    LoadReport,
+    load_uploads,
+    max_upload_mb,
+)
 from agentic_core.report import VIEW_MAX_CHARS, VIEW_MAX_DEPTH, conversations_preview, record_view
+from ui.data_tables import PREVIEW_CONFIG, keyed_table, show_report
 from ui.format import md_text
 from ui.format_defaults import defaults_of
 from ui.memo import session_memo
 from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
 from ui.streamlit_internals import UploadedFile
+from ui.views import LastLoad, active_sentence, data_name, preview_caption, upload_signature
 
 log = logging.getLogger(__name__)
 
@@ -35,45 +42,13 @@ LAST_LOAD_KEY = "_data_last_load"
 UPLOAD_SIGNATURE_KEY = "_data_upload_signature"
 PREVIEW_KEY = "_data_preview"
 ISSUES_KEY = "_data_issues"
-ISSUE_COLUMNS = ["file", "record", "line", "column", "session_id", "path", "rule", "value", "fix"]
-ISSUE_CONFIG = {
-    "file": st.column_config.TextColumn("File", width="small"),
-    "record": st.column_config.NumberColumn(
-        "Record", help="0-based index of the record in its file", format="%d", width="small"
-    ),
-    "line": st.column_config.NumberColumn("Line", help="1-based line in the file", format="%d", width="small"),
-    "column": st.column_config.NumberColumn("Column", format="%d", width="small"),
-    "session_id": st.column_config.TextColumn("session_id", width="small"),
-    "path": st.column_config.TextColumn("JSON path", help="Where inside the record"),
-    "rule": st.column_config.TextColumn("What is wrong", width="medium"),
-    "value": st.column_config.TextColumn("Value found", width="small"),
-    "fix": st.column_config.TextColumn("How to fix it", width="large"),
-}
-
-
-@dataclass
-class LastLoad:
-    """The most recent load attempt (shown in the report even when nothing could be loaded)."""
-
-    name: str
-    report: LoadReport
-    loaded: bool
-    oversized: list[str] = field(default_factory=list)
-
-
-def _data_name(names: list[str]) -> str:
-    if len(names) == 1:
-        return names[0]
-    if len(names) == 2:
-        return f"{names[0]} + {names[1]}"
-    return f"{names[0]} + {len(names) - 1} more files"
 
 
 def _load_uploads(files: list[UploadedFile], fmt: str, references: UploadedFile | None = None) -> bool:
     """Load every uploaded file together (duplicates are checked across files), read as ``fmt``."""
     with st.spinner(f"Loading and validating {len(files)} file(s)..."):
         report, oversized = load_uploads(files, MAX_UPLOAD_MB, format=fmt, references=references)
-    name = _data_name([f.name for f in files])
+    name = data_name([f.name for f in files])
     loaded = bool(report.conversations)
     if loaded:
         set_data(ActiveData(name=name, report=report, source="upload"))
@@ -103,40 +78,6 @@ def _preview(report: LoadReport) -> pd.DataFrame:
 def _issues(report: LoadReport) -> pd.DataFrame:
     """The issues of ``report`` as a table, built once per load."""
     return session_memo(ISSUES_KEY, id(report), report.to_frame)
-
-
-def _table(frame: pd.DataFrame, key: str, **kwargs: Any) -> None:
-    """A table in a keyed container (a table's own key is only used for selections)."""
-    with st.container(key=key):
-        st.dataframe(frame, **kwargs)
-
-
-def _issue_table(frame: pd.DataFrame, key: str, *, notes: bool = False) -> None:
-    # Columns that are empty for every row (column numbers exist only for syntax errors) are left out.
-    columns = [c for c in ISSUE_COLUMNS if c in ("file", "rule", "fix") or frame[c].notna().any()]
-    config = ISSUE_CONFIG
-    if notes:  # a note is nothing wrong: "What is wrong" over "read as tau-bench results" misled
-        config = {
-            **ISSUE_CONFIG,
-            "rule": st.column_config.TextColumn("Note", width="medium"),
-            "fix": st.column_config.TextColumn("What you can do", width="large"),
-        }
-    _table(frame[columns], key, hide_index=True, column_config=config)
-
-
-def _full_text(frame: pd.DataFrame, what: str, limit: int = 50) -> None:
-    """The first issues in full sentences (a table cell cuts long text), in a closed expander."""
-    with st.expander(f"The {what} in full sentences" + (f" (the first {limit})" if len(frame) > limit else "")):
-        for issue in frame.head(limit).itertuples(index=False):
-            where = ", ".join(
-                f"{name} {value}"
-                for name, value in (("record", issue.record), ("line", issue.line), ("at", issue.path))
-                if not pd.isna(value) and value != ""
-            )
-            st.markdown(
-                f"- **{md_text(issue.file)}**{' (' + md_text(where) + ')' if where else ''}: {md_text(issue.rule)}. "
-                f"*Fix:* {md_text(issue.fix)}"
-            )
 
 
 run = ensure_run()
@@ -192,12 +133,7 @@ st.info(
     icon=":material/info:",
 )
 if files:
-    # The format is part of it: choosing another one reads the same files again.
-    signature = (
-        upload_format,
-        *((f.file_id, f.name, f.size) for f in files),
-        None if references is None else (references.file_id, references.name, references.size),
-    )
+    signature = upload_signature(upload_format, files, references)
     if st.session_state.get(UPLOAD_SIGNATURE_KEY) != signature:
         # Remember first: an unexpected failure must not reload on every rerun.
         st.session_state[UPLOAD_SIGNATURE_KEY] = signature
@@ -247,80 +183,27 @@ with status_box:
                 st.info(stated.sentence, icon=":material/tune:")
         n_conv = len(data.report.conversations)
         n_int = data.report.n_interactions
-        if is_evaluated(data, run):
-            st.success(
-                f"Active data: **{data.name}** — {n_conv:,} conversations, {n_int:,} interactions. "
-                f"It already has a run (judged by {run.judge_label}): its results are on Overview. "
-                "Go to Run to judge it again with another judge."
-            )
+        evaluated = is_evaluated(data, run)
+        st.success(active_sentence(data.name, n_conv, n_int, run.judge_label if evaluated else None))
+        if evaluated:
             cols = st.columns(2)
             cols[0].page_link("pages/overview.py", label="See the results on Overview", icon=":material/dashboard:")
             cols[1].page_link("pages/run.py", label="Judge again on Run", icon=":material/play_circle:")
         else:
-            st.success(
-                f"Loaded {n_conv:,} conversations ({n_int:,} interactions) from **{data.name}** — "
-                "go to Run to evaluate."
-            )
             st.page_link("pages/run.py", label="Go to Run to evaluate", icon=":material/play_circle:")
 
 # -- validation report -------------------------------------------------------------------------
 shown = (last.name, last.report) if last is not None else (data.name, data.report) if data is not None else None
 if shown is not None:
     report_name, report = shown
-    st.subheader("Validation report")
-    st.caption(f"{md_text(report_name)}: {md_text(report.summary())}")
-    frame = _issues(report)
-    errors = frame[frame["severity"] == "error"]
-    warnings = frame[frame["severity"] == "warning"]
-    notes = frame[frame["severity"] == "info"]
-    if errors.empty and warnings.empty:
-        st.success("No problems found: every record is valid.")
-    if not errors.empty:
-        st.error(
-            f"**{len(errors)} error(s)** — the records below were **skipped**; every valid record was loaded "
-            "unchanged. Each row names the file, record, line, JSON path, what is wrong and how to fix it."
-        )
-        _issue_table(errors, "report_errors")
-        if report.skipped:
-            # One table: every skipped record's problems are rows of the errors table above.
-            st.caption(f"{len(report.skipped):,} record(s) skipped; each one's problems are rows of the table above.")
-        _full_text(errors, "errors")
-    if not warnings.empty:
-        st.warning(
-            f"**{len(warnings)} warning(s)** — these records were loaded, but probably not as meant "
-            "(for example a misspelt key: kept, but not used)."
-        )
-        _issue_table(warnings, "report_warnings")
-        _full_text(warnings, "warnings")
-    if not notes.empty:
-        with st.expander(f"{len(notes)} note(s)"):
-            _issue_table(notes, "report_notes", notes=True)
+    show_report(report_name, report, _issues(report))
 
 # -- preview -----------------------------------------------------------------------------------
 if data is not None and data.report.conversations:
     st.subheader(f"Preview: {md_text(data.name)}")
     table = _preview(data.report)
-    _table(
-        table,
-        "preview_table",
-        hide_index=False,
-        column_config={
-            "task_key": st.column_config.TextColumn(
-                "task key", help="task_id, or the conversation's question ids: attempts at one task share it"
-            ),
-            "interactions": st.column_config.NumberColumn("#interactions"),
-            "tool_calls": st.column_config.NumberColumn("tool calls made"),
-            "expected_tool_calls": st.column_config.NumberColumn("tool calls expected"),
-            "scored": st.column_config.NumberColumn(
-                "with own score", help="Interactions with a 'score' field (needed by the dataset judge)"
-            ),
-        },
-    )
-    st.caption(
-        f"{len(table):,} conversations, {int(table['interactions'].sum()):,} interactions, "
-        f"{table['task_key'].nunique():,} distinct tasks; {int((table['tool_calls'] > 0).sum()):,} "
-        "conversations use tools."
-    )
+    keyed_table(table, "preview_table", hide_index=False, column_config=PREVIEW_CONFIG)
+    st.caption(preview_caption(table))
     index = st.number_input(
         "Show one record: row number in the table above",
         min_value=0,

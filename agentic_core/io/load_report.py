@@ -108,6 +108,27 @@ class Issue:
         return text
 
 
+def file_error(
+    file: str, rule: str, fix: str, *, path: str = "", value: str | None = None,
+    line: int | None = None, column: int | None = None,
+) -> Issue:
+    """An error about a file as a whole (no record): it was not read, or not all of it.
+
+    Args:
+        file: The file name as given.
+        rule: The requirement that was broken.
+        fix: What to do about it.
+        path: The JSON path inside the file's document, when the error is about one key.
+        value: Shortened repr of the offending value, when there is one to show.
+        line: 1-based line of a syntax error.
+        column: 1-based column of a syntax error.
+
+    Returns:
+        The issue, with severity ``error`` and no record.
+    """
+    return Issue("error", file, None, path, rule, value, fix, line, column)
+
+
 @dataclass(frozen=True, slots=True)
 class SkippedRecord:
     """A record that was not loaded.

@@ -23,7 +23,7 @@ import orjson
 
 from agentic_core.errors import show_value
 from agentic_core.io.line_numbers import LazyLines
-from agentic_core.io.load_report import Issue
+from agentic_core.io.load_report import Issue, file_error
 from agentic_core.io.otel_stream import STREAM_FROM, is_otlp_document, streamed_otlp
 from agentic_core.io.parsed import FORMATS, UNPARSABLE, Parsed, empty_issue
 from agentic_core.io.render import json_type
@@ -237,7 +237,7 @@ def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
     binary = binary_format(data)
     if binary is not None:
         what, fix = binary
-        return Parsed("invalid", issues=[Issue("error", file, None, "", what, None, fix)])
+        return Parsed("invalid", issues=[file_error(file, what, fix)])
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     if _BYTE.search(data) is None:
@@ -260,13 +260,9 @@ def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
     except UnicodeDecodeError as err:
         return Parsed("invalid", issues=[_encoding_issue(file, data, err)])
     if _looks_like_csv(text):
-        issue = Issue(
-            "error",
+        issue = file_error(
             file,
-            None,
-            "",
             "is a CSV (comma-separated) table, not JSON",
-            None,
             "export the conversations as JSON or JSON Lines (one conversation object per line); "
             "see the seed-003 format in the README",
         )
@@ -283,9 +279,7 @@ def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
             return parse_jsonl(file, data, lazy)
         return Parsed("invalid", issues=[_syntax_issue(file, err)])
     except RecursionError:
-        issue = Issue(
-            "error", file, None, "", "is nested too deeply to be read", None, "flatten the data structure"
-        )
+        issue = file_error(file, "is nested too deeply to be read", "flatten the data structure")
         return Parsed("invalid", issues=[issue])
     parsed = from_document(file, doc, data)
     parsed.stdlib = True
@@ -315,14 +309,11 @@ def from_document(file: str, doc: Any, data: bytes = b"") -> Parsed:
         # The bytes stay with it: an importer may split the object into records (the samples of an
         # Inspect log) and look up their lines.
         return Parsed("object", records=[doc], line_of=lambda _i: 1, raw=data)
-    issue = Issue(
-        "error",
+    issue = file_error(
         file,
-        None,
-        "",
         f"must hold {FORMATS}; it holds {json_type(doc)}",
-        show_value(doc),
         "export the conversations as a JSON array or as JSON Lines",
+        value=show_value(doc),
     )
     return Parsed("invalid", issues=[issue])
 
@@ -427,13 +418,9 @@ def _parse_stream(file: str, text: str) -> Parsed:
             value, position = _DECODER.raw_decode(text, start)
         except json.JSONDecodeError as err:
             parsed.issues.append(
-                Issue(
-                    "error",
+                file_error(
                     file,
-                    None,
-                    "",
                     f"is not valid JSON: {err.msg}; the rest of the file was not read",
-                    None,
                     syntax_fix(err.msg),
                     line=err.lineno,
                     column=err.colno,
@@ -441,18 +428,7 @@ def _parse_stream(file: str, text: str) -> Parsed:
             )
             break
         except RecursionError:
-            parsed.issues.append(
-                Issue(
-                    "error",
-                    file,
-                    None,
-                    "",
-                    "is nested too deeply to be read",
-                    None,
-                    "flatten the record",
-                    line,
-                )
-            )
+            parsed.issues.append(file_error(file, "is nested too deeply to be read", "flatten the record", line=line))
             break
         lines.append(line)
         parsed.records.append(value)

@@ -13,7 +13,7 @@ from typing import Any
 
 from agentic_core.common.secrets import is_secret_key
 from agentic_core.io.line_numbers import LazyLines
-from agentic_core.io.load_report import Issue
+from agentic_core.io.load_report import Issue, file_error
 from agentic_core.io.parsed import Parsed, empty_issue
 from agentic_core.io.render import json_type, safe_value
 
@@ -80,27 +80,22 @@ def from_request(file: str, doc: dict[str, Any], data: bytes) -> Parsed:
     if "datasets" not in doc:
         parsed.kind = "invalid"
         parsed.issues.append(
-            Issue(
-                "error",
+            file_error(
                 file,
-                None,
-                "datasets",
                 "a request object needs a 'datasets' list of conversations",
-                None,
                 'add "datasets": [ ...conversations... ]',
+                path="datasets",
             )
         )
     elif not isinstance(datasets, list):
         parsed.kind = "invalid"
         parsed.issues.append(
-            Issue(
-                "error",
+            file_error(
                 file,
-                None,
-                "datasets",
                 f"must be a list (JSON array) of conversations, not {json_type(datasets)}",
-                safe_value(datasets),
                 'write "datasets": [ {...}, {...} ]',
+                path="datasets",
+                value=safe_value(datasets),
             )
         )
     else:

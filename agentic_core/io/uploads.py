@@ -14,7 +14,7 @@ from typing import Protocol
 
 from agentic_core.io.bounded_read import env_megabytes
 from agentic_core.io.importers.formats import DEFAULT_FORMAT
-from agentic_core.io.load_report import Issue, LoadReport
+from agentic_core.io.load_report import LoadReport, file_error
 from agentic_core.io.loader import load_many
 from agentic_core.io.otel_references import References, read_references, references_for
 
@@ -86,13 +86,9 @@ def load_uploads(
     for f in oversized:
         report.files.append(f.name)
         report.issues.append(
-            Issue(
-                "error",
+            file_error(
                 f.name,
-                None,
-                "",
                 f"is {f.size / 1024 / 1024:,.0f} MB, over the {limit_mb} MB limit per file",
-                None,
                 "split it into several files (JSON Lines split cleanly at line breaks) and upload them "
                 "together, or load it with the command line",
             )

@@ -20,7 +20,7 @@ from agentic_core.io.importers.inspect_logs import import_inspect
 from agentic_core.io.importers.openai_traces import import_openai
 from agentic_core.io.importers.ragas_samples import import_ragas
 from agentic_core.io.importers.tau_bench import import_tau_bench
-from agentic_core.io.load_report import Issue
+from agentic_core.io.load_report import Issue, file_error
 from agentic_core.io.otel_import import import_otel
 from agentic_core.io.parsed import UNPARSABLE, Parsed
 
@@ -132,15 +132,11 @@ def no_reference_issue(file: str, out: Parsed) -> Issue | None:
 
 def mismatch(file: str, parsed: Parsed, fmt: str, found: Detected) -> Parsed:
     """The file error for a forced format that the records plainly are not in (nothing is read)."""
-    issue = Issue(
-        "error",
+    issue = file_error(
         file,
-        None,
-        "",
         f"the format was set to {fmt!r} ({FORMAT_LABELS[fmt]}), but this file's records are in the "
         f"{found.format!r} format ({FORMAT_LABELS[found.format]}: record {found.record} has the key {found.key!r}); "
         "nothing was read from this file",
-        None,
         f"choose the format {found.format!r} or 'auto' (detected from the content): --format {found.format} on "
         f"the command line, {FORMAT_LABELS[found.format]!r} or {FORMAT_LABELS['auto']!r} as the Data page's "
         "file format",

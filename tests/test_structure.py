@@ -314,3 +314,31 @@ def test_a_deep_import_is_reported_with_the_face_to_use() -> None:
         "add '<name>' to agentic_core.io's __all__, then: from agentic_core.io import <name>",
         "page.py:6: from agentic_core.errors import AgenticError -> from agentic_core import AgenticError",
     ]
+
+
+def _own_face_imports(tree: ast.Module, package: str) -> Iterator[str]:
+    """Names a module of ``package`` takes from its own package's face (or a face above it in the core)."""
+    parts = package.split(".")
+    own = {".".join(parts[:i]) for i in range(2, len(parts) + 1)}  # agentic_core itself: the circle test's rule
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in own:
+            for alias in node.names:
+                if not _is_module(f"{node.module}.{alias.name}"):  # a submodule object is imported directly
+                    yield f"{node.lineno}: from {node.module} import {alias.name}"
+
+
+def test_modules_import_their_siblings_not_their_own_face() -> None:
+    # While a package's face runs, its names are only partly there: a module the face loads that reads a
+    # name back from that face fails, or not, depending on which module was imported first.
+    found = [
+        f"{_rel(path)}:{line}"
+        for path in sorted(CORE.rglob("*.py"))
+        if path.name != "__init__.py"
+        for line in _own_face_imports(_tree(path), ".".join(path.relative_to(ROOT).parent.parts))
+    ]
+    assert not found, "import from the module that defines the name, not the package's face:\n" + "\n".join(found)
+
+
+def test_an_import_through_the_own_face_is_found() -> None:
+    tree = ast.parse("from agentic_core.judges import build_judge, registry\nfrom agentic_core.io import load_paths\n")
+    assert list(_own_face_imports(tree, "agentic_core.judges")) == ["1: from agentic_core.judges import build_judge"]

@@ -18,6 +18,7 @@ from agentic_core.errors import AgenticError
 from agentic_core.judges.cascade import CascadeCounts, result_cascade_counts
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.verdict_counts import verdict_counts
+from agentic_core.report.documents import SummaryDocument
 from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
 
 if TYPE_CHECKING:
@@ -99,6 +100,21 @@ def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
     return update, close
 
 
+class EvaluateDocument(SummaryDocument, total=False):
+    """``evaluate --json``: the JSON summary and the fields this command adds to it."""
+
+    engine: str
+    """Where the per-record work ran (``local`` or ``ray``)."""
+    cascade: dict[str, Any] | None
+    """Who decided, for the cascade judge (null for the others)."""
+    uncertain: int
+    """Interactions the judge abstained on (unscored, never 0 or 1; also in ``judge_counts``)."""
+    run_id: str | None
+    """The run's id in the history (null when it was not stored)."""
+    run_not_stored: str
+    """Why ``run_id`` is null, when storing failed."""
+
+
 def _counts_only(doc: dict[str, Any]) -> dict[str, Any]:
     """The stored counts of a ``cascade`` object (without its derived total and share)."""
     return {k: v for k, v in doc.items() if k in CascadeCounts.model_fields}
@@ -112,7 +128,7 @@ def _interval_text(ci: Sequence[float] | None) -> str:
     return "" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
-def print_human(doc: dict[str, Any], out: TextIO) -> None:
+def print_human(doc: EvaluateDocument, out: TextIO) -> None:
     """The summary document as a few lines of text and a table of the curve."""
     head = doc["headline"]
     k = head["k"]
@@ -121,8 +137,8 @@ def print_human(doc: dict[str, Any], out: TextIO) -> None:
     print(f"judge: {doc['judge_label']}   counts: {doc['judge_counts']}", file=out)
     if doc.get("uncertain"):
         print(f"verdicts: {verdict_counts(doc['judge_counts']).words()}", file=out)
-    if doc.get("cascade"):
-        print(f"cascade: {CascadeCounts(**_counts_only(doc['cascade'])).summary()}", file=out)
+    if cascade := doc.get("cascade"):
+        print(f"cascade: {CascadeCounts(**_counts_only(cascade)).summary()}", file=out)
     print(f"unit: {doc['unit_description']}", file=out)
     print(f"K: {doc['k_reason']}", file=out)
     print(f"statistics: {doc['statistics']['description']}", file=out)
@@ -234,7 +250,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     agg = aggregate(result, settings)
     # Per-conversation records only where they are printed: the text report does not show them, and
     # building them took 11 s of a 26 s run at 100k interactions (--out writes its own).
-    doc = report.summary(result, agg, include_conversations=bool(args.json))
+    doc = EvaluateDocument(**report.summary(result, agg, include_conversations=bool(args.json)))
     doc["engine"] = engine_keywords(args)["engine"]  # an added field: where the per-record work ran
     cascade = result_cascade_counts(result)
     # An added field: who decided (null for judges other than the cascade).

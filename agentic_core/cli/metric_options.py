@@ -8,6 +8,7 @@ from typing import Any, TextIO
 from agentic_core.agentic_metrics.results import DEFAULT_GOAL_JUDGE, GOAL_JUDGES, METRIC_NAMES, AgenticView
 from agentic_core.agentic_metrics.tool_call_accuracy import TOOL_CALL_ORDERS
 from agentic_core.agentic_metrics.topic_adherence import TOPIC_MODES, TOPIC_VARIANTS
+from agentic_core.report.documents import SummaryDocument
 
 
 def add_metric_options(ev: argparse.ArgumentParser) -> None:
@@ -46,7 +47,7 @@ def _stat_text(stat: dict[str, Any] | None, key: str = "mean") -> str:
     return f"{stat[key]:.3f}{interval} (n={stat['n']})"
 
 
-def print_agentic(doc: dict[str, Any], out: TextIO) -> None:
+def print_agentic(doc: SummaryDocument, out: TextIO) -> None:
     """The agentic metrics' lines of the human-readable output (nothing when they were not computed)."""
     block = doc.get("agentic_metrics")
     if not block:

@@ -27,6 +27,7 @@ from agentic_core.report.agentic_columns import (
     with_agentic_columns,
     with_topic_columns,
 )
+from agentic_core.report.documents import CurvePointDocument, RunMetadataDocument, SummaryDocument
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import UNIT_DESCRIPTIONS
 from agentic_core.tools import ToolCorrectnessScore, combine
@@ -49,7 +50,7 @@ def json_ready(value: Any) -> Any:
     return value
 
 
-def curve_point_dict(point: stats.CurvePoint) -> dict[str, Any]:
+def curve_point_dict(point: stats.CurvePoint) -> CurvePointDocument:
     """One curve point as a JSON-ready dict (intervals as ``[low, high]`` or null)."""
     return json_ready(
         {
@@ -199,7 +200,7 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
     return add_agentic_fields(records, result)
 
 
-def run_metadata(result: EvaluationResult, agg: Aggregate) -> dict[str, Any]:
+def run_metadata(result: EvaluationResult, agg: Aggregate) -> RunMetadataDocument:
     """Settings, judge identity, unit and counts: written beside every export."""
     run = result.judge_run
     return json_ready(
@@ -231,9 +232,9 @@ def run_metadata(result: EvaluationResult, agg: Aggregate) -> dict[str, Any]:
 
 def summary(
     result: EvaluationResult, agg: Aggregate, *, include_conversations: bool = True
-) -> dict[str, Any]:
+) -> SummaryDocument:
     """The JSON summary: curve, interpretation, counts, tool correctness, settings, judge."""
-    out: dict[str, Any] = {
+    out: SummaryDocument = {
         **run_metadata(result, agg),
         "curve": [curve_point_dict(p) for p in agg.curve],
         "headline": curve_point_dict(agg.headline),
@@ -242,7 +243,7 @@ def summary(
         "counts": agg.counts.model_dump(),
         "conversation_success_rate": {
             "rate": agg.success_rate.value,
-            "ci": agg.success_rate.ci,
+            "ci": None if agg.success_rate.ci is None else list(agg.success_rate.ci),
             "interval_method": agg.success_rate.interval_method,
             "observed": agg.success_rate.observed,
             "description": "pass@1 by the curve's method, on the same groups, with the same interval; "

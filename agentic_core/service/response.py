@@ -19,6 +19,7 @@ from agentic_core.io.load_report import Issue
 from agentic_core.judges.cascade import result_cascade_counts
 from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.report import conversation_records, summary
+from agentic_core.report.documents import SummaryDocument
 from agentic_core.result import EvaluationResult
 from agentic_core.service.connector import ConnectorJudge
 from agentic_core.service.models import Problem, RunConfig
@@ -35,13 +36,13 @@ def issue_problem(issue: Issue) -> Problem:
     )  # fmt: skip
 
 
-def _undefined_headline(doc: dict[str, Any]) -> list[str]:
+def _undefined_headline(doc: SummaryDocument) -> list[str]:
     """Why ``pass_at_k`` / ``pass_pow_k`` are null, when they are (else nothing)."""
     head = doc["headline"]
     if head["pass_at_k"] is not None and head["pass_pow_k"] is not None:
         return []
     point = next((p for p in doc["curve"] if p["k"] == doc["k"]), None)
-    reason = (point or {}).get("excluded_reason") or "no conversation could be scored"
+    reason = (point["excluded_reason"] if point else None) or "no conversation could be scored"
     return [f"pass_at_k and pass_pow_k are null at k = {doc['k']}: {reason}"]
 
 

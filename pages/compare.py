@@ -1,12 +1,12 @@
 """Compare: B against A task by task (two stored runs, or two assistants of the current run), and a leaderboard.
 
-Thin: widgets -> :mod:`agentic_core.analysis.compare_runs` -> charts and tables. Both sides are aggregated with
-the sidebar's settings; the statistics are the same as ``python -m agentic_core compare``.
+Thin: widgets -> :func:`agentic_core.analysis.compare_sides` -> :mod:`ui.views.compare_view` -> charts and
+tables. Both sides are aggregated with the sidebar's settings; the statistics are the same as
+``python -m agentic_core compare``.
 """
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from agentic_core import AgenticError
@@ -14,41 +14,40 @@ from agentic_core.analysis import RunComparison, Side, compare_sides, leaderboar
 from agentic_core.report import RUN_A_PARAM, RUN_B_PARAM, linked_pair, same_verdicts
 from agentic_core.runs import RunMeta
 from agentic_core.settings import AggregateSettings
-from agentic_core.stats import MetricComparison, describe_method
+from agentic_core.stats import describe_method
 from ui.cards import card, kpi, kpi_row
 from ui.charts import delta_figure, pair_scatter_figure
 from ui.controls import results_page
-from ui.format import ci_text, md_text, pct, prob_text
+from ui.format import ci_text, md_text, prob_text
 from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.planner_view import render_planner
 from ui.runs import open_stored_run, run_store
 from ui.state import ActiveRun
 from ui.theme import show_chart
+from ui.views import (
+    COMPARE_SOURCES,
+    COMPARED_METRICS,
+    DeltaRows,
+    delta_rows,
+    delta_words,
+    flipped_table,
+    leaderboard_caption,
+    leaderboard_table,
+    pass_hover,
+    side_labels,
+    tool_hover,
+    unpaired_table,
+)
 
 MEMO_KEY = "_compare_memo"
 RUNS_MEMO_KEY = "_compare_runs_memo"
 BOARD_MEMO_KEY = "_compare_board_memo"
-SOURCES = {"runs": "Two stored runs", "assistants": "Two assistants of the current run"}
-METRIC_LABELS = {"success_rate": "success rate", "pass_at_k": "pass@k", "pass_pow_k": "pass^k"}
-CHANGE_LABELS = {"fixed": "fixed in B", "broken": "broken in B"}
 LINK_KEY = "_compare_link"  # the pair this session last wrote into the URL
 
 
-def _label(row: MetricComparison) -> str:
-    name = METRIC_LABELS.get(row.metric, row.metric.replace("tool_", "tool: "))
-    return name.replace("k", str(row.k)) if row.k is not None and row.metric != "success_rate" else name
-
-
-def _delta_rows(rows: list[MetricComparison]) -> tuple[list[str], list[float], list[float], list[float]]:
-    """Labels, deltas, lower and upper bounds of rows that have an interval."""
-    ready = [(m, m.delta, m.delta_ci) for m in rows if m.delta is not None and m.delta_ci is not None]
-    return (
-        [_label(m) for m, _, _ in ready],
-        [d for _, d, _ in ready],
-        [ci[0] for _, _, ci in ready],
-        [ci[1] for _, _, ci in ready],
-    )
+def _delta_chart(rows: DeltaRows, title: str, hover: list[str], key: str) -> None:
+    show_chart(delta_figure(rows.labels, rows.deltas, rows.lows, rows.highs, title, hover=hover), key=key)
 
 
 def _stored_sides(run: ActiveRun, settings: AggregateSettings, stored: list[RunMeta]) -> tuple[Side, Side] | None:
@@ -81,7 +80,7 @@ def _stored_sides(run: ActiveRun, settings: AggregateSettings, stored: list[RunM
     store = run_store()
     assert store is not None
     a, b = session_memo(RUNS_MEMO_KEY, (id_a, id_b), lambda: (store.open(id_a), store.open(id_b)))
-    label_a, label_b = (names[id_a], names[id_b]) if id_a != id_b else (f"{names[id_a]} (A)", f"{names[id_b]} (B)")
+    label_a, label_b = side_labels(names[id_a], names[id_b])
     return Side(a, settings, label_a, run_id=id_a), Side(b, settings, label_b, run_id=id_b)
 
 
@@ -97,9 +96,10 @@ def _assistant_sides(run: ActiveRun, settings: AggregateSettings, assistants: li
     cols = st.columns(2)
     x = cols[0].selectbox("A (baseline)", assistants, index=0, key="compare_assistant_a")
     y = cols[1].selectbox("B (candidate)", assistants, index=1, key="compare_assistant_b")
+    label_x, label_y = side_labels(x, y)
     return (
-        Side(run.result, settings, x if x != y else f"{x} (A)", assistant=x, run_id=run.stored_id),
-        Side(run.result, settings, y if x != y else f"{y} (B)", assistant=y, run_id=run.stored_id),
+        Side(run.result, settings, label_x, assistant=x, run_id=run.stored_id),
+        Side(run.result, settings, label_y, assistant=y, run_id=run.stored_id),
     )
 
 
@@ -114,12 +114,12 @@ def _open_in_explorer(side: Side, session: str, run: ActiveRun) -> None:
 def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
     p = cmp.paired
     success = p.metrics[0]
+    row = kpi_row()
+    card(row, "Paired tasks", f"{p.n_tasks:,}", help="Tasks both sides attempted (task_id, else the questions).")
+    kpi(row, f"A: {cmp.a_label}", success.a, success.a_ci, help="Success rate of A on the paired tasks.")
+    kpi(row, f"B: {cmp.b_label}", success.b, success.b_ci, help="Success rate of B on the paired tasks.")
     if same_verdicts(cmp):
         # No difference to test: an interval around 0 and P(B > A) = 50% would only suggest one.
-        row = kpi_row()
-        card(row, "Paired tasks", f"{p.n_tasks:,}", help="Tasks both sides attempted (task_id, else the questions).")
-        kpi(row, f"A: {cmp.a_label}", success.a, success.a_ci, help="Success rate of A on the paired tasks.")
-        kpi(row, f"B: {cmp.b_label}", success.b, success.b_ci, help="Success rate of B on the paired tasks.")
         card(row, "Delta (B - A)", "the same verdicts", help="Every task has the same correct attempts in A and B.")
         st.info(
             "**A and B have the same verdicts**: on every task the same attempts are correct, so there is no "
@@ -127,25 +127,14 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
             icon=":material/drag_handle:",
         )
         return
-    row = kpi_row()
-    card(row, "Paired tasks", f"{p.n_tasks:,}", help="Tasks both sides attempted (task_id, else the questions).")
-    kpi(row, f"A: {cmp.a_label}", success.a, success.a_ci, help="Success rate of A on the paired tasks.")
-    kpi(row, f"B: {cmp.b_label}", success.b, success.b_ci, help="Success rate of B on the paired tasks.")
-    delta = "n/a" if success.delta is None else f"{success.delta * 100:+.1f} pts"
-    card(row, "Delta (B - A)", delta, help="Success rate of B minus A.", delta=ci_text(success.delta_ci) or None)
+    delta = ci_text(success.delta_ci) or None
+    card(row, "Delta (B - A)", delta_words(success.delta), help="Success rate of B minus A.", delta=delta)
     better = "n/a" if success.p_b_better is None else prob_text(success.p_b_better)
     card(row, "P(B > A)", better, help=describe_method(success.p_method))
 
-    shown = [m for m in p.metrics if m.delta is not None and m.delta_ci is not None]
+    shown = delta_rows(p.metrics)
     if shown:
-        show_chart(
-            delta_figure(
-                *_delta_rows(shown),
-                f"B - A with {p.level:.0%} intervals",
-                hover=[f"A {pct(m.a)}, B {pct(m.b)}, P(B > A) {prob_text(m.p_b_better or 0.5)}" for m in shown],
-            ),
-            key="compare_deltas",
-        )
+        _delta_chart(shown, f"B - A with {p.level:.0%} intervals", pass_hover(shown.rows), "compare_deltas")
     st.caption(f"Intervals: {describe_method(success.interval_method)}. P(B > A): {describe_method(success.p_method)}.")
     for note in cmp.notes:
         st.caption(f"Note: {md_text(note)}")
@@ -166,18 +155,7 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
     flipped = cmp.flipped()
     st.subheader(f"Flipped tasks ({len(flipped)})")
     if flipped:
-        st.dataframe(
-            pd.DataFrame(
-                {
-                    "task": [t.task for t in flipped],
-                    "change": [CHANGE_LABELS[t.change] for t in flipped],
-                    "A correct": [f"{t.a_c}/{t.a_n}" for t in flipped],
-                    "B correct": [f"{t.b_c}/{t.b_n}" for t in flipped],
-                }
-            ),
-            hide_index=True,
-            key="compare_flipped_table",
-        )
+        st.dataframe(flipped_table(cmp), hide_index=True, key="compare_flipped_table")
         cols = st.columns([3, 1, 2])
         task = cols[0].selectbox("Task", [t.task for t in flipped], key="compare_flipped_task")
         side_name = cols[1].radio("Side", ["B", "A"], key="compare_flipped_side", horizontal=True)
@@ -197,31 +175,15 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
         st.caption("No task changed from mostly wrong to mostly right, or back.")
 
     st.subheader("Tool use")
-    tools = [m for m in cmp.tools if m.delta is not None and m.delta_ci is not None]
+    tools = delta_rows(cmp.tools)
     if tools:
-        show_chart(
-            delta_figure(
-                *_delta_rows(tools),
-                "Tool dimensions: B - A (per-task means)",
-                hover=[f"A {m.a:.2f}, B {m.b:.2f}, over {m.n_tasks} tasks" for m in tools],
-            ),
-            key="compare_tool_deltas",
-        )
+        _delta_chart(tools, "Tool dimensions: B - A (per-task means)", tool_hover(tools.rows), "compare_tool_deltas")
     else:
         st.caption("No paired task has tool expectations on both sides.")
     unpaired = cmp.unpaired()
     if unpaired:
         with st.expander(f"Tasks only one side attempted ({len(unpaired)}): not compared"):
-            st.dataframe(
-                pd.DataFrame(
-                    {
-                        "task": [t.task for t in unpaired],
-                        "only in": [cmp.a_label if t.change == "only_a" else cmp.b_label for t in unpaired],
-                    }
-                ),
-                hide_index=True,
-                key="compare_unpaired",
-            )
+            st.dataframe(unpaired_table(cmp), hide_index=True, key="compare_unpaired")
 
 
 def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[str]) -> None:
@@ -231,8 +193,8 @@ def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[s
         return
     metric = st.radio(
         "Rank by",
-        list(METRIC_LABELS),
-        format_func=METRIC_LABELS.get,
+        list(COMPARED_METRICS),
+        format_func=COMPARED_METRICS.get,
         key="compare_leaderboard_metric",
         horizontal=True,
     )
@@ -245,35 +207,11 @@ def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[s
     except AgenticError as exc:
         st.info(f"No leaderboard: {md_text(exc)}", icon=":material/leaderboard:")
         return
-    probs = {
-        f"P(rank {r + 1})": [row.rank_probabilities[r] if row.rank_probabilities else None for row in board.rows]
-        for r in range(len(board.rows))
-    }
-    table = pd.DataFrame(
-        {
-            "rank": [row.rank for row in board.rows],
-            "assistant": [row.agent for row in board.rows],
-            "value": [pct(row.value) for row in board.rows],
-            "interval": [ci_text(row.ci) for row in board.rows],
-            **probs,
-        }
-    )
-    st.dataframe(
-        table,
-        hide_index=True,
-        key="compare_leaderboard",
-        column_config={
-            **{
-                name: st.column_config.ProgressColumn(name, min_value=0.0, max_value=1.0, format="percent")
-                for name in probs
-            },
-        },
-    )
-    what = METRIC_LABELS[metric] + ("" if board.k is None else f" at k = {board.k}")
-    st.caption(
-        f"Ranked by {what} over the {board.n_tasks} tasks every assistant attempted. The probability of each rank: "
-        f"{describe_method(board.p_method)}."
-    )
+    table, probs = leaderboard_table(board)
+    progress = {name: st.column_config.ProgressColumn(name, min_value=0.0, max_value=1.0, format="percent")
+                for name in probs}
+    st.dataframe(table, hide_index=True, key="compare_leaderboard", column_config=progress)
+    st.caption(leaderboard_caption(board, metric))
 
 
 run, settings, run_agg = results_page()
@@ -289,8 +227,8 @@ store = run_store()
 stored = store.runs() if store is not None else []
 source = st.radio(
     "What to compare",
-    list(SOURCES),
-    format_func=SOURCES.get,
+    list(COMPARE_SOURCES),
+    format_func=COMPARE_SOURCES.get,
     index=1 if len(assistants) >= 2 else 0,
     key="compare_source",
     horizontal=True,

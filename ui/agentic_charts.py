@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from agentic_core.analysis import AgenticSummary
-from ui.charts import BASE_LAYOUT, GUIDE_COLOR, TOOL_COLORS
+from ui.charts import TOOL_COLORS, bar_figure
 
 METRIC_COLORS = {
     "tool call accuracy": TOOL_COLORS["selection"],
@@ -15,49 +15,43 @@ METRIC_COLORS = {
 }
 
 
+Bar = tuple[str, float | None, tuple[float, float] | None, int]  # name, value, interval, conversations
+
+
+def _bars(summary: AgenticSummary) -> list[Bar]:
+    """Each computed metric's bar, in the figure's order; goal accuracy is a share (Wilson), the others means."""
+    bars: list[Bar] = []
+    for name, stat in (
+        ("tool call accuracy", summary.tool_call_accuracy),
+        ("topic adherence", summary.topic_adherence),
+    ):
+        if stat is not None:
+            bars.append((name, stat.mean, stat.ci, stat.n))
+    if summary.goal_accuracy is not None:
+        g = summary.goal_accuracy
+        bars.append(("goal accuracy", g.rate, g.ci, g.n))
+    if summary.goal_graded is not None:
+        s = summary.goal_graded
+        bars.append(("goal (graded)", s.mean, s.ci, s.n))
+    return bars
+
+
 def chart_values(summary: AgenticSummary) -> list[float | None]:
     """Each computed metric's run-level value, ``None`` where it is n/a (the bars the figure would draw)."""
-    found = [summary.tool_call_accuracy, summary.topic_adherence, summary.goal_graded]
-    values: list[float | None] = [s.mean for s in found if s is not None]
-    if summary.goal_accuracy is not None:
-        values.append(summary.goal_accuracy.rate)
-    return values
+    return [bar[1] for bar in _bars(summary)]
 
 
 def agentic_figure(summary: AgenticSummary) -> go.Figure:
     """Bars: each computed metric's mean (or share) over the scored conversations; error bars: intervals."""
-    entries: list[tuple[str, float | None, tuple[float, float] | None, int]] = []
-    if summary.tool_call_accuracy is not None:
-        s = summary.tool_call_accuracy
-        entries.append(("tool call accuracy", s.mean, s.ci, s.n))
-    if summary.topic_adherence is not None:
-        s = summary.topic_adherence
-        entries.append(("topic adherence", s.mean, s.ci, s.n))
-    if summary.goal_accuracy is not None:
-        g = summary.goal_accuracy
-        entries.append(("goal accuracy", g.rate, g.ci, g.n))
-    if summary.goal_graded is not None:
-        s = summary.goal_graded
-        entries.append(("goal (graded)", s.mean, s.ci, s.n))
-    names = [e[0] for e in entries]
-    means = [e[1] if e[1] is not None else 0.0 for e in entries]
-    plus = [(e[2][1] - e[1]) if e[2] and e[1] is not None else 0.0 for e in entries]
-    minus = [(e[1] - e[2][0]) if e[2] and e[1] is not None else 0.0 for e in entries]
-    fig = go.Figure(
-        go.Bar(
-            x=names,
-            y=means,
-            marker_color=[METRIC_COLORS[n] for n in names],
-            error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True, "color": GUIDE_COLOR},
-            text=["n/a" if e[1] is None else f"{e[1]:.2f}" for e in entries],
-            textposition="inside",
-            insidetextanchor="start",
-            textfont={"color": "#ffffff"},
-            customdata=[e[3] for e in entries],
-            hovertemplate="%{x}: %{y:.3f} over %{customdata} conversations<extra></extra>",
-        )
+    bars = _bars(summary)
+    names = [bar[0] for bar in bars]
+    return bar_figure(
+        names,
+        [bar[1] for bar in bars],
+        [bar[2] for bar in bars],
+        [bar[3] for bar in bars],
+        [METRIC_COLORS[n] for n in names],
+        "conversations",
+        320,
+        "value",
     )
-    fig.update_layout(
-        **{**BASE_LAYOUT, "hovermode": "closest"}, height=320, yaxis={"range": [0, 1.05], "title": "value"}
-    )
-    return fig

@@ -197,6 +197,52 @@ def posterior_figure(
     return fig
 
 
+def bar_figure(
+    names: Sequence[str],
+    means: Sequence[float | None],
+    cis: Sequence[tuple[float, float] | None],
+    counts: Sequence[int],
+    colors: Sequence[str],
+    counted: str,
+    height: int,
+    y_title: str,
+) -> go.Figure:
+    """Bars of means in [0, 1] with their intervals as error bars; ``n/a`` on a bar without a value.
+
+    Args:
+        names: One bar each.
+        means: Each bar's value, ``None`` where there is none (drawn at 0, labelled n/a, never read as 0).
+        cis: Each bar's interval, or ``None``.
+        counts: What each value is over (shown on hover).
+        colors: Each bar's colour.
+        counted: What the counts count ("interactions", "conversations").
+        height: The figure's height in pixels.
+        y_title: The value axis' title.
+    """
+    heights = [m if m is not None else 0.0 for m in means]
+    plus = [(ci[1] - m) if ci and m is not None else 0.0 for m, ci in zip(means, cis, strict=True)]
+    minus = [(m - ci[0]) if ci and m is not None else 0.0 for m, ci in zip(means, cis, strict=True)]
+    fig = go.Figure(
+        go.Bar(
+            x=list(names),
+            y=heights,
+            marker_color=list(colors),
+            error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True, "color": GUIDE_COLOR},
+            text=["n/a" if m is None else f"{m:.2f}" for m in means],
+            # At the foot of the bar: the error bar at its top never crosses the label.
+            textposition="inside",
+            insidetextanchor="start",
+            textfont={"color": "#ffffff"},
+            customdata=list(counts),
+            hovertemplate=f"%{{x}}: %{{y:.3f}} over %{{customdata}} {counted}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        **{**BASE_LAYOUT, "hovermode": "closest"}, height=height, yaxis={"range": [0, 1.05], "title": y_title}
+    )
+    return fig
+
+
 def tool_dimension_figure(summary: ToolSummary) -> go.Figure:
     """Mean of each tool dimension (and overall) with interval error bars."""
     names = list(summary.dimensions.keys())
@@ -204,28 +250,58 @@ def tool_dimension_figure(summary: ToolSummary) -> go.Figure:
     if summary.overall.mean is not None:  # no overall when the weights are all 0
         names.append("overall")
         entries.append(summary.overall)
-    means = [e.mean if e.mean is not None else 0.0 for e in entries]
-    plus = [(e.ci[1] - e.mean) if e.ci and e.mean is not None else 0.0 for e in entries]
-    minus = [(e.mean - e.ci[0]) if e.ci and e.mean is not None else 0.0 for e in entries]
-    fig = go.Figure(
-        go.Bar(
-            x=names,
-            y=means,
-            marker_color=[TOOL_COLORS[name] for name in names],
-            error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True, "color": GUIDE_COLOR},
-            text=[f"{m:.2f}" for m in means],
-            # At the foot of the bar: the error bar at its top never crosses the label.
-            textposition="inside",
-            insidetextanchor="start",
-            textfont={"color": "#ffffff"},
-            customdata=[e.n for e in entries],
-            hovertemplate="%{x}: %{y:.3f} over %{customdata} interactions<extra></extra>",
-        )
+    return bar_figure(
+        names,
+        [e.mean for e in entries],
+        [e.ci for e in entries],
+        [e.n for e in entries],
+        [TOOL_COLORS[name] for name in names],
+        "interactions",
+        340,
+        "mean score",
     )
-    fig.update_layout(
-        **{**BASE_LAYOUT, "hovermode": "closest"}, height=340, yaxis={"range": [0, 1.05], "title": "mean score"}
+
+
+def interval_rows(
+    labels: Sequence[str],
+    values: Sequence[float],
+    lows: Sequence[float],
+    highs: Sequence[float],
+    marker: dict[str, Any],
+    bar_color: str,
+    hover: Sequence[str] | None,
+    value_format: str,
+) -> go.Scatter:
+    """One row per label: a marker at the value and a horizontal bar for its interval (forest and delta plots).
+
+    Args:
+        labels: The rows, first at the top (with a reversed category axis).
+        values: Each row's value; ``lows`` and ``highs`` its interval.
+        marker: The markers' style (colour, size).
+        bar_color: The interval bars' colour.
+        hover: A line of text per row, or ``None``.
+        value_format: How the hover shows the value (a d3 format: ``.3f``, ``+.3f``).
+    """
+    x = np.asarray(values, dtype=float)
+    return go.Scatter(
+        x=x,
+        y=list(labels),
+        mode="markers",
+        marker=marker,
+        error_x={
+            "type": "data",
+            "symmetric": False,
+            "array": np.asarray(highs, dtype=float) - x,
+            "arrayminus": x - np.asarray(lows, dtype=float),
+            "color": bar_color,
+            "thickness": 2,
+            "width": 0,
+        },
+        customdata=list(hover) if hover is not None else None,
+        hovertemplate=f"%{{y}}: %{{x:{value_format}}}"
+        + ("<br>%{customdata}" if hover is not None else "")
+        + "<extra></extra>",
     )
-    return fig
 
 
 def forest_figure(
@@ -243,29 +319,8 @@ def forest_figure(
     ``separator_after`` draws a dashed line below that many rows (e.g. between the worst and the
     best tasks when the middle is left out); ``hover`` adds a line of text per row.
     """
-    means_arr = np.asarray(means, dtype=float)
-    plus = np.asarray(highs, dtype=float) - means_arr
-    minus = means_arr - np.asarray(lows, dtype=float)
     fig = go.Figure(
-        go.Scatter(
-            x=means_arr,
-            y=list(labels),
-            mode="markers",
-            marker={"color": color, "size": 8},
-            error_x={
-                "type": "data",
-                "symmetric": False,
-                "array": plus,
-                "arrayminus": minus,
-                "color": rgba(color, 0.6),
-                "thickness": 2,
-                "width": 0,
-            },
-            customdata=list(hover) if hover is not None else None,
-            hovertemplate="%{y}: %{x:.3f}"
-            + ("<br>%{customdata}" if hover is not None else "")
-            + "<extra></extra>",
-        )
+        interval_rows(labels, means, lows, highs, {"color": color, "size": 8}, rgba(color, 0.6), hover, ".3f")
     )
     if separator_after is not None and 0 < separator_after < len(labels):
         fig.add_hline(y=separator_after - 0.5, line={"color": GUIDE_COLOR, "dash": "dash", "width": 1})
@@ -346,9 +401,7 @@ def shrinkage_figure(
         )
     )
     if population is not None:
-        fig.add_vline(
-            x=population, line={"dash": "dot", "color": GUIDE_COLOR}, annotation_text="population mean"
-        )
+        fig.add_vline(x=population, line={"dash": "dot", "color": GUIDE_COLOR}, annotation_text="population mean")
     fig.update_layout(
         **{**BASE_LAYOUT, "hovermode": "closest"},
         height=max(260, 22 * len(labels) + 80),
@@ -374,25 +427,7 @@ def delta_figure(
     d = np.asarray(deltas, dtype=float)
     lo, hi = np.asarray(lows, dtype=float), np.asarray(highs, dtype=float)
     colors = [AT_COLOR if a > 0 else POW_COLOR if b < 0 else GUIDE_COLOR for a, b in zip(lo, hi, strict=True)]
-    fig = go.Figure(
-        go.Scatter(
-            x=d,
-            y=list(labels),
-            mode="markers",
-            marker={"color": colors, "size": 9},
-            error_x={
-                "type": "data",
-                "symmetric": False,
-                "array": hi - d,
-                "arrayminus": d - lo,
-                "color": GUIDE_COLOR,
-                "thickness": 2,
-                "width": 0,
-            },
-            customdata=list(hover) if hover is not None else None,
-            hovertemplate="%{y}: %{x:+.3f}" + ("<br>%{customdata}" if hover is not None else "") + "<extra></extra>",
-        )
-    )
+    fig = go.Figure(interval_rows(labels, d, lo, hi, {"color": colors, "size": 9}, GUIDE_COLOR, hover, "+.3f"))
     fig.add_vline(x=0, line={"color": GUIDE_COLOR, "dash": "dash", "width": 1})
     reach = float(np.nanmax(np.abs(np.concatenate([lo, hi, [0.05]])))) * 1.1
     fig.update_layout(

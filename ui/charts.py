@@ -264,9 +264,9 @@ def tool_dimension_figure(summary: ToolSummary) -> go.Figure:
 
 def interval_rows(
     labels: Sequence[str],
-    values: Sequence[float],
-    lows: Sequence[float],
-    highs: Sequence[float],
+    values: Sequence[float] | np.ndarray,
+    lows: Sequence[float] | np.ndarray,
+    highs: Sequence[float] | np.ndarray,
     marker: dict[str, Any],
     bar_color: str,
     hover: Sequence[str] | None,

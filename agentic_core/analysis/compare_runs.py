@@ -15,7 +15,7 @@ correct on one side and not on the other. :func:`leaderboard_of` ranks three or 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -97,6 +97,22 @@ class TaskChange(BaseModel):
     b_sessions: tuple[str, ...] = ()
 
 
+class ComparisonDocument(TypedDict):
+    """``compare --json`` (:meth:`RunComparison.to_json`): its keys are a public contract."""
+
+    a: str
+    b: str
+    k: int
+    mode: str
+    level: float
+    n_paired_tasks: int
+    n_excluded_tasks: int
+    excluded_reason: str | None
+    metrics: list[dict[str, Any]]
+    tasks: list[dict[str, Any]]
+    notes: list[str]
+
+
 class RunComparison(BaseModel):
     """B compared with A over their paired tasks.
 
@@ -133,7 +149,7 @@ class RunComparison(BaseModel):
         """The tasks only one side attempted."""
         return [t for t in self.tasks if t.change in ("only_a", "only_b")]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ComparisonDocument:
         """The ``compare --json`` document: ``metrics`` rows, ``tasks`` rows and a few facts about both."""
         return {
             "a": self.a_label,

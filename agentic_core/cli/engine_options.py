@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TypedDict
 
 from agentic_core.engines import DEFAULT_ENGINE, ENGINES
 from agentic_core.engines.ray_session import RAY_INSTALL
@@ -29,6 +29,13 @@ def add_engine_options(ev: argparse.ArgumentParser) -> None:
     )
 
 
-def engine_keywords(args: argparse.Namespace) -> dict[str, Any]:
+class EngineKeywords(TypedDict):
+    """``evaluate``'s ``engine`` and ``ray_address``, by keyword."""
+
+    engine: str
+    ray_address: str | None
+
+
+def engine_keywords(args: argparse.Namespace) -> EngineKeywords:
     """``evaluate``'s ``engine`` and ``ray_address`` from the options (commands without them: local)."""
     return {"engine": getattr(args, "engine", DEFAULT_ENGINE), "ray_address": getattr(args, "ray_address", None)}

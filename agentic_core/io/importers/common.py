@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -80,6 +80,20 @@ class RecordMap:
         """A warning: the record is mapped, but something in it was left out or guessed."""
         self.issue("warning", path, rule, value, fix)
 
+    def required_id(self, raw: dict[str, Any], key: str, what: str, fix: str) -> str | None:
+        """The id under ``key`` (a string or an integer) as a string; ``None``, with an error, when it is not one.
+
+        Args:
+            raw: The original record.
+            key: The key of the id.
+            what: What the id must be, for the rule (``the task's index (an integer or a string)``).
+            fix: What to do about it.
+        """
+        found = text_id(raw.get(key))
+        if found is None:
+            self.error(key, f"must be {what}", raw.get(key), fix)
+        return found
+
     def origin(self, mapped: str, source: str | None) -> None:
         """Note that the mapped record's ``mapped`` path came from ``source`` in the original record."""
         if source is not None:
@@ -143,6 +157,33 @@ def map_records(
             out.records.append(mapped)
             out.origins[index] = rec.origins
         out.record_issues.extend(rec.warnings)
+    return out
+
+
+class RecordImporter(Protocol):
+    """One file's import in a format whose records each map to one conversation."""
+
+    keys: KeyTally
+
+    def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
+        """One original record as a seed conversation (``None``, with an error recorded, to skip it)."""
+        ...
+
+
+def import_records(file: str, parsed: Parsed, importer: RecordImporter, *, what: str) -> Parsed:
+    """Map every record of a file with ``importer``, then add its notes on the keys it did not read.
+
+    Args:
+        file: The file name.
+        parsed: The file as parsed (one original record per record).
+        importer: The format's importer for this file.
+        what: What each record must be, for the message about a record that is not an object.
+
+    Returns:
+        The mapped file, with every issue located in the original records (see :func:`map_records`).
+    """
+    out = map_records(file, parsed, importer.one, what=what)
+    out.issues.extend(importer.keys.issues(file))
     return out
 
 

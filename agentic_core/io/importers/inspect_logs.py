@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentic_core.io.importers.build import interaction, missing_reply
-from agentic_core.io.importers.common import KeyTally, RecordMap, content_text, file_stem, map_records, text_id
+from agentic_core.io.importers.common import KeyTally, RecordMap, content_text, file_stem, map_records
 from agentic_core.io.importers.messages import Turn, walk_messages, whole_trace
 from agentic_core.io.importers.tau_bench import collapse
 from agentic_core.io.line_numbers import LazyLines
@@ -99,10 +99,9 @@ class _InspectImporter:
     def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
         """One sample as a seed conversation (``None``, with an error recorded, when it cannot be mapped)."""
         self.keys.see(rec, raw)
-        sample_id = text_id(raw.get("id"))
+        sample_id = rec.required_id(raw, "id", "the sample's id (a string or an integer)",
+                                    "keep the samples as Inspect wrote them")
         if sample_id is None:
-            rec.error("id", "must be the sample's id (a string or an integer)", raw.get("id"),
-                      "keep the samples as Inspect wrote them")
             return None
         epoch = raw.get("epoch", 1)
         if isinstance(epoch, bool) or not isinstance(epoch, int):

@@ -38,7 +38,7 @@ from agentic_core.io.importers.common import (
     KeyTally,
     RecordMap,
     file_stem,
-    map_records,
+    import_records,
     text_id,
 )
 from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages, whole_trace
@@ -194,16 +194,8 @@ class _OpenAIImporter:
 
 
 def import_openai(file: str, parsed: Parsed) -> Parsed:
-    """Map a file of OpenAI-style chat traces to seed-format records (see the module's description).
+    """Map a file of OpenAI-style chat traces, one per record, to seed-format records (see the module's description).
 
-    Args:
-        file: The file name.
-        parsed: The file as parsed (one trace per record).
-
-    Returns:
-        The mapped file, with every issue located in the original traces.
+    As :func:`~agentic_core.io.importers.common.import_records`.
     """
-    importer = _OpenAIImporter(file)
-    out = map_records(file, parsed, importer.one, what="a trace object with 'messages'")
-    out.issues.extend(importer.keys.issues(file))
-    return out
+    return import_records(file, parsed, _OpenAIImporter(file), what="a trace object with 'messages'")

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentic_core.io.importers.build import interaction, missing_reply, spread_over_turns, unanswered
-from agentic_core.io.importers.common import KeyTally, RecordMap, file_stem, map_records
+from agentic_core.io.importers.common import KeyTally, RecordMap, file_stem, import_records
 from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages, whole_trace
 from agentic_core.io.importers.openai_traces import conversation_ids
 from agentic_core.io.parsed import Parsed
@@ -142,16 +142,8 @@ class _RagasImporter:
 
 
 def import_ragas(file: str, parsed: Parsed) -> Parsed:
-    """Map a file of Ragas samples to seed-format records (see the module's description).
+    """Map a file of Ragas samples, one per record, to seed-format records (see the module's description).
 
-    Args:
-        file: The file name.
-        parsed: The file as parsed (one sample per record).
-
-    Returns:
-        The mapped file, with every issue located in the original samples.
+    As :func:`~agentic_core.io.importers.common.import_records`.
     """
-    importer = _RagasImporter(file)
-    out = map_records(file, parsed, importer.one, what="a sample object with 'user_input'")
-    out.issues.extend(importer.keys.issues(file))
-    return out
+    return import_records(file, parsed, _RagasImporter(file), what="a sample object with 'user_input'")

@@ -25,7 +25,7 @@ from typing import Any
 
 from agentic_core.common.wording import plural
 from agentic_core.io.importers.build import interaction, missing_reply
-from agentic_core.io.importers.common import KeyTally, RecordMap, file_stem, map_records, text_id
+from agentic_core.io.importers.common import KeyTally, RecordMap, file_stem, import_records
 from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages, whole_trace
 from agentic_core.io.load_report import Issue
 from agentic_core.io.parsed import Parsed
@@ -59,10 +59,9 @@ class _TauImporter:
     def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
         """One trial as a seed conversation (``None``, with an error recorded, when it cannot be mapped)."""
         self.keys.see(rec, raw)
-        task_id = text_id(raw.get("task_id"))
+        task_id = rec.required_id(raw, "task_id", "the task's index (an integer or a string)",
+                                  "give each trial the task_id tau-bench wrote")
         if task_id is None:
-            rec.error("task_id", "must be the task's index (an integer or a string)", raw.get("task_id"),
-                      "give each trial the task_id tau-bench wrote")
             return None
         trial = raw.get("trial")
         seen = self.trials.get(task_id, 0)
@@ -164,17 +163,11 @@ class _TauImporter:
 
 
 def import_tau_bench(file: str, parsed: Parsed) -> Parsed:
-    """Map a tau-bench results file to seed-format records (see the module's description).
+    """Map a tau-bench results file, one trial per record, to seed-format records (see the module's description).
 
-    Args:
-        file: The file name.
-        parsed: The file as parsed (one trial per record).
-
-    Returns:
-        The mapped file, with every issue located in the original trials.
+    As :func:`~agentic_core.io.importers.common.import_records`, plus the note on partial rewards.
     """
     importer = _TauImporter(file)
-    out = map_records(file, parsed, importer.one, what="a trial object with 'task_id', 'reward' and 'traj'")
-    out.issues.extend(importer.keys.issues(file))
+    out = import_records(file, parsed, importer, what="a trial object with 'task_id', 'reward' and 'traj'")
     out.issues.extend(importer.partial_issue(file))
     return out

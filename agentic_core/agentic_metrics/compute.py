@@ -38,6 +38,7 @@ from agentic_core.agentic_metrics.tool_call_accuracy import conversation_tool_ca
 from agentic_core.agentic_metrics.topic_adherence import TopicCounts
 from agentic_core.agentic_metrics.topic_offline import classify_queries, similarity_backend
 from agentic_core.common.passing import reaches
+from agentic_core.common.text_normal import fold_case
 from agentic_core.data.schemas import Conversation
 from agentic_core.errors import SettingsError
 from agentic_core.judges.base import Judge, JudgeItem, Verdict
@@ -195,10 +196,10 @@ def _topics_offline(convs: Sequence[Conversation], backend: str) -> list[TopicRe
 
 def _evidence_text(fields: dict[str, object], transcript: str) -> str:
     quotes = fields.get("evidence") or []
-    folded = " ".join(transcript.split()).casefold()
+    folded = fold_case(transcript)
     shown = []
     for quote in quotes if isinstance(quotes, list) else []:
-        found = " ".join(str(quote).split()).casefold() in folded
+        found = fold_case(str(quote)) in folded
         shown.append(f"\u201c{quote}\u201d" + ("" if found else " (not found in the conversation)"))
     text = str(fields.get("reasoning") or "")
     return f"{text} Evidence: {'; '.join(shown)}" if shown else text

@@ -35,6 +35,7 @@ from langchain_core.runnables import Runnable
 from pydantic import SecretStr
 
 from agentic_core.common.secrets import mask_known, register_secret
+from agentic_core.common.text_normal import squeeze
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, gather_stream
 from agentic_core.judges.llm_errors import (
@@ -420,7 +421,7 @@ class LLMJudge:
             return
         self._step = step + 1
         refused, now = self._steps[step], self._steps[step + 1]
-        reason = " ".join(self._scrub(describe_error(error, 1)).split())[:300]
+        reason = squeeze(self._scrub(describe_error(error, 1)))[:300]
         self.warnings.append(
             f"structured output: the server refused {refused} ({reason}); the judge asks for {now} for the rest "
             "of the run (set --structured-output to choose)"

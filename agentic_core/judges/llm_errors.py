@@ -7,6 +7,8 @@ recognised by class name and attributes, so that none of the SDKs has to be inst
 
 from __future__ import annotations
 
+from agentic_core.common.text_normal import squeeze
+
 # Exception class names (anywhere in the MRO) that mean "try again": rate limits, overload and
 # transport failures of the provider SDKs we support.
 _RETRYABLE_NAMES = frozenset(
@@ -161,7 +163,7 @@ def not_json_detail(exc: BaseException) -> str | None:
         return "HTTP 200"
     if not isinstance(body, str):
         return None
-    snippet = " ".join(body[:_BODY_SNIPPET_CHARS].split())
+    snippet = squeeze(body[:_BODY_SNIPPET_CHARS])
     return f"it began {snippet!r}" if snippet else "it was empty"
 
 

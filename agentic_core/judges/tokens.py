@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from agentic_core.common.text_normal import squeeze
 from agentic_core.judges.lexicon import word_keys
 from agentic_core.judges.values import DateValue, format_date, format_number
 
@@ -215,7 +216,7 @@ _TIME_GROUPS = frozenset({"T", "T2", "T3", "T4", "T5"})
 def _canon_unit(raw: str | None) -> str | None:
     if not raw:
         return None
-    raw = re.sub(r"\s+", " ", raw.strip())
+    raw = squeeze(raw)
     for pattern, canon, _fam in _UNIT_LOOKUP:
         if pattern.match(raw):
             return canon

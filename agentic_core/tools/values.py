@@ -4,48 +4,12 @@
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any
 
+from agentic_core.common.text_normal import normalise_text
 from agentic_core.data.schemas import ParameterRule
 from agentic_core.errors import show_value
-
-_PUNCT_CATEGORIES = frozenset({"Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps"})
-_WHITESPACE = re.compile(r"\s+")
-# Full stop, apostrophes and hyphens (not dashes) join the letters around them.
-_WORD_JOINERS = frozenset(".'\u2019-\u2010\u2011")
-
-
-@lru_cache(maxsize=65536)
-def normalise_text(text: str) -> str:
-    """Normalise text for the ``text`` rule: NFKC, case-fold, punctuation to spaces, squeeze spaces.
-
-    Punctuation and runs of whitespace become one space (docs/statistics.md), so ``"New York, NY"``
-    equals ``"new york,ny"``. A hyphen, apostrophe or full stop *inside* a word, between two letters
-    (``e-mail``, ``U.S.A``, ``don't``), joins rather than separates: it is dropped, so ``"e-mail"``
-    equals ``"email"`` and ``"U.S.A."`` equals ``"usa"``. Between digits it separates, so ``"3.14"``
-    never equals ``"314"``.
-
-    Args:
-        text: Any string.
-
-    Returns:
-        The normalised string.
-    """
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    out = []
-    last = len(folded) - 1
-    for i, ch in enumerate(folded):
-        category = unicodedata.category(ch)
-        if category in _PUNCT_CATEGORIES:
-            joins = ch in _WORD_JOINERS and 0 < i < last and folded[i - 1].isalpha() and folded[i + 1].isalpha()
-            out.append("" if joins else " ")
-        else:
-            out.append(ch)
-    return _WHITESPACE.sub(" ", "".join(out)).strip()
 
 
 def is_number(value: Any) -> bool:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.analysis.compare_runs import TOOL_METRICS, RunComparison
+from agentic_core.common.frame_columns import PASS_METRICS, StatCols
 from agentic_core.errors import SettingsError
 
-PASS_METRICS = ("success_rate", "pass_at_k", "pass_pow_k")
 GATE_METRICS = (*PASS_METRICS, *TOOL_METRICS)
 """Every metric name a gate accepts."""
 WORSE_CONFIDENCE = 0.95
@@ -80,11 +80,11 @@ def parse_gate_metrics(text: str, place: str = "--fail-if-worse") -> list[tuple[
 
 def _aggregate_value(agg: Aggregate, metric: str) -> tuple[float | None, tuple[float, float] | None]:
     """A metric's value and interval in an aggregate (the headline K for pass@k / pass^k)."""
-    if metric == "success_rate":
+    if metric == StatCols.SUCCESS_RATE:
         return agg.success_rate.value, agg.success_rate.ci
-    if metric == "pass_at_k":
+    if metric == StatCols.PASS_AT_K:
         return agg.headline.pass_at_k, agg.headline.pass_at_k_ci
-    if metric == "pass_pow_k":
+    if metric == StatCols.PASS_POW_K:
         return agg.headline.pass_pow_k, agg.headline.pass_pow_k_ci
     name = metric.removeprefix("tool_")
     stat = agg.tool_summary.overall if name == "overall" else agg.tool_summary.dimensions[name]

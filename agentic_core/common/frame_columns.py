@@ -57,6 +57,10 @@ class StatCols(Columns):
     """Whether the row's statistics have values (n == 0, or n < k under ``unbiased``, have none)."""
 
 
+PASS_METRICS: Final = (StatCols.SUCCESS_RATE, StatCols.PASS_AT_K, StatCols.PASS_POW_K)
+"""The three pass metrics, by the name their columns, JSON fields and command-line metric names carry."""
+
+
 class GroupCols(StatCols, then=StatCols.ALL):
     """``Aggregate.groups``: one row per group of the unit of trial (task, all conversations, conversation).
 

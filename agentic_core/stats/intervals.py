@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from agentic_core.common.frame_columns import StatCols
 from agentic_core.errors import SettingsError, UndefinedEstimateError
 from agentic_core.settings import Estimator, Mode, check_estimator, check_k, check_level, check_mode, check_prior
 from agentic_core.stats.counts import FloatArray, check_count_arrays, check_counts, distinct_pairs
@@ -188,9 +189,9 @@ def group_table(
     # Every point inside its interval: the unbiased pass^8 of 7/10 is 0, below the transformed
     # Wilson bound; a skewed posterior's mean can pass its tail quantile. Widen to the point.
     bounds = {
-        "success_rate": (mean_p, lo_p, hi_p),
-        "pass_at_k": (at_k, pass_at_from_p(lo_p, k_), pass_at_from_p(hi_p, k_)),
-        "pass_pow_k": (pow_k, pass_pow_from_p(lo_p, k_), pass_pow_from_p(hi_p, k_)),
+        StatCols.SUCCESS_RATE: (mean_p, lo_p, hi_p),
+        StatCols.PASS_AT_K: (at_k, pass_at_from_p(lo_p, k_), pass_at_from_p(hi_p, k_)),
+        StatCols.PASS_POW_K: (pow_k, pass_pow_from_p(lo_p, k_), pass_pow_from_p(hi_p, k_)),
     }
     columns: dict[str, FloatArray] = {}
     for name, (point, low, high) in bounds.items():
@@ -199,11 +200,11 @@ def group_table(
         columns[f"{name}_ci_high"] = keep(np.fmax(high, point))
     frame = pd.DataFrame(
         {
-            "n": n_arr,
-            "c": c_arr,
-            "observed_success_rate": keep(rate),
+            StatCols.N: n_arr,
+            StatCols.C: c_arr,
+            StatCols.OBSERVED_SUCCESS_RATE: keep(rate),
             **columns,
-            "defined": defined[dist.inverse],
+            StatCols.DEFINED: defined[dist.inverse],
         }
     )
     frame.attrs.update(k=k_, mode=md, estimator=est, level=lvl)

@@ -98,6 +98,17 @@ def _key_text(key: Any) -> str:
     return f".{key}" if isinstance(key, str) and key.isidentifier() else f"[{key!r}]"
 
 
+def _repair_slot(node: Any, slot: Any, child: str, stack: list[tuple[Any, str]], repaired: list[str]) -> None:
+    """Repair the string at ``node[slot]`` (a dict's key or a list's index), or queue the container there."""
+    value = node[slot]
+    if isinstance(value, str):
+        if not value.isascii() and _SURROGATE.search(value):
+            node[slot] = _SURROGATE.sub(REPLACEMENT, value)
+            repaired.append(child)
+    elif isinstance(value, (dict, list)):
+        stack.append((value, child))
+
+
 def repair_surrogates(raw: Any) -> list[str]:
     """Replace lone surrogates in every string of ``raw`` (keys included), in place.
 
@@ -110,28 +121,16 @@ def repair_surrogates(raw: Any) -> list[str]:
         node, path = stack.pop()
         if isinstance(node, dict):
             for key in list(node):
-                value = node[key]
                 child = path + _key_text(key) if path else (key if isinstance(key, str) else f"[{key!r}]")
                 if isinstance(key, str) and not key.isascii() and _SURROGATE.search(key):
                     new_key = _SURROGATE.sub(REPLACEMENT, key)
                     node[new_key] = node.pop(key)
                     repaired.append(child)
                     key = new_key
-                if isinstance(value, str):
-                    if not value.isascii() and _SURROGATE.search(value):
-                        node[key] = _SURROGATE.sub(REPLACEMENT, value)
-                        repaired.append(child)
-                elif isinstance(value, (dict, list)):
-                    stack.append((value, child))
+                _repair_slot(node, key, child, stack, repaired)
         elif isinstance(node, list):
-            for i, value in enumerate(node):
-                child = f"{path}[{i}]"
-                if isinstance(value, str):
-                    if not value.isascii() and _SURROGATE.search(value):
-                        node[i] = _SURROGATE.sub(REPLACEMENT, value)
-                        repaired.append(child)
-                elif isinstance(value, (dict, list)):
-                    stack.append((value, child))
+            for i in range(len(node)):
+                _repair_slot(node, i, f"{path}[{i}]", stack, repaired)
     return sorted(repaired)
 
 

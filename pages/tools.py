@@ -34,6 +34,9 @@ from ui.views import FAILING_COLUMNS, dimensions_caption, failing_page, failing_
 RUN_MEMO_KEY = "_tools_run_memo"
 FAILING_MEMO_KEY = "_tools_failing_memo"
 _FAILING_MEMO_SIZE = 8
+FILTER_HELP = "Keep interactions that expected or called any of these tools."
+SEARCH_PLACEHOLDER = "session, qa_id, tool or words in the reasoning"
+SEARCH_HELP = "Case-insensitive substring search over session_id, qa_id, tools, missing / extra calls and reasoning."
 
 
 def per_run(run: ActiveRun) -> dict[str, Any]:
@@ -91,18 +94,9 @@ def failing_calls(settings: AggregateSettings, agg: Aggregate) -> None:
         )
         return
     filter_cols = st.columns([2, 3])
-    chosen = filter_cols[0].multiselect(
-        "Filter by tool name",
-        sorted(run_tables["breakdown"]["tool_name"].astype(str)),
-        key="tools_filter",
-        help="Keep interactions that expected or called any of these tools.",
-    )
-    search = filter_cols[1].text_input(
-        "Search",
-        key="tools_search",
-        placeholder="session, qa_id, tool or words in the reasoning",
-        help="Case-insensitive substring search over session_id, qa_id, tools, missing / extra calls and reasoning.",
-    )
+    names = sorted(run_tables["breakdown"]["tool_name"].astype(str))
+    chosen = filter_cols[0].multiselect("Filter by tool name", names, key="tools_filter", help=FILTER_HELP)
+    search = filter_cols[1].text_input("Search", key="tools_search", placeholder=SEARCH_PLACEHOLDER, help=SEARCH_HELP)
     view = filter_failing_calls(failing, run_tables["names"], chosen, search)
     wanted = 1
     if len(view) > FAILING_PAGE_ROWS:

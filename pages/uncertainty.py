@@ -9,6 +9,7 @@ import streamlit as st
 from agentic_core import AgenticError
 from agentic_core.analysis import RANK_METRICS, posterior_view, rank_tasks
 from agentic_core.stats import describe_method
+from ui import views
 from ui.cards import card, kpi, kpi_row
 from ui.charts import fit_x_range, forest_figure, posterior_figure, shrinkage_figure
 from ui.controls import prior_controls, set_value, settings_or_error
@@ -19,18 +20,6 @@ from ui.page_head import page_head
 from ui.planner_view import render_planner
 from ui.state import get_aggregate
 from ui.theme import show_chart
-from ui.views import (
-    RANK_COLORS,
-    draws_note,
-    has_shrinkage,
-    posterior_panels,
-    rank_label,
-    table_caption,
-    target_sentence,
-    task_plot,
-    task_table,
-    uses_the_prior,
-)
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +70,8 @@ samples = post.samples
 n_groups = samples.n_groups
 
 st.subheader(f"Posterior of the dataset-level numbers at K = {k}")
-st.markdown(target_sentence(post, agg, settings))
-if uses_the_prior(post, agg):
+st.markdown(views.target_sentence(post, agg, settings))
+if views.uses_the_prior(post, agg):
     prior_controls()
     st.caption(
         "The prior is the belief about each task's success probability before seeing its attempts (used for "
@@ -120,8 +109,11 @@ pass_k_cards(
     row,
     k,
     evidence,
-    (point.pass_at_k, point.pass_at_k_ci, f"Posterior mean of the probability that at least one of {k} attempts "
-     "is correct."),
+    (
+        point.pass_at_k,
+        point.pass_at_k_ci,
+        f"Posterior mean of the probability that at least one of {k} attempts is correct.",
+    ),
     (point.pass_pow_k, point.pass_pow_k_ci, f"Posterior mean of the probability that all {k} attempts are correct."),
 )
 if evidence.measured:
@@ -138,11 +130,11 @@ else:
         st.warning(evidence.sentence)
 
 fig_cols = st.columns(3)
-for column, panel in zip(fig_cols, posterior_panels(post, float(pow_target), evidence.measured), strict=False):
+for column, panel in zip(fig_cols, views.posterior_panels(post, float(pow_target), evidence.measured), strict=False):
     figure = posterior_figure(panel.draws, panel.ci, panel.mean, panel.title, panel.color, target=panel.target)
     also = () if panel.target is None else (panel.target,)
     show_chart(fit_x_range(figure, panel.draws, also), key=panel.key, where=column)
-st.caption(draws_note(post, settings))
+st.caption(views.draws_note(post, settings))
 if point.n_excluded:
     st.warning(f"{point.excluded_reason}.")
 for note in point.notes:
@@ -163,13 +155,13 @@ if agg.unit != "task" or post.tasks is None:
 rank_by = st.selectbox(
     "Rank tasks by",
     list(RANK_METRICS),
-    format_func=lambda m: rank_label(m, k),
+    format_func=lambda m: views.rank_label(m, k),
     key="unc_rank_by",
     help="Worst first: lowest posterior mean, then lowest upper bound.",
 )
 ranking = rank_tasks(post.tasks, rank_by)
 ranked = ranking.ranked
-metric_label = rank_label(ranking.metric, k)
+metric_label = views.rank_label(ranking.metric, k)
 n_tasks = len(ranked)
 per_end = st.slider(
     "Tasks to plot at each end",
@@ -179,7 +171,7 @@ per_end = st.slider(
     key="unc_forest_n",
     help="The forest plot shows this many worst and best tasks; all tasks are in the table below.",
 )
-plot = task_plot(ranking, int(per_end), k)
+plot = views.task_plot(ranking, int(per_end), k)
 st.caption(plot.caption)
 shown = plot.shown
 show_chart(
@@ -189,14 +181,14 @@ show_chart(
         shown[f"{rank_by}_ci_low"].to_numpy(),
         shown[f"{rank_by}_ci_high"].to_numpy(),
         f"{metric_label}: posterior mean and {level:.0%} credible interval per task",
-        RANK_COLORS[ranking.metric],
+        views.RANK_COLORS[ranking.metric],
         hover=plot.hover,
         separator_after=plot.separator,
     ),
     key="unc_forest",
 )
 
-if has_shrinkage(ranked):
+if views.has_shrinkage(ranked):
     st.subheader("Shrinkage towards the population")
     st.caption(
         "Each task's observed success rate (hollow) and its success probability under the population model "
@@ -217,7 +209,7 @@ if has_shrinkage(ranked):
 
 ci_label = f"{level:.0%} credible interval"
 st.dataframe(
-    task_table(ranked),
+    views.task_table(ranked),
     hide_index=True,
     key="unc_tasks",
     column_config={
@@ -240,7 +232,7 @@ st.dataframe(
         "shrunk_ci": st.column_config.TextColumn(f"p (population model) {ci_label}"),
     },
 )
-st.caption(table_caption(ranking, k, settings))
+st.caption(views.table_caption(ranking, k, settings))
 if ranking.n_undefined:
     st.warning(
         f"{ranking.n_undefined:,} task(s) have no scored attempt (every attempt is unscored: a judge failure or an "

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO, get_args
 
-from agentic_core.common.keywords import attributes
+from agentic_core.common.keywords import keywords_from
 from agentic_core.errors import DataError, SettingsError
 from agentic_core.settings import SETTINGS, default_of
 from agentic_core.stats.planner import DEFAULT_ATTEMPTS, DEFAULT_TASKS, Plan, PlanMetric, plan_evaluation
@@ -182,7 +182,7 @@ def run_plan(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     population, _ = _population(args)
     plan = plan_evaluation(
         population,
-        **attributes(
+        **keywords_from(
             args, "metric", "k", "mode", "target", "estimator", "half_width", "difference", "power", "correlation",
             level="ci_level", interactions_per_attempt="interactions",
         ),

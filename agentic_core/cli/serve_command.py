@@ -12,7 +12,7 @@ import logging
 import os
 from typing import TextIO
 
-from agentic_core.common.keywords import attributes
+from agentic_core.common.keywords import keywords_from
 from agentic_core.errors import SettingsError
 from agentic_core.judges.runner import CACHE_MODES
 from agentic_core.service.config import (
@@ -124,7 +124,7 @@ def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 f"export {args.token_env}=$(python -c 'import secrets; print(secrets.token_urlsafe(32))') first",
             )
     config = ServiceConfig.build(
-        **attributes(
+        **keywords_from(
             args, "max_datasets", "max_interactions", "cache_path", "allow_env_keys", "body_timeout_s",
             "request_deadline_s", "max_judge_call_s", "max_llm_requests", "offline_workers",
             cache_mode="cache", allowed_origins="allow_origin",

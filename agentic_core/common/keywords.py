@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def attributes(source: object, *names: str, **renamed: str) -> dict[str, Any]:
+def keywords_from(source: object, *names: str, **renamed: str) -> dict[str, Any]:
     """Keyword arguments from ``source``'s attributes.
 
     Args:

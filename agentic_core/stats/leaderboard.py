@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from pydantic import BaseModel, ConfigDict
 
-from agentic_core.common.keywords import attributes
+from agentic_core.common.keywords import keywords_from
 from agentic_core.errors import SettingsError
 from agentic_core.settings import (
     Estimator,
@@ -184,5 +184,5 @@ def leaderboard(
         )
         for j in order
     )
-    counts = attributes(sample, "n_tasks", "n_excluded", "excluded_reason", "interval_method", "p_method", "notes")
+    counts = keywords_from(sample, "n_tasks", "n_excluded", "excluded_reason", "interval_method", "p_method", "notes")
     return Leaderboard(metric=metric, k=k_out, rows=rows, **counts)

@@ -12,12 +12,12 @@ from agentic_core.stats import explain_label
 from ui.cards import KPI_WIDTH, card, kpi, kpi_row
 from ui.charts import curve_figure
 from ui.controls import results_page
-from ui.format import INTERPRETATION_BADGES, ci_text, md_text, pct, settings_sentence
+from ui.format import INTERPRETATION_BADGES, md_text, pct, settings_sentence
 from ui.guide import how_to_read
 from ui.memo import session_memo
 from ui.telemetry_cost import show_cost
 from ui.theme import show_chart
-from ui.trend_charts import assistant_figure
+from ui.trend_charts import assistant_figure, headline_columns
 
 SAMPLE_TITLES = {sample.title for sample in SAMPLES.values()}
 
@@ -142,12 +142,7 @@ if breakdown:
                 "assistant": [r.assistant for r in breakdown],
                 "conversations": [r.conversations for r in breakdown],
                 "fully correct": [f"{r.correct_conversations:,} of {r.scored_conversations:,}" for r in breakdown],
-                "success rate": [pct(r.success_rate) for r in breakdown],
-                "success interval": [ci_text(r.success_rate_ci) for r in breakdown],
-                f"pass@{k}": [pct(r.pass_at_k) for r in breakdown],
-                f"pass@{k} interval": [ci_text(r.pass_at_k_ci) for r in breakdown],
-                f"pass^{k}": [pct(r.pass_pow_k) for r in breakdown],
-                f"pass^{k} interval": [ci_text(r.pass_pow_k_ci) for r in breakdown],
+                **headline_columns(breakdown, k),
                 "notes": ["; ".join(r.notes) for r in breakdown],
             }
         )

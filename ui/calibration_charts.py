@@ -23,20 +23,33 @@ def _threshold_line(fig: go.Figure, x: float, text: str, dash: str) -> None:
     )
 
 
+def diagonal(name: str) -> go.Scatter:
+    """The dotted 0-1 diagonal (chance on a ROC curve, perfect calibration on a reliability diagram)."""
+    return go.Scatter(
+        x=[0, 1], y=[0, 1], mode="lines", line={"color": GUIDE_COLOR, "dash": "dot"}, name=name, hoverinfo="skip"
+    )
+
+
+def diamond(
+    x: float, y: float, name: str, hovertemplate: str, size: int, customdata: list[int] | None = None
+) -> go.Scatter:
+    """One highlighted point (the current threshold, the judge's own abstentions) drawn as a diamond."""
+    return go.Scatter(
+        x=[x],
+        y=[y],
+        mode="markers",
+        marker={"color": POW_COLOR, "size": size, "symbol": "diamond"},
+        name=name,
+        hovertemplate=hovertemplate,
+        customdata=customdata,
+    )
+
+
 def roc_figure(cal: Calibration) -> go.Figure:
     """The ROC curve (false against true positive rate), the chance diagonal, and the current threshold."""
     xs, ys = zip(*cal.roc, strict=True) if cal.roc else ((), ())
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=[0, 1],
-            y=[0, 1],
-            mode="lines",
-            line={"color": GUIDE_COLOR, "dash": "dot"},
-            name="chance",
-            hoverinfo="skip",
-        )
-    )
+    fig.add_trace(diagonal("chance"))
     auc = "undefined" if cal.auc is None else f"{cal.auc:.3f}"
     fig.add_trace(
         go.Scatter(
@@ -51,13 +64,12 @@ def roc_figure(cal: Calibration) -> go.Figure:
     point = cal.at_threshold
     if point.false_positive_rate is not None and point.true_positive_rate is not None:
         fig.add_trace(
-            go.Scatter(
-                x=[point.false_positive_rate],
-                y=[point.true_positive_rate],
-                mode="markers",
-                marker={"color": POW_COLOR, "size": 12, "symbol": "diamond"},
-                name=f"threshold {cal.threshold:.2f}",
-                hovertemplate="at the threshold: FPR %{x:.2f}, TPR %{y:.2f}<extra></extra>",
+            diamond(
+                point.false_positive_rate,
+                point.true_positive_rate,
+                f"threshold {cal.threshold:.2f}",
+                "at the threshold: FPR %{x:.2f}, TPR %{y:.2f}<extra></extra>",
+                12,
             )
         )
     layout = {**BASE_LAYOUT, "hovermode": "closest"}
@@ -105,16 +117,7 @@ def reliability_figure(cal: Calibration) -> go.Figure:
     """Per judge-score bin, the share people marked correct against the mean score (diagonal = calibrated)."""
     bins = [b for b in cal.reliability if b.n]
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=[0, 1],
-            y=[0, 1],
-            mode="lines",
-            line={"color": GUIDE_COLOR, "dash": "dot"},
-            name="perfectly calibrated",
-            hoverinfo="skip",
-        )
-    )
+    fig.add_trace(diagonal("perfectly calibrated"))
     fig.add_trace(
         go.Bar(
             x=[(b.low + b.high) / 2 for b in bins],

@@ -11,6 +11,7 @@ The widget keys are also the URL's parameter names (``/tools?k=5&w_sequence=0``)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -68,6 +69,19 @@ def _bound(key: str, default: Any = None) -> dict[str, Any]:
     return {"key": key, "on_change": _remember, "args": (key,)}
 
 
+def _choice(widget: Callable[..., Any], key: str, **extra: Any) -> None:
+    """A setting with named choices (unit, mode, estimator, target): its label, choices and their words."""
+    spec = SETTINGS[KEYS[key]]
+    widget(
+        spec.label,
+        list(spec.choices),
+        format_func=lambda c: spec.choice_labels.get(c, c),  # a choice without words shows as itself
+        help=_help(key),
+        **extra,
+        **_bound(key),
+    )
+
+
 def threshold_default(run: ActiveRun) -> float:
     """The judge's recommended threshold, rounded to the slider's step."""
     return round(float(run.result.recommended_threshold), 2)
@@ -92,26 +106,9 @@ def sidebar_controls(run: ActiveRun) -> None:
         help=_help("k"),
         **_bound("k"),
     )
-    unit = SETTINGS["unit"]
-    sb.selectbox(
-        unit.label,
-        list(unit.choices),
-        format_func=lambda c: unit.choice_labels.get(c, c),
-        help=_help("unit"),
-        **_bound("unit"),
-    )
-    for key in ("mode", "estimator"):
-        spec = SETTINGS[KEYS[key]]
-        sb.selectbox(spec.label, list(spec.choices), help=_help(key), **_bound(key))
-    target = SETTINGS["target"]
-    sb.radio(
-        target.label,
-        list(target.choices),
-        format_func=lambda c: target.choice_labels.get(c, c),
-        help=_help("target"),
-        horizontal=True,
-        **_bound("target"),
-    )
+    for key in ("unit", "mode", "estimator"):
+        _choice(sb.selectbox, key)
+    _choice(sb.radio, "target", horizontal=True)
     sb.select_slider(
         _label("ci"), list(CI_LEVELS), format_func=lambda x: f"{x:.0%}", help=_help("ci"), **_bound("ci")
     )

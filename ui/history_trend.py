@@ -8,9 +8,9 @@ import streamlit as st
 from agentic_core import AgenticError
 from agentic_core.runs import ReopenedRuns, RunMeta, RunStore, TrendPoint, run_trend
 from agentic_core.settings import AggregateSettings
-from ui.format import ci_text, md_text, pct
+from ui.format import md_text
 from ui.theme import show_chart
-from ui.trend_charts import trend_figure
+from ui.trend_charts import headline_columns, trend_figure
 
 CACHE_KEY = "_history_trend_runs"
 CACHE_SIZE = 24
@@ -24,12 +24,7 @@ def _table(points: list[TrendPoint], selected: str) -> pd.DataFrame:
             "made": [pd.Timestamp.fromtimestamp(p.created_at).strftime("%Y-%m-%d %H:%M") for p in points],
             "name": [p.name for p in points],
             "judge": [p.judge for p in points],
-            "success rate": [pct(p.success_rate) for p in points],
-            "success interval": [ci_text(p.success_rate_ci) for p in points],
-            f"pass@{k}": [pct(p.pass_at_k) for p in points],
-            f"pass@{k} interval": [ci_text(p.pass_at_k_ci) for p in points],
-            f"pass^{k}": [pct(p.pass_pow_k) for p in points],
-            f"pass^{k} interval": [ci_text(p.pass_pow_k_ci) for p in points],
+            **headline_columns(points, k),
             "selected": ["●" if p.run_id == selected else "" for p in points],
             "id": [p.run_id for p in points],
         }

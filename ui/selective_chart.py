@@ -9,7 +9,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from agentic_core.analysis import AbstentionPoint
-from ui.charts import AT_COLOR, BASE_LAYOUT, POW_COLOR
+from ui.calibration_charts import diamond
+from ui.charts import AT_COLOR, BASE_LAYOUT
 
 
 def selective_figure(curve: pd.DataFrame, own: AbstentionPoint) -> go.Figure:
@@ -29,14 +30,13 @@ def selective_figure(curve: pd.DataFrame, own: AbstentionPoint) -> go.Figure:
     )
     if own.accuracy is not None:
         fig.add_trace(
-            go.Scatter(
-                x=[own.coverage],
-                y=[own.accuracy],
-                mode="markers",
-                marker={"color": POW_COLOR, "size": 14, "symbol": "diamond"},
-                name=f"the judge's own abstentions ({own.n_abstained})",
-                hovertemplate="the judge abstained on %{customdata} answers: accuracy %{y:.1%} on the rest "
+            diamond(
+                own.coverage,
+                own.accuracy,
+                f"the judge's own abstentions ({own.n_abstained})",
+                "the judge abstained on %{customdata} answers: accuracy %{y:.1%} on the rest "
                 "(coverage %{x:.0%})<extra></extra>",
+                14,
                 customdata=[own.n_abstained],
             )
         )

@@ -7,9 +7,10 @@ from datetime import datetime
 
 import plotly.graph_objects as go
 
-from agentic_core.analysis import AssistantRow
+from agentic_core.analysis import AssistantRow, HeadlineNumbers
 from agentic_core.runs import TrendPoint
 from ui.charts import AT_COLOR, BASE_LAYOUT, GUIDE_COLOR, POW_COLOR, rgba
+from ui.format import ci_text, pct
 
 RATE_COLOR = "#2ca02c"
 """The success rate's colour (pass@K and pass^K keep the curve's)."""
@@ -24,10 +25,28 @@ def _series(k: int) -> list[tuple[str, str, str]]:
     ]
 
 
-def _errors(values: list[float | None], cis: list[tuple[float, float] | None]) -> tuple[list[float], list[float]]:
+def headline_columns(rows: Sequence[HeadlineNumbers], k: int) -> dict[str, list[str]]:
+    """The table columns of the headline numbers and their intervals, as the trend and the breakdown show them.
+
+    ``success rate``, ``success interval``, ``pass@K``, ``pass@K interval``, ``pass^K``, ``pass^K interval``.
+    """
+    columns: dict[str, list[str]] = {}
+    for attr, label, _ in _series(k):
+        columns[label] = [pct(getattr(r, attr)) for r in rows]
+        interval = "success interval" if attr == "success_rate" else f"{label} interval"
+        columns[interval] = [ci_text(getattr(r, f"{attr}_ci")) for r in rows]
+    return columns
+
+
+def _values_and_errors(
+    rows: Sequence[HeadlineNumbers], attr: str
+) -> tuple[list[float | None], list[float], list[float]]:
+    """One headline number of every row, and its error bars (0 where it or its interval is undefined)."""
+    values: list[float | None] = [getattr(r, attr) for r in rows]
+    cis: list[tuple[float, float] | None] = [getattr(r, f"{attr}_ci") for r in rows]
     plus = [(ci[1] - v) if ci is not None and v is not None else 0.0 for v, ci in zip(values, cis, strict=True)]
     minus = [(v - ci[0]) if ci is not None and v is not None else 0.0 for v, ci in zip(values, cis, strict=True)]
-    return plus, minus
+    return values, plus, minus
 
 
 def trend_figure(points: Sequence[TrendPoint], level: float) -> go.Figure:
@@ -36,8 +55,7 @@ def trend_figure(points: Sequence[TrendPoint], level: float) -> go.Figure:
     k = points[-1].k if points else 1
     xs = [datetime.fromtimestamp(p.created_at) for p in points]
     for attr, label, color in _series(k):
-        values = [getattr(p, attr) for p in points]
-        plus, minus = _errors(values, [getattr(p, f"{attr}_ci") for p in points])
+        values, plus, minus = _values_and_errors(points, attr)
         fig.add_trace(
             go.Scatter(
                 x=xs,
@@ -66,8 +84,7 @@ def assistant_figure(rows: Sequence[AssistantRow], level: float) -> go.Figure:
     k = rows[0].k if rows else 1
     names = [r.assistant for r in rows]
     for attr, label, color in _series(k):
-        values = [getattr(r, attr) for r in rows]
-        plus, minus = _errors(values, [getattr(r, f"{attr}_ci") for r in rows])
+        values, plus, minus = _values_and_errors(rows, attr)
         fig.add_trace(
             go.Bar(
                 x=names,

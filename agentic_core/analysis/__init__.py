@@ -5,7 +5,7 @@ This face is what callers outside use. Eager: nothing here needs an optional pac
 """
 
 from agentic_core.analysis.agentic_summary import AgenticSummary, agentic_table, conversations_below, summarise_agentic
-from agentic_core.analysis.aggregate import Aggregate, aggregate
+from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers, aggregate
 from agentic_core.analysis.assistant_breakdown import AssistantRow, by_assistant
 from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, has_human_verdicts
 from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
@@ -19,8 +19,8 @@ from agentic_core.analysis.uncertainty import PosteriorView, posterior_view
 
 __all__ = [
     "CELLS", "MIN_PER_VERDICT", "RANK_METRICS", "AbstentionPoint", "AgenticSummary", "Aggregate", "AssistantRow",
-    "Calibration", "KEvidence", "PosteriorView", "RankMetric", "RunComparison", "Side", "TaskRanking", "TelemetryCost",
-    "ToolSummary", "agentic_table", "aggregate", "by_assistant", "calibrate_run", "compare_sides",
-    "conversations_below", "has_human_verdicts", "k_evidence", "leaderboard_of", "posterior_view", "rank_tasks",
-    "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",
+    "Calibration", "HeadlineNumbers", "KEvidence", "PosteriorView", "RankMetric", "RunComparison", "Side",
+    "TaskRanking", "TelemetryCost", "ToolSummary", "agentic_table", "aggregate", "by_assistant", "calibrate_run",
+    "compare_sides", "conversations_below", "has_human_verdicts", "k_evidence", "leaderboard_of", "posterior_view",
+    "rank_tasks", "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",
 ]  # fmt: skip

@@ -140,6 +140,14 @@ def fence(name: str, text: str, nonce: str) -> str:
     return f"<{name}-{nonce}>\n{text}\n</{name}-{nonce}>"
 
 
+def fenced_blocks(nonce: str, **texts: str) -> str:
+    """Each text fenced in a block named after its keyword (in the order given), a blank line between blocks.
+
+    Every prompt that sends data builds its blocks here, so all fence it the same way.
+    """
+    return "\n\n".join(fence(name, text, nonce) for name, text in texts.items())
+
+
 class JudgePrompt:
     """Builds the two chat messages for one item; the system message is built once and shared."""
 

@@ -18,6 +18,7 @@ from agentic_core.settings import AggregateSettings
 from agentic_core.stats import (
     DEFAULT_ATTEMPTS,
     Plan,
+    PlanMetric,
     Requirement,
     TaskPopulation,
     pilot_population,
@@ -33,7 +34,10 @@ MEMO_KEY = "_planner_memo"
 # The chart's task axis: 10 to 5,000 tasks, evenly on a log scale.
 CHART_TASKS = tuple(sorted({int(t) for t in np.rint(np.geomspace(10, 5000, 40))}))
 SOURCES = {"pilot": "This run as the pilot", "rates": "Assumed rates"}
-METRICS = {"pass^k": "pass^K (every attempt succeeds)", "pass@k": "pass@K (some attempt succeeds)"}
+METRICS: dict[PlanMetric, str] = {
+    "pass^k": "pass^K (every attempt succeeds)",
+    "pass@k": "pass@K (some attempt succeeds)",
+}
 LINE_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf")
 
 
@@ -163,7 +167,7 @@ def render_planner(agg: Aggregate, settings: AggregateSettings, *, key: str, com
         try:
             plan = plan_evaluation(
                 population,
-                metric=metric,  # type: ignore[arg-type]
+                metric=metric,
                 k=k,
                 mode=settings.mode,
                 target=settings.target,

@@ -9,6 +9,10 @@ The curated public API (the README's Python API), importable from here::
 ``evaluate`` and ``aggregate`` are also the names of submodules; importing the functions here
 (eagerly, not lazily) keeps ``agentic_core.evaluate`` the function however the submodules are
 imported later.
+
+Each package has a face of its own (``agentic_core.judges``, ``agentic_core.io``, ``agentic_core.analysis``
+...): its ``__init__`` lists in ``__all__`` what callers outside the package use. The dashboard imports
+only faces (tests/test_structure.py); inside a package, modules import their siblings directly.
 """
 
 from agentic_core.agentic_metrics.compute import compute_agentic_metrics

@@ -15,6 +15,7 @@ from agentic_core.report import RUN_A_PARAM, RUN_B_PARAM, linked_pair, same_verd
 from agentic_core.runs import RunMeta
 from agentic_core.settings import AggregateSettings
 from agentic_core.stats import describe_method
+from ui import views
 from ui.cards import card, kpi, kpi_row
 from ui.charts import delta_figure, pair_scatter_figure
 from ui.controls import results_page
@@ -25,20 +26,6 @@ from ui.planner_view import render_planner
 from ui.runs import open_stored_run, run_store
 from ui.state import ActiveRun
 from ui.theme import show_chart
-from ui.views import (
-    COMPARE_SOURCES,
-    COMPARED_METRICS,
-    DeltaRows,
-    delta_rows,
-    delta_words,
-    flipped_table,
-    leaderboard_caption,
-    leaderboard_table,
-    pass_hover,
-    side_labels,
-    tool_hover,
-    unpaired_table,
-)
 
 MEMO_KEY = "_compare_memo"
 RUNS_MEMO_KEY = "_compare_runs_memo"
@@ -46,7 +33,7 @@ BOARD_MEMO_KEY = "_compare_board_memo"
 LINK_KEY = "_compare_link"  # the pair this session last wrote into the URL
 
 
-def _delta_chart(rows: DeltaRows, title: str, hover: list[str], key: str) -> None:
+def _delta_chart(rows: views.DeltaRows, title: str, hover: list[str], key: str) -> None:
     show_chart(delta_figure(rows.labels, rows.deltas, rows.lows, rows.highs, title, hover=hover), key=key)
 
 
@@ -80,7 +67,7 @@ def _stored_sides(run: ActiveRun, settings: AggregateSettings, stored: list[RunM
     store = run_store()
     assert store is not None
     a, b = session_memo(RUNS_MEMO_KEY, (id_a, id_b), lambda: (store.open(id_a), store.open(id_b)))
-    label_a, label_b = side_labels(names[id_a], names[id_b])
+    label_a, label_b = views.side_labels(names[id_a], names[id_b])
     return Side(a, settings, label_a, run_id=id_a), Side(b, settings, label_b, run_id=id_b)
 
 
@@ -96,7 +83,7 @@ def _assistant_sides(run: ActiveRun, settings: AggregateSettings, assistants: li
     cols = st.columns(2)
     x = cols[0].selectbox("A (baseline)", assistants, index=0, key="compare_assistant_a")
     y = cols[1].selectbox("B (candidate)", assistants, index=1, key="compare_assistant_b")
-    label_x, label_y = side_labels(x, y)
+    label_x, label_y = views.side_labels(x, y)
     return (
         Side(run.result, settings, label_x, assistant=x, run_id=run.stored_id),
         Side(run.result, settings, label_y, assistant=y, run_id=run.stored_id),
@@ -128,13 +115,13 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
         )
         return
     delta = ci_text(success.delta_ci) or None
-    card(row, "Delta (B - A)", delta_words(success.delta), help="Success rate of B minus A.", delta=delta)
+    card(row, "Delta (B - A)", views.delta_words(success.delta), help="Success rate of B minus A.", delta=delta)
     better = "n/a" if success.p_b_better is None else prob_text(success.p_b_better)
     card(row, "P(B > A)", better, help=describe_method(success.p_method))
 
-    shown = delta_rows(p.metrics)
+    shown = views.delta_rows(p.metrics)
     if shown:
-        _delta_chart(shown, f"B - A with {p.level:.0%} intervals", pass_hover(shown.rows), "compare_deltas")
+        _delta_chart(shown, f"B - A with {p.level:.0%} intervals", views.pass_hover(shown.rows), "compare_deltas")
     st.caption(f"Intervals: {describe_method(success.interval_method)}. P(B > A): {describe_method(success.p_method)}.")
     for note in cmp.notes:
         st.caption(f"Note: {md_text(note)}")
@@ -155,7 +142,7 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
     flipped = cmp.flipped()
     st.subheader(f"Flipped tasks ({len(flipped)})")
     if flipped:
-        st.dataframe(flipped_table(cmp), hide_index=True, key="compare_flipped_table")
+        st.dataframe(views.flipped_table(cmp), hide_index=True, key="compare_flipped_table")
         cols = st.columns([3, 1, 2])
         task = cols[0].selectbox("Task", [t.task for t in flipped], key="compare_flipped_task")
         side_name = cols[1].radio("Side", ["B", "A"], key="compare_flipped_side", horizontal=True)
@@ -175,15 +162,16 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
         st.caption("No task changed from mostly wrong to mostly right, or back.")
 
     st.subheader("Tool use")
-    tools = delta_rows(cmp.tools)
+    tools = views.delta_rows(cmp.tools)
     if tools:
-        _delta_chart(tools, "Tool dimensions: B - A (per-task means)", tool_hover(tools.rows), "compare_tool_deltas")
+        title = "Tool dimensions: B - A (per-task means)"
+        _delta_chart(tools, title, views.tool_hover(tools.rows), "compare_tool_deltas")
     else:
         st.caption("No paired task has tool expectations on both sides.")
     unpaired = cmp.unpaired()
     if unpaired:
         with st.expander(f"Tasks only one side attempted ({len(unpaired)}): not compared"):
-            st.dataframe(unpaired_table(cmp), hide_index=True, key="compare_unpaired")
+            st.dataframe(views.unpaired_table(cmp), hide_index=True, key="compare_unpaired")
 
 
 def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[str]) -> None:
@@ -193,8 +181,8 @@ def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[s
         return
     metric = st.radio(
         "Rank by",
-        list(COMPARED_METRICS),
-        format_func=COMPARED_METRICS.get,
+        list(views.COMPARED_METRICS),
+        format_func=views.COMPARED_METRICS.get,
         key="compare_leaderboard_metric",
         horizontal=True,
     )
@@ -207,11 +195,11 @@ def _leaderboard(run: ActiveRun, settings: AggregateSettings, assistants: list[s
     except AgenticError as exc:
         st.info(f"No leaderboard: {md_text(exc)}", icon=":material/leaderboard:")
         return
-    table, probs = leaderboard_table(board)
+    table, probs = views.leaderboard_table(board)
     progress = {name: st.column_config.ProgressColumn(name, min_value=0.0, max_value=1.0, format="percent")
                 for name in probs}
     st.dataframe(table, hide_index=True, key="compare_leaderboard", column_config=progress)
-    st.caption(leaderboard_caption(board, metric))
+    st.caption(views.leaderboard_caption(board, metric))
 
 
 run, settings, run_agg = results_page()
@@ -227,8 +215,8 @@ store = run_store()
 stored = store.runs() if store is not None else []
 source = st.radio(
     "What to compare",
-    list(COMPARE_SOURCES),
-    format_func=COMPARE_SOURCES.get,
+    list(views.COMPARE_SOURCES),
+    format_func=views.COMPARE_SOURCES.get,
     index=1 if len(assistants) >= 2 else 0,
     key="compare_source",
     horizontal=True,

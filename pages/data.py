@@ -21,13 +21,13 @@ from agentic_core.io import (
     max_upload_mb,
 )
 from agentic_core.report import VIEW_MAX_CHARS, VIEW_MAX_DEPTH, conversations_preview, record_view
+from ui import views
 from ui.data_tables import PREVIEW_CONFIG, keyed_table, show_report
 from ui.format import md_text
 from ui.format_defaults import defaults_of
 from ui.memo import session_memo
 from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
 from ui.streamlit_internals import UploadedFile
-from ui.views import LastLoad, active_sentence, data_name, preview_caption, upload_signature
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +48,11 @@ def _load_uploads(files: list[UploadedFile], fmt: str, references: UploadedFile 
     """Load every uploaded file together (duplicates are checked across files), read as ``fmt``."""
     with st.spinner(f"Loading and validating {len(files)} file(s)..."):
         report, oversized = load_uploads(files, MAX_UPLOAD_MB, format=fmt, references=references)
-    name = data_name([f.name for f in files])
+    name = views.data_name([f.name for f in files])
     loaded = bool(report.conversations)
     if loaded:
         set_data(ActiveData(name=name, report=report, source="upload"))
-    st.session_state[LAST_LOAD_KEY] = LastLoad(name, report, loaded, oversized)
+    st.session_state[LAST_LOAD_KEY] = views.LastLoad(name, report, loaded, oversized)
     return loaded
 
 
@@ -66,7 +66,7 @@ def _load_sample(key: str) -> bool:
         log.exception("loading sample %s failed", key)
         st.error(f"The sample {key!r} could not be loaded. Restore sample_data/ (git checkout sample_data) and retry.")
         return False
-    st.session_state[LAST_LOAD_KEY] = LastLoad(data.name, data.report, True)
+    st.session_state[LAST_LOAD_KEY] = views.LastLoad(data.name, data.report, True)
     return True
 
 
@@ -133,7 +133,7 @@ st.info(
     icon=":material/info:",
 )
 if files:
-    signature = upload_signature(upload_format, files, references)
+    signature = views.upload_signature(upload_format, files, references)
     if st.session_state.get(UPLOAD_SIGNATURE_KEY) != signature:
         # Remember first: an unexpected failure must not reload on every rerun.
         st.session_state[UPLOAD_SIGNATURE_KEY] = signature
@@ -164,7 +164,7 @@ for col, (key, sample) in zip(st.columns(len(SAMPLES)), SAMPLES.items(), strict=
 
 # -- status ------------------------------------------------------------------------------------
 data = get_data()
-last: LastLoad | None = st.session_state.get(LAST_LOAD_KEY)
+last: views.LastLoad | None = st.session_state.get(LAST_LOAD_KEY)
 with status_box:
     if last is not None and not last.loaded:
         try:
@@ -184,7 +184,7 @@ with status_box:
         n_conv = len(data.report.conversations)
         n_int = data.report.n_interactions
         evaluated = is_evaluated(data, run)
-        st.success(active_sentence(data.name, n_conv, n_int, run.judge_label if evaluated else None))
+        st.success(views.active_sentence(data.name, n_conv, n_int, run.judge_label if evaluated else None))
         if evaluated:
             cols = st.columns(2)
             cols[0].page_link("pages/overview.py", label="See the results on Overview", icon=":material/dashboard:")
@@ -203,7 +203,7 @@ if data is not None and data.report.conversations:
     st.subheader(f"Preview: {md_text(data.name)}")
     table = _preview(data.report)
     keyed_table(table, "preview_table", hide_index=False, column_config=PREVIEW_CONFIG)
-    st.caption(preview_caption(table))
+    st.caption(views.preview_caption(table))
     index = st.number_input(
         "Show one record: row number in the table above",
         min_value=0,

@@ -13,19 +13,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from agentic_core import report
 from agentic_core.analysis import Aggregate
 from agentic_core.cli import cli_command
 from agentic_core.io import SAMPLES
-from agentic_core.report import (
-    EXPORT_FILES,
-    conversations_table,
-    export_bytes,
-    export_zip,
-    interactions_table,
-    run_metadata,
-    summary,
-    tasks_table,
-)
 from agentic_core.settings import DIMENSIONS
 from ui.controls import results_page
 from ui.format import settings_sentence
@@ -60,9 +51,9 @@ def _data_hint(run: ActiveRun) -> str:
 def _builders(run: ActiveRun, agg: Aggregate) -> dict[str, Callable[[], bytes]]:
     """Zero-argument builders of every file, bound to this run and aggregate."""
     built: dict[str, Callable[[], bytes]] = {
-        name: partial(export_bytes, run.result, agg, name) for name in EXPORT_FILES
+        name: partial(report.export_bytes, run.result, agg, name) for name in report.EXPORT_FILES
     }
-    built["zip"] = partial(export_zip, run.result, agg)
+    built["zip"] = partial(report.export_zip, run.result, agg)
     return built
 
 
@@ -119,8 +110,8 @@ st.download_button(
     on_click="ignore",
     help="The same five files the command line writes with --out.",
 )
-cols = st.columns(len(EXPORT_FILES))
-for col, (name, file_name) in zip(cols, EXPORT_FILES.items(), strict=True):
+cols = st.columns(len(report.EXPORT_FILES))
+for col, (name, file_name) in zip(cols, report.EXPORT_FILES.items(), strict=True):
     label, about = LABELS[name]
     col.download_button(
         label,
@@ -144,16 +135,16 @@ with tabs[0]:
         "(built when you download)."
     )
     st.dataframe(
-        interactions_table(result, agg, with_reasoning=False).head(PREVIEW_ROWS),
+        report.interactions_table(result, agg, with_reasoning=False).head(PREVIEW_ROWS),
         key="export_preview_interactions",
         hide_index=True,
     )
 with tabs[1]:
-    conversations = conversations_table(agg)
+    conversations = report.conversations_table(agg)
     st.caption(f"{len(conversations):,} rows in the file.")
     st.dataframe(conversations.head(PREVIEW_ROWS), key="export_preview_conversations", hide_index=True)
 with tabs[2]:
-    groups = tasks_table(agg)
+    groups = report.tasks_table(agg)
     st.caption(f"{len(groups):,} rows in the file; unit of trial: {agg.unit}.")
     st.dataframe(groups.head(PREVIEW_ROWS), key="export_preview_tasks", hide_index=True)
 with tabs[3]:
@@ -161,6 +152,6 @@ with tabs[3]:
         "summary.json without its per-conversation records (the file lists every conversation with the "
         "seed-003 fields: correctness_scores, correct_indices, tool_correctness_scores, pass_at_k, ...)."
     )
-    st.json(summary(result, agg, include_conversations=False), expanded=1)
+    st.json(report.summary(result, agg, include_conversations=False), expanded=1)
 with tabs[4]:
-    st.json(run_metadata(result, agg), expanded=2)
+    st.json(report.run_metadata(result, agg), expanded=2)

@@ -11,8 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core.io import LoadReport
+from ui import views
 from ui.format import md_text
-from ui.views import issue_columns, issue_groups, issue_sentences, sentences_title
 
 ISSUE_CONFIG = {
     "file": st.column_config.TextColumn("File", width="small"),
@@ -53,13 +53,14 @@ def keyed_table(frame: pd.DataFrame, key: str, **kwargs: Any) -> None:
 
 
 def _issue_table(frame: pd.DataFrame, key: str, *, notes: bool = False) -> None:
-    keyed_table(frame[issue_columns(frame)], key, hide_index=True, column_config=NOTE_CONFIG if notes else ISSUE_CONFIG)
+    config = NOTE_CONFIG if notes else ISSUE_CONFIG
+    keyed_table(frame[views.issue_columns(frame)], key, hide_index=True, column_config=config)
 
 
 def _full_text(frame: pd.DataFrame, what: str) -> None:
     """The first issues in full sentences (a table cell cuts long text), in a closed expander."""
-    with st.expander(sentences_title(what, len(frame))):
-        for line in issue_sentences(frame):
+    with st.expander(views.sentences_title(what, len(frame))):
+        for line in views.issue_sentences(frame):
             st.markdown(line)
 
 
@@ -73,7 +74,7 @@ def show_report(name: str, report: LoadReport, issues: pd.DataFrame) -> None:
     """
     st.subheader("Validation report")
     st.caption(f"{md_text(name)}: {md_text(report.summary())}")
-    groups = issue_groups(issues)
+    groups = views.issue_groups(issues)
     if groups.clean:
         st.success("No problems found: every record is valid.")
     if not groups.errors.empty:

@@ -8,18 +8,7 @@ from agentic_core.analysis import Side, compare_sides, leaderboard_of
 from agentic_core.settings import make_settings
 from agentic_core.stats import MetricComparison
 from tests.test_compare_runs import agent, judged
-from ui.views import (
-    delta_rows,
-    delta_words,
-    flipped_table,
-    leaderboard_caption,
-    leaderboard_table,
-    metric_label,
-    pass_hover,
-    side_labels,
-    tool_hover,
-    unpaired_table,
-)
+from ui import views
 
 
 def _row(metric: str, k: int | None, delta: float | None, ci: tuple[float, float] | None) -> MetricComparison:
@@ -28,10 +17,10 @@ def _row(metric: str, k: int | None, delta: float | None, ci: tuple[float, float
 
 
 def test_metric_labels_carry_their_k() -> None:
-    assert metric_label(_row("success_rate", 5, 0.1, (0.0, 0.2))) == "success rate"
-    assert metric_label(_row("pass_at_k", 5, 0.1, (0.0, 0.2))) == "pass@5"
-    assert metric_label(_row("pass_pow_k", 3, 0.1, (0.0, 0.2))) == "pass^3"
-    assert metric_label(_row("tool_selection", None, 0.1, (0.0, 0.2))) == "tool: selection"
+    assert views.metric_label(_row("success_rate", 5, 0.1, (0.0, 0.2))) == "success rate"
+    assert views.metric_label(_row("pass_at_k", 5, 0.1, (0.0, 0.2))) == "pass@5"
+    assert views.metric_label(_row("pass_pow_k", 3, 0.1, (0.0, 0.2))) == "pass^3"
+    assert views.metric_label(_row("tool_selection", None, 0.1, (0.0, 0.2))) == "tool: selection"
 
 
 def test_delta_rows_keep_only_rows_with_a_delta_and_an_interval_in_order() -> None:
@@ -41,31 +30,31 @@ def test_delta_rows_keep_only_rows_with_a_delta_and_an_interval_in_order() -> No
         _row("pass_pow_k", 2, -0.2, None),
         _row("tool_overall", None, -0.3, (-0.4, -0.2)),
     ]
-    chart = delta_rows(rows)
+    chart = views.delta_rows(rows)
     assert chart and chart.rows == [rows[0], rows[3]]
     assert chart.labels == ["success rate", "tool: overall"]
     assert (chart.deltas, chart.lows, chart.highs) == ([0.1, -0.3], [0.05, -0.4], [0.15, -0.2])
-    assert not delta_rows([rows[1]])
+    assert not views.delta_rows([rows[1]])
     # P(B > A) unknown: an even chance, not a claim either way.
-    assert pass_hover([rows[0]]) == ["A 50.0%, B 60.0%, P(B > A) 50.0%"]
-    assert tool_hover([rows[3]]) == ["A 0.50, B 0.20, over 7 tasks"]
+    assert views.pass_hover([rows[0]]) == ["A 50.0%, B 60.0%, P(B > A) 50.0%"]
+    assert views.tool_hover([rows[3]]) == ["A 0.50, B 0.20, over 7 tasks"]
 
 
 def test_words_and_labels() -> None:
-    assert delta_words(0.4) == "+40.0 pts" and delta_words(-0.05) == "-5.0 pts" and delta_words(None) == "n/a"
-    assert side_labels("v1", "v2") == ("v1", "v2")
-    assert side_labels("v1", "v1") == ("v1 (A)", "v1 (B)")
+    assert [views.delta_words(d) for d in (0.4, -0.05, None)] == ["+40.0 pts", "-5.0 pts", "n/a"]
+    assert views.side_labels("v1", "v2") == ("v1", "v2")
+    assert views.side_labels("v1", "v1") == ("v1 (A)", "v1 (B)")
 
 
 def test_flipped_and_unpaired_tables_list_every_such_task() -> None:
     a = judged(agent("a", set(range(10)), tasks=range(0, 20)))
     b = judged(agent("b", set(range(14)), tasks=range(5, 25)))
     cmp = compare_sides(Side(a, label="base"), Side(b, label="new"))
-    flipped = flipped_table(cmp)
+    flipped = views.flipped_table(cmp)
     assert list(flipped.columns) == ["task", "change", "A correct", "B correct"]
     assert list(flipped["task"]) == [t.task for t in cmp.flipped()] and len(flipped) == 4
     assert set(flipped["change"]) == {"fixed in B"} and set(flipped["A correct"]) == {"0/1"}
-    unpaired = unpaired_table(cmp)
+    unpaired = views.unpaired_table(cmp)
     assert len(unpaired) == 10
     assert list(unpaired["only in"]) == ["base"] * 5 + ["new"] * 5
 
@@ -73,11 +62,11 @@ def test_flipped_and_unpaired_tables_list_every_such_task() -> None:
 def test_leaderboard_table_has_one_probability_column_per_rank() -> None:
     run = judged(agent("low", set(range(5))), agent("mid", set(range(15))), agent("high", set(range(27))))
     board = leaderboard_of(run, make_settings())
-    table, probs = leaderboard_table(board)
+    table, probs = views.leaderboard_table(board)
     assert probs == ["P(rank 1)", "P(rank 2)", "P(rank 3)"]
     assert list(table["assistant"]) == ["high", "mid", "low"] and list(table["rank"]) == [1, 2, 3]
     for name in probs:
         assert table[name].between(0.0, 1.0).all()
     assert table[probs].sum(axis=1).to_numpy() == pytest.approx(1.0)
-    caption = leaderboard_caption(board, "success_rate")
+    caption = views.leaderboard_caption(board, "success_rate")
     assert caption.startswith(f"Ranked by success rate over the {board.n_tasks} tasks every assistant attempted.")

@@ -9,19 +9,19 @@ from agentic_core.evaluate import evaluate
 from agentic_core.io import load_sample
 from agentic_core.judges import LLMSettings, build_judge
 from tests.fakes import FakeJudge
-from ui.views import cache_of, key_caption, llm_settings, metric_calls, plan_note, run_summary
+from ui import views
 
 LIMITS = {"concurrency": 4.0, "rps": 0.0, "timeout_s": 30.0, "max_tokens": 256.0}
 
 
 def test_the_form_values_become_typed_settings_with_the_key_hidden() -> None:
-    settings = llm_settings("openai-compatible", "m", "", "sk-secret-1", LIMITS)
+    settings = views.llm_settings("openai-compatible", "m", "", "sk-secret-1", LIMITS)
     assert settings.base_url is None and settings.rps is None  # empty field, 0 = no limit
     assert settings.concurrency == 4 and isinstance(settings.concurrency, int)
     assert settings.max_tokens == 256 and settings.timeout_s == 30.0
     assert settings.secret() == "sk-secret-1"
     assert "sk-secret-1" not in repr(settings) and "sk-secret-1" not in settings.model_dump_json()
-    given = llm_settings("groq", "m", "http://h/v1", "", {**LIMITS, "rps": 2.5})
+    given = views.llm_settings("groq", "m", "http://h/v1", "", {**LIMITS, "rps": 2.5})
     assert given.api_key is None and given.secret() is None
     assert given.base_url == "http://h/v1" and given.rps == 2.5
 
@@ -36,32 +36,32 @@ def test_builder_options_are_every_field_once() -> None:
 def test_settings_build_an_llm_judge_whose_rules_are_the_builders() -> None:
     from agentic_core.errors import JudgeConfigError
 
-    bad = llm_settings("openai-compatible", "m", "http://127.0.0.1:9/v1", "k", {**LIMITS, "concurrency": 0})
+    bad = views.llm_settings("openai-compatible", "m", "http://127.0.0.1:9/v1", "k", {**LIMITS, "concurrency": 0})
     with pytest.raises(JudgeConfigError, match="concurrency"):
         build_judge("llm", **bad.builder_options())
 
 
 def test_the_key_caption_says_where_the_key_comes_from() -> None:
-    assert "Key used now: the key field above." in key_caption("Groq", "GROQ_API_KEY", True, True, False)
-    unset = key_caption("Groq", "GROQ_API_KEY", True, False, False)
+    assert "Key used now: the key field above." in views.key_caption("Groq", "GROQ_API_KEY", True, True, False)
+    unset = views.key_caption("Groq", "GROQ_API_KEY", True, False, False)
     assert "**GROQ_API_KEY** (not set)" in unset and "optional" not in unset
-    assert "(optional for this provider)" in key_caption("Ollama", "OLLAMA_KEY", False, False, True)
-    assert "(set)" in key_caption("Ollama", "OLLAMA_KEY", False, False, True)
+    assert "(optional for this provider)" in views.key_caption("Ollama", "OLLAMA_KEY", False, False, True)
+    assert "(set)" in views.key_caption("Ollama", "OLLAMA_KEY", False, False, True)
 
 
 def test_cache_of_types_the_radio_value() -> None:
-    assert [cache_of(m) for m in ("use", "refresh", "off", None)] == ["use", "refresh", "off", "use"]
+    assert [views.cache_of(m) for m in ("use", "refresh", "off", None)] == ["use", "refresh", "off", "use"]
     with pytest.raises(ValueError):
-        cache_of("sometimes")
+        views.cache_of("sometimes")
 
 
 def test_plan_note_follows_judge_and_cache_mode() -> None:
-    assert "reads each interaction's own score" in plan_note("dataset", False, "use", 10, 10)
-    assert "not cached" in plan_note("lexical", False, "use", 10, 10)
-    assert plan_note("llm", True, "use", 10, 3) == "7 of them are already in the cache."
-    assert "*refresh*" in plan_note("llm", True, "refresh", 10, 10)
-    assert "*off*" in plan_note("llm", True, "off", 10, 10)
-    cascade = plan_note("cascade", True, "use", 10, 4)
+    assert "reads each interaction's own score" in views.plan_note("dataset", False, "use", 10, 10)
+    assert "not cached" in views.plan_note("lexical", False, "use", 10, 10)
+    assert views.plan_note("llm", True, "use", 10, 3) == "7 of them are already in the cache."
+    assert "*refresh*" in views.plan_note("llm", True, "refresh", 10, 10)
+    assert "*off*" in views.plan_note("llm", True, "off", 10, 10)
+    cascade = views.plan_note("cascade", True, "use", 10, 4)
     assert cascade.startswith("6 of them") and "looks at the 4 first" in cascade
 
 
@@ -75,12 +75,12 @@ def test_metric_calls_count_what_each_metric_adds() -> None:
     with_topics = sum(len(c.conversation) for c in convs if c.reference_topics)
     with_ref = sum(1 for c in convs if c.reference)
     assert 0 < with_ref < len(convs) and with_topics > 0
-    llm = metric_calls(convs, ["tool_call_accuracy", "topic_adherence", "goal_accuracy"], True)
+    llm = views.metric_calls(convs, ["tool_call_accuracy", "topic_adherence", "goal_accuracy"], True)
     assert llm.startswith("tool call accuracy needs no judge; ")
     assert f"topic adherence: {with_topics:,} queries" in llm and "the LLM judge classifies each" in llm
     assert f"one LLM call per conversation ({len(convs):,}; {with_ref:,} with a reference" in llm
     assert llm.endswith("cached like answer verdicts.")
-    offline = metric_calls(convs, ["goal_accuracy"], False)
+    offline = views.metric_calls(convs, ["goal_accuracy"], False)
     assert offline == (f"goal accuracy: {with_ref:,} conversations with a reference, scored offline by the lexical "
                        "judge (without a reference: unscored, it needs the LLM judge).")
 
@@ -92,7 +92,7 @@ def test_run_summary_counts_and_failures() -> None:
     frame = result.interactions
     failed = int((frame[ResultCols.JUDGE_STATUS] == "failed").sum())
     assert failed > 0
-    summary = run_summary(result)
+    summary = views.run_summary(result)
     cards = {card.label: card.value for card in summary.cards}
     assert list(cards) == ["Judge calls made", "Scored by those calls", "From the cache", "Failed (unscored)",
                            "Uncertain (unscored)"]
@@ -105,6 +105,6 @@ def test_run_summary_counts_and_failures() -> None:
 
 def test_run_summary_of_the_dataset_judge_reads_scores() -> None:
     result = evaluate(load_sample("seeds"), "dataset", cache_mode="off")
-    summary = run_summary(result)
+    summary = views.run_summary(result)
     assert summary.reads_scores and summary.cards[0].label == "Scores read"
     assert summary.cards[1].value == "0" and "no model is called" in summary.caption

@@ -13,6 +13,7 @@ from agentic_core.analysis.aggregate import aggregate
 from agentic_core.common import frame_columns
 from agentic_core.common.frame_columns import (
     STATUSES,
+    AgenticCols,
     Columns,
     ConversationCols,
     ExplorerCols,
@@ -25,7 +26,7 @@ from agentic_core.report.explorer import conversation_index, explorer_table
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import make_settings
 
-DECLARATIONS = [StatCols, GroupCols, ResultCols, InteractionCols, ConversationCols, ExplorerCols]
+DECLARATIONS = [StatCols, GroupCols, ResultCols, InteractionCols, ConversationCols, ExplorerCols, AgenticCols]
 
 
 @pytest.mark.parametrize("declaration", DECLARATIONS, ids=lambda d: d.__name__)
@@ -72,3 +73,17 @@ def test_the_explorer_tables_have_the_declared_columns(travel: EvaluationResult)
 
 def test_the_statuses_are_the_three_a_conversation_can_have() -> None:
     assert sorted(STATUSES) == sorted((frame_columns.CORRECT, frame_columns.INCORRECT, frame_columns.UNSCORED))
+
+
+def test_the_agentic_table_has_the_declared_columns() -> None:
+    from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+    from agentic_core.analysis.agentic_summary import agentic_table
+    from tests.agentic_metrics.helpers import BOOKING, OFF_TOPIC
+    from tests.fakes import FakeJudge
+
+    judge = FakeJudge(lambda item: 1.0 if "Golden" in item.answer else 0.0)
+    metrics = compute_agentic_metrics([BOOKING, OFF_TOPIC], judge, cache_mode="off", prefer_embeddings=False)
+    assert tuple(agentic_table(metrics, ["booking", "science"]).columns) == AgenticCols.ALL
+    # Every metric's export columns are the table's, and every metric computed has them.
+    assert set(AgenticCols.BY_METRIC) == set(metrics.metrics)
+    assert {c for cols in AgenticCols.BY_METRIC.values() for c in cols} <= set(AgenticCols.ALL)

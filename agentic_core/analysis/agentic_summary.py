@@ -21,6 +21,7 @@ from agentic_core.agentic_metrics.results import AgenticMetrics, ConversationMet
 from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
 from agentic_core.agentic_metrics.topic_adherence import TopicCounts, TopicMode, TopicVariant, topic_adherence
 from agentic_core.analysis.tool_summary import DimensionStat, mean_with_t_interval
+from agentic_core.common.frame_columns import AgenticCols
 from agentic_core.stats.intervals import wilson_interval
 from agentic_core.stats.methods import IntervalMethod
 
@@ -118,22 +119,20 @@ def agentic_table(
     def number(x: float | None) -> float:
         return np.nan if x is None else x
 
+    col = AgenticCols
     return pd.DataFrame({
-        "conv": np.arange(len(convs)),
-        "session_id": list(session_ids),
-        "tool_call_accuracy": [np.nan if c is None else c.value for c in calls],
-        "tool_call_notes": ["" if c is None else "; ".join(c.notes) for c in calls],
-        "topic_adherence": [np.nan if k is None else number(values[k]) for k in keys],
-        "topic_tp": count_column("tp"),
-        "topic_fp": count_column("fp"),
-        "topic_fn": count_column("fn"),
-        "topic_tn": count_column("tn"),
-        "topic_approximate": [bool(m.topic is not None and m.topic.approximate) for m in convs],
-        "goal_accuracy": [np.nan if g is None or g.achieved is None else float(g.achieved) for g in goals],
-        "goal_graded": [np.nan if g is None else number(g.score) for g in goals],
-        "goal_with_reference": [None if g is None else g.with_reference for g in goals],
-        "goal_evidence": ["" if g is None else g.evidence for g in goals],
-        "unscored_reason": [reasons(m) for m in convs],
+        col.CONV: np.arange(len(convs)),
+        col.SESSION_ID: list(session_ids),
+        col.TOOL_CALL_ACCURACY: [np.nan if c is None else c.value for c in calls],
+        col.TOOL_CALL_NOTES: ["" if c is None else "; ".join(c.notes) for c in calls],
+        col.TOPIC_ADHERENCE: [np.nan if k is None else number(values[k]) for k in keys],
+        **{column: count_column(name) for name, column in col.TOPIC_COUNTS.items()},
+        col.TOPIC_APPROXIMATE: [bool(m.topic is not None and m.topic.approximate) for m in convs],
+        col.GOAL_ACCURACY: [np.nan if g is None or g.achieved is None else float(g.achieved) for g in goals],
+        col.GOAL_GRADED: [np.nan if g is None else number(g.score) for g in goals],
+        col.GOAL_WITH_REFERENCE: [None if g is None else g.with_reference for g in goals],
+        col.GOAL_EVIDENCE: ["" if g is None else g.evidence for g in goals],
+        col.UNSCORED_REASON: [reasons(m) for m in convs],
     })
 
 
@@ -156,29 +155,31 @@ def summarise_agentic(
     table = agentic_table(metrics, session_ids, order=order, mode=mode, variant=variant)
     out: dict[str, object] = {}
     unscored: dict[str, tuple[int, str]] = {}
-    if "tool_call_accuracy" in metrics.metrics:
-        out["tool_call_accuracy"] = mean_with_t_interval(table["tool_call_accuracy"].to_numpy(float), level)
-        unscored["tool_call_accuracy"] = (int(table["tool_call_accuracy"].isna().sum()), "no reference tool calls")
-    if "topic_adherence" in metrics.metrics:
-        out["topic_adherence"] = mean_with_t_interval(table["topic_adherence"].to_numpy(float), level)
-        scored = table["topic_tp"].notna()
-        total = TopicCounts(**{k: int(table[f"topic_{k}"][scored].sum()) for k in ("tp", "fp", "fn", "tn")}) \
+    col = AgenticCols
+    if col.TOOL_CALL_ACCURACY in metrics.metrics:
+        accuracy = table[col.TOOL_CALL_ACCURACY]
+        out["tool_call_accuracy"] = mean_with_t_interval(accuracy.to_numpy(float), level)
+        unscored["tool_call_accuracy"] = (int(accuracy.isna().sum()), "no reference tool calls")
+    if col.TOPIC_ADHERENCE in metrics.metrics:
+        out["topic_adherence"] = mean_with_t_interval(table[col.TOPIC_ADHERENCE].to_numpy(float), level)
+        scored = table[col.TOPIC_TP].notna()
+        total = TopicCounts(**{k: int(table[c][scored].sum()) for k, c in col.TOPIC_COUNTS.items()}) \
             if scored.any() else None
         out["topic_counts"] = total
         out["topic_pooled"] = topic_adherence(total, mode, variant) if total is not None else None
         out["topic_approximate"] = any(m.topic is not None and m.topic.approximate for m in metrics.conversations)
         unscored["topic_adherence"] = _unscored(
-            table["topic_adherence"], [m.topic.unscored_reason if m.topic else None for m in metrics.conversations]
+            table[col.TOPIC_ADHERENCE], [m.topic.unscored_reason if m.topic else None for m in metrics.conversations]
         )
-    if "goal_accuracy" in metrics.metrics:
-        achieved = table["goal_accuracy"].dropna()
+    if col.GOAL_ACCURACY in metrics.metrics:
+        achieved = table[col.GOAL_ACCURACY].dropna()
         n, c = len(achieved), int(achieved.sum())
         ci = wilson_interval(n, c, level) if n else None
         out["goal_accuracy"] = ProportionStat(rate=c / n if n else None, ci=ci, n=n, successes=c,
                                               interval_method="wilson" if n else None)
-        out["goal_graded"] = mean_with_t_interval(table["goal_graded"].to_numpy(float), level)
+        out["goal_graded"] = mean_with_t_interval(table[col.GOAL_GRADED].to_numpy(float), level)
         unscored["goal_accuracy"] = _unscored(
-            table["goal_accuracy"], [m.goal.unscored_reason if m.goal else None for m in metrics.conversations]
+            table[col.GOAL_ACCURACY], [m.goal.unscored_reason if m.goal else None for m in metrics.conversations]
         )
     return AgenticSummary(order=order, mode=mode, variant=variant, level=level, metrics=metrics.metrics,
                           unscored=unscored, **out)

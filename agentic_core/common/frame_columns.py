@@ -177,6 +177,40 @@ class ExplorerCols(Columns):
     """The columns read from ``Aggregate.conversations`` under the current settings: name here -> name there."""
 
 
+class AgenticCols(Columns):
+    """Seed 004's agentic metrics per conversation (:func:`agentic_core.analysis.agentic_summary.agentic_table`).
+
+    A metric's value column carries the metric's name (``tool_call_accuracy``, ``topic_adherence``,
+    ``goal_accuracy``); NaN = unscored.
+    """
+
+    CONV: Final = ResultCols.CONV
+    SESSION_ID: Final = ResultCols.SESSION_ID
+    TOOL_CALL_ACCURACY: Final = "tool_call_accuracy"
+    TOOL_CALL_NOTES: Final = "tool_call_notes"
+    TOPIC_ADHERENCE: Final = "topic_adherence"
+    TOPIC_TP: Final = "topic_tp"
+    TOPIC_FP: Final = "topic_fp"
+    TOPIC_FN: Final = "topic_fn"
+    TOPIC_TN: Final = "topic_tn"
+    TOPIC_APPROXIMATE: Final = "topic_approximate"
+    GOAL_ACCURACY: Final = "goal_accuracy"
+    """1 achieved, 0 not, NaN unscored."""
+    GOAL_GRADED: Final = "goal_graded"
+    GOAL_WITH_REFERENCE: Final = "goal_with_reference"
+    GOAL_EVIDENCE: Final = "goal_evidence"
+    UNSCORED_REASON: Final = "unscored_reason"
+
+    TOPIC_COUNTS: ClassVar[dict[str, str]] = {"tp": TOPIC_TP, "fp": TOPIC_FP, "fn": TOPIC_FN, "tn": TOPIC_TN}
+    """The topic classification's four counts: count name -> column."""
+    BY_METRIC: ClassVar[dict[str, tuple[str, ...]]] = {
+        TOOL_CALL_ACCURACY: (TOOL_CALL_ACCURACY,),
+        TOPIC_ADHERENCE: (TOPIC_ADHERENCE, TOPIC_TP, TOPIC_FP, TOPIC_FN, TOPIC_TN, TOPIC_APPROXIMATE),
+        GOAL_ACCURACY: (GOAL_ACCURACY, GOAL_GRADED, GOAL_WITH_REFERENCE, GOAL_EVIDENCE),
+    }
+    """Each metric's columns in the conversations export, in the export's order (metric name -> columns)."""
+
+
 CORRECT: Final = "correct"
 INCORRECT: Final = "incorrect"
 UNSCORED: Final = "unscored"

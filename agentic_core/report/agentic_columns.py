@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from agentic_core.analysis.agentic_summary import agentic_table, summarise_agentic
+from agentic_core.common.frame_columns import AgenticCols
 
 if TYPE_CHECKING:
     from agentic_core.result import EvaluationResult
@@ -60,15 +61,11 @@ def with_agentic_columns(frame: pd.DataFrame, result: EvaluationResult) -> pd.Da
         return frame
     view = metrics.view
     table = agentic_table(metrics, result.session_ids, order=view.order, mode=view.mode, variant=view.variant)
-    columns = ["unscored_reason"]
-    if "tool_call_accuracy" in metrics.metrics:
-        columns += ["tool_call_accuracy"]
-    if "topic_adherence" in metrics.metrics:
-        columns += ["topic_adherence", "topic_tp", "topic_fp", "topic_fn", "topic_tn", "topic_approximate"]
-    if "goal_accuracy" in metrics.metrics:
-        columns += ["goal_accuracy", "goal_graded", "goal_with_reference", "goal_evidence"]
-    extra = table[columns].rename(columns={"unscored_reason": "agentic_unscored_reason",
-                                           "goal_graded": "goal_accuracy_graded"})
+    by_metric = AgenticCols.BY_METRIC
+    columns = [AgenticCols.UNSCORED_REASON, *(c for m, cols in by_metric.items() if m in metrics.metrics for c in cols)]
+    # The export's own names where they differ from the table's (a public contract).
+    extra = table[columns].rename(columns={AgenticCols.UNSCORED_REASON: "agentic_unscored_reason",
+                                           AgenticCols.GOAL_GRADED: "goal_accuracy_graded"})
     extra = extra.assign(tool_call_order=view.order, topic_mode=view.mode, topic_variant=view.variant)
     return pd.concat([frame.reset_index(drop=True), extra.reset_index(drop=True)], axis=1)
 

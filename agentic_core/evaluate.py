@@ -156,15 +156,14 @@ def evaluate(
     """
     from agentic_core.judges.registry import DEFAULT_JUDGE, build_judge
 
-    if check_engine(engine, ray_address) == "ray":
-        from agentic_core.engines.ray_engine import evaluate_on_ray
-
-        return evaluate_on_ray(
-            evaluate, add_agentic_metrics, data, judge, ray_address=ray_address, cache=cache, cache_mode=cache_mode,
-            progress=progress,
-            monitor=monitor, metrics=metrics, goal_judge=goal_judge, judge_options=judge_options,
-        )
     start = time.perf_counter()
+    on_ray = None
+    if check_engine(engine, ray_address) == "ray":
+        from agentic_core.engines.ray_engine import prepare_on_ray
+
+        # Ray takes the per-record work; the run below is the local one, with Ray's data and judge.
+        on_ray = prepare_on_ray(data, judge, judge_options, ray_address)
+        data, judge = on_ray.data, on_ray.judge
     conversations, report = _as_conversations(data)
     if judge is None or isinstance(judge, str):
         judge = build_judge(judge or DEFAULT_JUDGE, **judge_options)
@@ -199,9 +198,13 @@ def evaluate(
         result = _assemble(
             conversations, columns, run, float(judge.recommended_threshold), report, time.perf_counter()
         )
-    if metrics:
+    if on_ray is not None and on_ray.in_memory:
+        result.load_report = None  # conversations handed over in memory have none locally either
+    if metrics:  # on the driver, with the judge itself (not its Ray-backed stand-in)
+        metric_judge = judge if on_ray is None else on_ray.local
         add_agentic_metrics(
-            result, judge, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge, monitor=monitor
+            result, metric_judge, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge,
+            monitor=monitor,
         )
     result.elapsed_s = time.perf_counter() - start
     return result

@@ -30,7 +30,8 @@ class EvaluationResult:
         conversations: The evaluated conversations, in input order (loaded data: a read-only
             :class:`~agentic_core.io.conversation_store.ConversationStore` that validates a record
             when it is read; prefer :attr:`interactions` and the arrays for whole-run work).
-        interactions: One row per interaction: ``conv`` (conversation index), ``position``,
+        interactions: One row per interaction, its columns declared by
+            :class:`~agentic_core.common.frame_columns.ResultCols`: ``conv`` (conversation index), ``position``,
             ``session_id``, ``assistant_id``, ``task_key``, ``qa_id``, ``query``, ``answer``,
             ``ground_truth``, ``score`` (NaN = unscored: a judge failure, or an abstention),
             ``judge_status`` (``ok``, ``cached``, ``failed`` or ``uncertain``: the judge abstained),

@@ -125,13 +125,16 @@ class Aggregate:
         curve: Dataset-level pass@k / pass^k for k = 1..K with intervals.
         headline: The curve point at k = K.
         interpretation: Seed-001 label on the headline pass@K / pass^K (None if undefined).
-        conversations: One row per conversation (seed-003 numbers, status, per-conversation pass@K).
+        conversations: One row per conversation (seed-003 numbers, status, per-conversation pass@K);
+            columns :class:`~agentic_core.common.frame_columns.ConversationCols`.
         interactions: One row per interaction: ``score``, ``unscored``, ``passes_threshold`` (the
             answer score reaches the threshold), ``correct`` (what the rates count: passes, and
             tool use correct when required; a human override's verdict where there is one),
-            ``tool_overall``, ``tool_correct``, ``overridden``.
+            ``tool_overall``, ``tool_correct``, ``overridden``
+            (:class:`~agentic_core.common.frame_columns.InteractionCols`).
         groups: One row per unit group (task, the single conversation group, or conversation):
-            ``n``, ``c``, per-group pass@K / pass^K with intervals.
+            ``n``, ``c``, per-group pass@K / pass^K with intervals
+            (:class:`~agentic_core.common.frame_columns.GroupCols`).
         tool_summary: Mean of each tool dimension and overall with intervals, and counts.
         counts: Conversation / interaction counts, unscored and excluded numbers.
         success_rate: The success rate: pass@1 by the curve's method over every group with an attempt

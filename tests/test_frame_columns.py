@@ -20,13 +20,14 @@ from agentic_core.common.frame_columns import (
     GroupCols,
     InteractionCols,
     ResultCols,
+    ShrinkageCols,
     StatCols,
 )
 from agentic_core.report.explorer import conversation_index, explorer_table
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import make_settings
 
-DECLARATIONS = [StatCols, GroupCols, ResultCols, InteractionCols, ConversationCols, ExplorerCols, AgenticCols]
+DECLARATIONS = [StatCols, GroupCols, ResultCols, InteractionCols, ConversationCols, ExplorerCols, AgenticCols, ShrinkageCols]
 
 
 @pytest.mark.parametrize("declaration", DECLARATIONS, ids=lambda d: d.__name__)
@@ -87,3 +88,12 @@ def test_the_agentic_table_has_the_declared_columns() -> None:
     # Every metric's export columns are the table's, and every metric computed has them.
     assert set(AgenticCols.BY_METRIC) == set(metrics.metrics)
     assert {c for cols in AgenticCols.BY_METRIC.values() for c in cols} <= set(AgenticCols.ALL)
+
+
+def test_the_per_task_posterior_table_has_the_declared_columns(travel: EvaluationResult) -> None:
+    from agentic_core.analysis.uncertainty import posterior_view
+
+    view = posterior_view(aggregate(travel, make_settings(unit="task", n_samples=200)))
+    assert view.tasks is not None
+    assert int(view.tasks[StatCols.N].gt(0).sum()) >= 2  # the population model's columns are added
+    assert tuple(view.tasks.columns) == (*GroupCols.ALL, *ShrinkageCols.ALL)

@@ -13,6 +13,7 @@ from typing import Literal, cast, get_args
 
 import pandas as pd
 
+from agentic_core.common.frame_columns import GroupCols
 from agentic_core.errors import SettingsError
 
 RankMetric = Literal["success_rate", "pass_at_k", "pass_pow_k"]
@@ -73,6 +74,7 @@ def rank_tasks(tasks: pd.DataFrame, by: str) -> TaskRanking:
     if by not in RANK_METRICS:
         raise SettingsError("rank tasks by", f"must be one of {', '.join(RANK_METRICS)}", by, "pick one of those")
     metric = cast(RankMetric, by)  # checked just above
-    defined = tasks[tasks["defined"]]
-    ranked = defined.sort_values([metric, f"{metric}_ci_high", "group"], kind="stable").reset_index(drop=True)
+    defined = tasks[tasks[GroupCols.DEFINED]]
+    order = [metric, f"{metric}_ci_high", GroupCols.GROUP]
+    ranked = defined.sort_values(order, kind="stable").reset_index(drop=True)
     return TaskRanking(ranked=ranked, metric=metric, n_undefined=len(tasks) - len(defined))

@@ -19,7 +19,7 @@ import pandas as pd
 
 from agentic_core import stats
 from agentic_core.analysis.aggregate import Aggregate
-from agentic_core.common.frame_columns import GroupCols
+from agentic_core.common.frame_columns import GroupCols, ShrinkageCols
 from agentic_core.stats.counts import content_seed, distinct_pairs, seed_entropy
 from agentic_core.stats.hierarchical import hyper_posterior, shrunk_tasks
 
@@ -108,7 +108,8 @@ def _with_shrinkage(
     sd = seed_entropy(seed)
     shrunk = shrunk_tasks(post, pairs, level, draws, content_seed(TAG_SHRINKAGE, sd, pairs.n, pairs.c, pairs.m))
     out = tasks.copy()
-    for name, column in (("shrunk_p", "mean"), ("shrunk_p_low", "low"), ("shrunk_p_high", "high")):
+    # ShrinkageCols.ALL in order, each from its column of the shrunk estimates.
+    for name, column in zip(ShrinkageCols.ALL, ("mean", "low", "high"), strict=True):
         values = np.full(len(out), np.nan)
         values[scored] = shrunk[column][pairs.inverse]
         out[name] = values

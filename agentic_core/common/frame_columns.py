@@ -71,6 +71,18 @@ class GroupCols(StatCols, then=StatCols.ALL):
     """The group's key: the task key, ``all conversations``, or the session id."""
 
 
+class ShrinkageCols(Columns):
+    """The per-task posterior table's population-model columns (``PosteriorView.tasks``, two or more scored tasks).
+
+    Each task's success probability under the hierarchical model (pulled towards the population), with
+    its interval; NaN for a task without a scored attempt. They follow the table's :class:`GroupCols`.
+    """
+
+    SHRUNK_P: Final = "shrunk_p"
+    SHRUNK_P_LOW: Final = "shrunk_p_low"
+    SHRUNK_P_HIGH: Final = "shrunk_p_high"
+
+
 class ResultCols(Columns):
     """``EvaluationResult.interactions``: one row per interaction, as loaded and judged (settings-free)."""
 

@@ -27,7 +27,9 @@ from agentic_core.report.explorer import conversation_index, explorer_table
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import make_settings
 
-DECLARATIONS = [StatCols, GroupCols, ResultCols, InteractionCols, ConversationCols, ExplorerCols, AgenticCols, ShrinkageCols]
+DECLARATIONS = [
+    StatCols, GroupCols, ShrinkageCols, ResultCols, InteractionCols, ConversationCols, ExplorerCols, AgenticCols,
+]
 
 
 @pytest.mark.parametrize("declaration", DECLARATIONS, ids=lambda d: d.__name__)

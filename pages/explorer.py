@@ -24,12 +24,12 @@ from agentic_core.report import (
     conversation_facts,
     conversation_index,
     conversation_param,
+    conversations_by_status,
     explorer_table,
     filter_mask,
     filters_to_query,
     interaction_rows,
     position_of,
-    status_counts,
     table_page,
     thread_html,
 )
@@ -149,7 +149,7 @@ if agentic_mask is not None:
 mask = filter_mask(run.result, agg, tables["filters"], filters, mask)
 write_page_params(filters_to_query(filters))
 table = explorer_table(agg, tables["index"], mask=mask)
-st.caption(list_caption(len(table), run.result.n_conversations, status_counts(agg)))
+st.caption(list_caption(len(table), run.result.n_conversations, conversations_by_status(agg)))
 if table.empty:
     st.info(empty_message(statuses, filters_in_use(filters)))
     st.stop()

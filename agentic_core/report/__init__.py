@@ -35,10 +35,10 @@ from agentic_core.report.explorer_filters import (
 from agentic_core.report.explorer_rows import (
     ConversationFacts,
     conversation_facts,
+    conversations_by_status,
     interaction_rows,
     position_of,
     proposed_verdict,
-    status_counts,
 )
 from agentic_core.report.exports import (
     EXPORT_FILES,
@@ -69,10 +69,10 @@ __all__ = [
     "COMPARE_PARAMS", "CONVERSATION_PARAM", "EXPLORER_PAGE_ROWS", "EXPORT_FILES", "FAILING_PAGE_ROWS", "PAGE_PARAMS",
     "RUN_A_PARAM", "RUN_B_PARAM", "STATUSES", "TOOL_DIMENSIONS", "VIEW_MAX_CHARS", "VIEW_MAX_DEPTH",
     "ConversationFacts", "ExplorerFilters", "FilterIndex", "InteractionDetail", "SearchIndex", "conversation_detail",
-    "conversation_facts", "conversation_index", "conversation_param", "conversation_records", "conversations_preview",
-    "conversations_table", "curve_point_dict", "explorer_table", "export_bytes", "export_zip", "failing_tool_calls",
-    "filter_failing_calls", "filter_mask", "filters_from_query", "filters_to_query", "highlight", "interaction_rows",
-    "interaction_tool_names", "interactions_table", "linked_pair", "position_of", "proposed_verdict", "record_view",
-    "resolve_conversation", "run_metadata", "same_verdicts", "side_by_side_html", "status_counts", "summary",
-    "table_page", "tasks_table", "thread_html", "tool_breakdown", "write_exports",
+    "conversation_facts", "conversation_index", "conversation_param", "conversation_records",
+    "conversations_by_status", "conversations_preview", "conversations_table", "curve_point_dict", "explorer_table",
+    "export_bytes", "export_zip", "failing_tool_calls", "filter_failing_calls", "filter_mask", "filters_from_query",
+    "filters_to_query", "highlight", "interaction_rows", "interaction_tool_names", "interactions_table", "linked_pair",
+    "position_of", "proposed_verdict", "record_view", "resolve_conversation", "run_metadata", "same_verdicts",
+    "side_by_side_html", "summary", "table_page", "tasks_table", "thread_html", "tool_breakdown", "write_exports",
 ]  # fmt: skip

@@ -102,7 +102,7 @@ def proposed_verdict(current: Override | None, status: str) -> bool:
     return current.correct if current is not None else status != CORRECT
 
 
-def status_counts(agg: Aggregate) -> dict[str, int]:
+def conversations_by_status(agg: Aggregate) -> dict[str, int]:
     """Conversations of the run per status, in the Explorer's order (failing first), zeros included."""
     counts: Mapping[str, int] = agg.conversations[ConversationCols.STATUS].value_counts().to_dict()
     return {status: int(counts.get(status, 0)) for status in STATUSES}

@@ -11,10 +11,10 @@ from agentic_core.report import (
     STATUSES,
     conversation_detail,
     conversation_facts,
+    conversations_by_status,
     interaction_rows,
     position_of,
     proposed_verdict,
-    status_counts,
 )
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import make_settings
@@ -75,7 +75,7 @@ def test_the_proposed_verdict(current: Override | None, status: str, proposed: b
 
 def test_status_counts_cover_every_status_in_order(travel: EvaluationResult) -> None:
     agg = aggregate(travel, make_settings(threshold=0.7))
-    counts = status_counts(agg)
+    counts = conversations_by_status(agg)
     assert list(counts) == list(STATUSES)
     assert sum(counts.values()) == travel.n_conversations
     assert counts["correct"] == 19  # sample README: 19 of 40 fully correct

@@ -178,41 +178,45 @@ def _correlation(x: FloatArray) -> FloatArray:
     return np.clip(corr, -1.0, 1.0)
 
 
-def _side_quantiles(
-    n: IntArray,
-    c: IntArray,
-    ks_all: IntArray,
-    ks: IntArray,
-    prior: tuple[float, float],
-    level: float,
-    seed: int,
-    draws: int,
-) -> FloatArray:
+@dataclass(frozen=True)
+class _Posterior:
+    """What the Bayesian joint draws are made with, the same for every agent (validated by the caller).
+
+    Attributes:
+        ks_all: The k values the metrics need, 1 included (sorted, distinct).
+        ks: The curve's k values.
+        prior: Beta prior of one task.
+        level: Interval level (the hierarchical posterior's grid depends on it).
+        seed: Seed entropy.
+        draws: Draws per agent.
+    """
+
+    ks_all: IntArray
+    ks: IntArray
+    prior: tuple[float, float]
+    level: float
+    seed: int
+    draws: int
+
+
+def _side_quantiles(n: IntArray, c: IntArray, post: _Posterior) -> FloatArray:
     """One side's posterior of each metric as sorted draws, shape ``(draws, metrics)`` (its quantile function).
 
     Several tasks: the curve's hierarchical posterior, drawn from its grid. One task: the exact Beta
     posterior's quantiles at (i + 1/2) / draws, pushed through the increasing pass@k / pass^k formulas.
     """
+    ks_all, ks, draws = post.ks_all, post.ks, post.draws
     dist = distinct_pairs(n, c)
     if int(dist.m.sum()) > 1:
-        post = hyper_posterior(dist, ks_all, level)
-        values = population_draws(post, ks_all, draws, content_seed(TAG_SIDE, seed, dist.n, dist.c, dist.m))
+        hyper = hyper_posterior(dist, ks_all, post.level)
+        values = population_draws(hyper, ks_all, draws, content_seed(TAG_SIDE, post.seed, dist.n, dist.c, dist.m))
         return np.sort(metric_columns(values["pass_at"], values["pass_pow"], ks_all, ks), axis=0)
-    a, b = posterior_params(dist.n, dist.c, prior)
+    a, b = posterior_params(dist.n, dist.c, post.prior)
     p = betaincinv(a[0], b[0], (np.arange(draws) + 0.5) / draws)[:, None]
     return metric_columns(pass_at_from_p(p, ks_all), pass_pow_from_p(p, ks_all), ks_all, ks)
 
 
-def _copula_draws(
-    n: IntArray,
-    c: IntArray,
-    ks_all: IntArray,
-    ks: IntArray,
-    prior: tuple[float, float],
-    level: float,
-    seed: int,
-    draws: int,
-) -> FloatArray:
+def _copula_draws(n: IntArray, c: IntArray, post: _Posterior) -> FloatArray:
     """Joint posterior draws of every agent's population metrics, shape ``(draws, agents, metrics)``.
 
     Each agent's sorted draws are read at correlated uniforms: a Gaussian copula with the correlation of
@@ -220,7 +224,7 @@ def _copula_draws(
     the sides are independent a posteriori). Agents with the same results on every task share one
     normal and one posterior, so an agent compared with itself gets a delta of exactly 0.
     """
-    tasks = n.shape[0]
+    tasks, ks_all, ks, draws = n.shape[0], post.ks_all, post.ks, post.draws
     # Tasks in an order fixed by the data (the agents read in their canonical order), then one column
     # per distinct agent by content: neither the tasks' nor the agents' order changes a draw.
     order = _canonical_order(n, c)
@@ -230,13 +234,13 @@ def _copula_draws(
     agents, which = np.unique(np.concatenate([n.T, c.T], axis=1), axis=0, return_inverse=True)
     which = which.reshape(-1)
     n_u, c_u = agents[:, :tasks].T, agents[:, tasks:].T
-    tables = [_side_quantiles(n_u[:, j], c_u[:, j], ks_all, ks, prior, level, seed, draws) for j in range(len(agents))]
+    tables = [_side_quantiles(n_u[:, j], c_u[:, j], post) for j in range(len(agents))]
     at_k, pow_k = estimates(n_u.T.ravel(), c_u.T.ravel(), ks_all, "unbiased")
     at_p, pow_p = estimates(n_u.T.ravel(), c_u.T.ravel(), ks_all, "plug-in")
     per_task = metric_columns(np.where(np.isnan(at_k), at_p, at_k), np.where(np.isnan(pow_k), pow_p, pow_k), ks_all, ks)
     per_task = per_task.reshape(len(agents), tasks, -1)
     metrics = per_task.shape[2]
-    rng = np.random.default_rng(content_seed(TAG_COPULA, seed, agents))
+    rng = np.random.default_rng(content_seed(TAG_COPULA, post.seed, agents))
     normals = rng.standard_normal((metrics, draws, len(agents)))
     out = np.empty((draws, which.size, metrics))
     for m in range(metrics):
@@ -331,7 +335,7 @@ def joint_sample(
     if frequentist:
         sample, units, unit_values = _bootstrap_draws(n_in, c_in, ks_all, ks, estimator, seed, draws)
     else:
-        sample = _copula_draws(n_in, c_in, ks_all, ks, prior, level, seed, draws)
+        sample = _copula_draws(n_in, c_in, _Posterior(ks_all, ks, prior, level, seed, draws))
         if tasks == 1:
             method = "beta-draws"
     return JointSample(

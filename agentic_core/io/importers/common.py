@@ -109,6 +109,7 @@ def map_records(
     line_of: Callable[[int], int | None] | None = None,
     base: Callable[[int], str] | None = None,
     what: str = "a JSON object",
+    keys: KeyTally | None = None,
 ) -> Parsed:
     """Map every record of ``parsed`` with ``one``; return the seed-format records as a new :class:`Parsed`.
 
@@ -120,6 +121,7 @@ def map_records(
         line_of: Their line lookup (default: ``parsed.line_of``).
         base: Each record's own path in the file (default: none).
         what: What each record must be, for the message about a record that is not an object.
+        keys: Where the keys each record holds (and ``one`` may not read) are counted, before ``one`` maps it.
 
     Returns:
         The mapped file: skipped records are :data:`UNPARSABLE` with their first error in
@@ -144,6 +146,8 @@ def map_records(
         rec = RecordMap(file, index, lines, base(index) if base else "")
         mapped = None
         if isinstance(raw, dict):
+            if keys is not None:
+                keys.see(rec, raw)
             mapped = one(rec, raw)
         else:
             rec.error("", f"must be {what}; it is {json_type(raw)}", raw, "put one object per record")
@@ -164,6 +168,7 @@ class RecordImporter(Protocol):
     """One file's import in a format whose records each map to one conversation."""
 
     keys: KeyTally
+    """The keys of the records, counted before each is mapped (for the notes on those not read)."""
 
     def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
         """One original record as a seed conversation (``None``, with an error recorded, to skip it)."""
@@ -182,7 +187,7 @@ def import_records(file: str, parsed: Parsed, importer: RecordImporter, *, what:
     Returns:
         The mapped file, with every issue located in the original records (see :func:`map_records`).
     """
-    out = map_records(file, parsed, importer.one, what=what)
+    out = map_records(file, parsed, importer.one, what=what, keys=importer.keys)
     out.issues.extend(importer.keys.issues(file))
     return out
 

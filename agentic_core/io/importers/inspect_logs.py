@@ -98,7 +98,6 @@ class _InspectImporter:
 
     def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
         """One sample as a seed conversation (``None``, with an error recorded, when it cannot be mapped)."""
-        self.keys.see(rec, raw)
         sample_id = rec.required_id(raw, "id", "the sample's id (a string or an integer)",
                                     "keep the samples as Inspect wrote them")
         if sample_id is None:
@@ -231,7 +230,7 @@ def import_inspect(file: str, parsed: Parsed) -> Parsed:
     importer = _InspectImporter(file, log)
     lines = LazyLines(parsed.raw, b'"samples"', len(samples))
     out = map_records(file, parsed, importer.one, records=samples, line_of=lines, base=lambda i: f"samples[{i}]",
-                      what="a sample object")
+                      what="a sample object", keys=importer.keys)
     out.kind = "array"
     status = log.get("status")
     if isinstance(status, str) and status != "success":

@@ -142,7 +142,6 @@ class _OpenAIImporter:
 
     def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
         """One trace as a seed conversation (``None``, with an error recorded, when it cannot be mapped)."""
-        self.keys.see(rec, raw)
         session_id, assistant_id, task_id = conversation_ids(rec, raw, self.stem)
         messages = raw.get("messages")
         if not isinstance(messages, list):

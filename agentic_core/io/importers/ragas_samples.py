@@ -62,7 +62,6 @@ class _RagasImporter:
 
     def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
         """One sample as a seed conversation (``None``, with an error recorded, when it cannot be mapped)."""
-        self.keys.see(rec, raw)
         session_id, assistant_id, task_id = conversation_ids(rec, raw, self.stem)
         messages = raw.get("user_input")
         if isinstance(messages, str):

@@ -58,7 +58,6 @@ class _TauImporter:
 
     def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
         """One trial as a seed conversation (``None``, with an error recorded, when it cannot be mapped)."""
-        self.keys.see(rec, raw)
         task_id = rec.required_id(raw, "task_id", "the task's index (an integer or a string)",
                                   "give each trial the task_id tau-bench wrote")
         if task_id is None:

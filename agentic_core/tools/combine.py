@@ -69,51 +69,13 @@ def combine(
     """
     check_fraction(tool_threshold, "tool_threshold")
     selection = c.selection_ignore_extra if ignore_extra else c.selection
+    overall: float | None = None
     if not weights.scores_tools:
-        return ToolCorrectnessScore(
-            tool_selection_correct=selection,
-            parameter_accuracy=c.parameters,
-            sequence_correct=c.sequence,
-            result_utilization=c.utilization,
-            overall_correctness=None,
-            is_correct=True,
-            reasoning=f"{NOT_SCORED} The dimensions are shown as measured.",
-        )
-    overall, den = _weighted(weights, selection, c.parameters, c.sequence, c.utilization)
-    is_correct = overall is not None and reaches(overall, tool_threshold)
-
-    sentences = list(c.deductions)
-    if ignore_extra and c.extra:
-        sentences.append("Extra calls are ignored by option, so they do not lower selection.")
-    if not sentences and overall is not None:
-        reasoning = "All tools used correctly"
+        is_correct, reasoning = True, f"{NOT_SCORED} The dimensions are shown as measured."
     else:
-        w_s, w_p, w_q, w_u = weights.as_tuple()
-        terms = []
-        for label, value, w in (
-            ("selection", selection, w_s),
-            ("parameters", c.parameters, w_p),
-            ("sequence", c.sequence, w_q),
-            ("utilization", c.utilization, w_u),
-        ):
-            if value is None:
-                terms.append(f"{label} not assessable (left out)")
-            else:
-                terms.append(f"{label} {value:.3f} (weight {w / den if den > 0 else 0.0:.3f})")
-        if overall is None:
-            line = (
-                "Overall not defined: every dimension with a weight above 0 is not assessable "
-                f"({', '.join(terms)}); counted as not correct."
-            )
-        else:
-            verdict = "meets" if is_correct else "below"
-            line = (
-                f"Overall {overall:.3f} = weighted mean of {', '.join(terms)}; "
-                f"{verdict} the tool threshold {tool_threshold:g}."
-            )
-        sentences.append(line)
-        reasoning = " ".join(sentences)
-
+        overall, den = _weighted(weights, selection, c.parameters, c.sequence, c.utilization)
+        is_correct = overall is not None and reaches(overall, tool_threshold)
+        reasoning = _reasoning(c, weights, selection, overall, den, tool_threshold, ignore_extra)
     return ToolCorrectnessScore(
         tool_selection_correct=selection,
         parameter_accuracy=c.parameters,
@@ -123,6 +85,48 @@ def combine(
         is_correct=is_correct,
         reasoning=reasoning,
     )
+
+
+def _reasoning(
+    c: ToolComponents,
+    weights: ToolWeights,
+    selection: float,
+    overall: float | None,
+    den: float,
+    tool_threshold: float,
+    ignore_extra: bool,
+) -> str:
+    """The reasoning of a scored interaction: every deduction, then how the overall was reached."""
+    sentences = list(c.deductions)
+    if ignore_extra and c.extra:
+        sentences.append("Extra calls are ignored by option, so they do not lower selection.")
+    if not sentences and overall is not None:
+        return "All tools used correctly"
+    w_s, w_p, w_q, w_u = weights.as_tuple()
+    terms = []
+    for label, value, w in (
+        ("selection", selection, w_s),
+        ("parameters", c.parameters, w_p),
+        ("sequence", c.sequence, w_q),
+        ("utilization", c.utilization, w_u),
+    ):
+        if value is None:
+            terms.append(f"{label} not assessable (left out)")
+        else:
+            terms.append(f"{label} {value:.3f} (weight {w / den if den > 0 else 0.0:.3f})")
+    if overall is None:
+        line = (
+            "Overall not defined: every dimension with a weight above 0 is not assessable "
+            f"({', '.join(terms)}); counted as not correct."
+        )
+    else:
+        verdict = "meets" if reaches(overall, tool_threshold) else "below"
+        line = (
+            f"Overall {overall:.3f} = weighted mean of {', '.join(terms)}; "
+            f"{verdict} the tool threshold {tool_threshold:g}."
+        )
+    sentences.append(line)
+    return " ".join(sentences)
 
 
 _ARRAY_FIELDS = ("selection", "selection_ignore_extra")

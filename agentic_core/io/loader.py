@@ -324,23 +324,20 @@ def load_bytes(
     format: str = DEFAULT_FORMAT,
     workers: int | None = None,
 ) -> LoadReport:
-    """Load one file's content (a browser upload).
+    """Load one file's content (a browser upload): :func:`load_many` of one file.
 
     Args:
         name: The file name, used in messages.
         data: The file's bytes (UTF-8, byte-order mark tolerated).
         duplicate_key: What must be unique (see :data:`DuplicateKey`).
-        format: ``auto`` (the default: each file's format is detected from its content), ``seed``,
-            ``openai``, ``ragas``, ``tau-bench`` or ``inspect`` (see
-            :data:`~agentic_core.io.importers.FORMAT_CHOICES`).
-        workers: Worker processes for large JSON Lines files (``None``: automatic; see
-            :func:`load_paths`).
+        format: The file's format, as for :func:`load_many`.
+        workers: Worker processes, as for :func:`load_many`.
 
     Returns:
         The report for this file.
 
     Raises:
-        SettingsError: ``format`` is not a known format name, or ``workers`` is negative.
+        SettingsError: as for :func:`load_many`.
     """
     return load_many([(name, data)], duplicate_key=duplicate_key, format=format, workers=workers)
 

@@ -119,19 +119,6 @@ def pass_at_k_array(
 def pass_pow_k_array(
     n: ArrayLike, c: ArrayLike, k: int, estimator: Estimator = "unbiased"
 ) -> tuple[FloatArray, BoolArray]:
-    """Vectorised :func:`pass_pow_k` over groups (computed once per distinct (n, c) pair).
-
-    Args:
-        n: Attempts per group (integer array).
-        c: Correct attempts per group (integer array, same length).
-        k: Whole number >= 1.
-        estimator: ``unbiased`` or ``plug-in``.
-
-    Returns:
-        ``(values, defined)``: values are NaN where undefined (n == 0, or n < k for ``unbiased``).
-
-    Raises:
-        SettingsError: invalid arrays, k or estimator.
-    """
+    """Vectorised :func:`pass_pow_k` over groups: the arguments, result and errors of :func:`pass_at_k_array`."""
     _, values = _per_group(n, c, k, estimator)
     return values, ~np.isnan(values)

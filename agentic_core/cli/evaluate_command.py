@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agentic_core.agentic_metrics.compute import parse_metrics
+from agentic_core.analysis.nothing_scored import why_nothing_scored
 from agentic_core.cli.engine_options import engine_keywords
 from agentic_core.cli.gate_options import fail_under_exit
 from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR
-from agentic_core.common.frame_columns import ResultCols
 from agentic_core.errors import AgenticError
 from agentic_core.judges.cascade import CascadeCounts, result_cascade_counts
 from agentic_core.judges.llm_options import LLM_OPTIONS
@@ -304,18 +304,13 @@ def _outcome(
     failed = counts.failed
     counted = "counted as incorrect" if settings.unscored_as_incorrect else "excluded"
     if counts.judged == 0:
-        reasons = result.interactions[ResultCols.JUDGE_ERROR].dropna()
-        first = f" (first reason: {reasons.iloc[0]})" if len(reasons) else ""
-        what = f"failed on all {result.n_interactions} interaction(s)" if not counts.uncertain else (
-            f"scored none of the {result.n_interactions} interaction(s) ({counts.words()})"
-        )
         fix = (
             "Fix the judge's configuration or choose another judge."
             if failed
             else "Fix: use --judge cascade (an LLM judges what the offline judge is unsure of) or --judge llm, "
             "or --unscored-as-incorrect."
         )
-        print(f"error: nothing could be scored: the judge {what}{first}. {fix}", file=stderr)
+        print(f"error: nothing could be scored: the judge {why_nothing_scored(result)}. {fix}", file=stderr)
         return EXIT_NOTHING_SCORED
     if failed:
         print(

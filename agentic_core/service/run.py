@@ -26,14 +26,13 @@ from pydantic import SecretStr, ValidationError
 
 from agentic_core.agentic_metrics.compute import parse_metrics
 from agentic_core.agentic_metrics.results import AgenticView
-from agentic_core.common.frame_columns import ResultCols
+from agentic_core.analysis.nothing_scored import why_nothing_scored
 from agentic_core.common.secrets import json_holds_secret, known_secrets, mask_known, mask_values, register_secret
 from agentic_core.errors import AgenticError, DataError, RequestError, SettingsError, show_value
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.parse import loads_json
 from agentic_core.io.unknown_keys import close_match
 from agentic_core.judges.verdict_counts import verdict_counts
-from agentic_core.result import EvaluationResult
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, request_judge
 from agentic_core.service.deadline import judge_within
@@ -426,8 +425,6 @@ class Service:
             )
         counts = verdict_counts(result)
         if counts.judged == 0:
-            reasons = result.interactions[ResultCols.JUDGE_ERROR].dropna()
-            first = f" (first reason: {reasons.iloc[0]})" if len(reasons) else ""
             # Every verdict an abstention is no gateway failure: the data needs a judge that can decide.
             status, fix = (502, "check the connector's model, key and base_url") if counts.failed else (
                 422,
@@ -435,7 +432,7 @@ class Service:
                 "or an LLM judge, or set config.unscored_as_incorrect",
             )
             raise _Refused(
-                status, mask_known(f"judge: {_none_scored(result)}{first}. Fix: {fix}", secrets + chosen.secrets), []
+                status, mask_known(f"judge: {why_nothing_scored(result)}. Fix: {fix}", secrets + chosen.secrets), []
             )
         agg = aggregate(result, aggregate_settings(config, result.recommended_threshold))
         body = run_response(result, agg, chosen, config, [*notes, *chosen.warnings])
@@ -466,9 +463,3 @@ def run_request(body: bytes | str | Mapping[str, Any], config: ServiceConfig | N
     return Service(config).run(body)
 
 
-def _none_scored(result: EvaluationResult) -> str:
-    """Why nothing was scored: every interaction failed, or (some) the judge abstained on."""
-    counts = verdict_counts(result)
-    if not counts.uncertain:
-        return f"failed on all {result.n_interactions} interaction(s)"
-    return f"scored none of the {result.n_interactions} interaction(s) ({counts.words()})"

@@ -28,6 +28,7 @@ from agentic_core.common.frame_columns import (
     GroupCols,
     InteractionCols,
     ResultCols,
+    StatCols,
 )
 from agentic_core.common.passing import reaches
 from agentic_core.common.wording import plural
@@ -382,6 +383,27 @@ class HeadlineNumbers(BaseModel):
             pass_pow_k_ci=point.pass_pow_k_ci,
             **fields,
         )
+
+
+def task_attempts(conversations: pd.DataFrame) -> pd.DataFrame:
+    """Per task, over some rows of :attr:`Aggregate.conversations`: its attempts and who made them.
+
+    Returns:
+        One row per task key (as text, sorted): scored attempts ``n``, fully correct ones ``c`` and the
+        ``sessions`` (session ids, in row order).
+    """
+    cols = ConversationCols
+    scored = (conversations[cols.STATUS] != UNSCORED).to_numpy()
+    table = pd.DataFrame(
+        {
+            "task": conversations[cols.TASK_KEY].astype(str).to_numpy(),
+            StatCols.N: scored.astype(np.int64),
+            StatCols.C: (conversations[cols.IS_FULLY_CORRECT].to_numpy(dtype=bool) & scored).astype(np.int64),
+            "sessions": conversations[cols.SESSION_ID].astype(str).to_numpy(),
+        }
+    )
+    sums = {StatCols.N: (StatCols.N, "sum"), StatCols.C: (StatCols.C, "sum"), "sessions": ("sessions", tuple)}
+    return table.groupby("task", sort=True).agg(**sums)
 
 
 def resolve_k(g_n: np.ndarray, settings: AggregateSettings) -> tuple[int, str]:

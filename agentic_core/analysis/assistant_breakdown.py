@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from agentic_core import stats
-from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers
+from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers, task_attempts
 from agentic_core.analysis.statistics_words import curve_options
 from agentic_core.common.frame_columns import UNSCORED, ConversationCols, StatCols
 
@@ -39,14 +39,11 @@ class AssistantRow(HeadlineNumbers):
 
 def _assistant_groups(mine: pd.DataFrame, agg: Aggregate) -> tuple[np.ndarray, np.ndarray]:
     """Attempts n and correct c per group of the unit of trial, over one assistant's conversations."""
+    if agg.unit == "task":
+        per_task = task_attempts(mine)
+        return per_task[StatCols.N].to_numpy(np.int64), per_task[StatCols.C].to_numpy(np.int64)
     scored = (mine[ConversationCols.STATUS] != UNSCORED).to_numpy()
     correct = mine[ConversationCols.IS_FULLY_CORRECT].to_numpy(dtype=bool)
-    if agg.unit == "task":
-        n_col, c_col = StatCols.N, StatCols.C
-        tasks = mine[ConversationCols.TASK_KEY].astype(str).to_numpy()
-        frame = pd.DataFrame({"task": tasks, n_col: scored, c_col: correct})
-        sums = frame.groupby("task", sort=True)[[n_col, c_col]].sum()
-        return sums[n_col].to_numpy(np.int64), sums[c_col].to_numpy(np.int64)
     if agg.unit == "conversation":
         return np.array([int(scored.sum())], dtype=np.int64), np.array([int(correct.sum())], dtype=np.int64)
     cols = ConversationCols

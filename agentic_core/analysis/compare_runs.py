@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from agentic_core.analysis.aggregate import aggregate, resolve_k, tool_overall
-from agentic_core.common.frame_columns import UNSCORED, ConversationCols, InteractionCols, ResultCols
+from agentic_core.analysis.aggregate import aggregate, resolve_k, task_attempts, tool_overall
+from agentic_core.common.frame_columns import ConversationCols, InteractionCols, ResultCols
 from agentic_core.common.wording import plural
 from agentic_core.errors import DataError
 from agentic_core.result import EvaluationResult
@@ -187,17 +187,7 @@ def side_tasks(side: Side) -> pd.DataFrame:
             f"pick one of the run's assistants: {', '.join(known)}" if known else "evaluate some data first",
             show=side.assistant is not None,
         )
-    mine = conv[keep]
-    scored = (mine[ConversationCols.STATUS] != UNSCORED).to_numpy()
-    table = pd.DataFrame(
-        {
-            "task": mine[ConversationCols.TASK_KEY].astype(str).to_numpy(),
-            "n": scored.astype(np.int64),
-            "c": (mine[ConversationCols.IS_FULLY_CORRECT].to_numpy(dtype=bool) & scored).astype(np.int64),
-            "session": mine[ConversationCols.SESSION_ID].astype(str).to_numpy(),
-        }
-    )
-    out = table.groupby("task", sort=True).agg(n=("n", "sum"), c=("c", "sum"), sessions=("session", tuple))
+    out = task_attempts(conv[keep])
     # Tool metrics: mean over the side's applicable interactions of each task.
     arrays = result.tool_arrays
     rows = np.flatnonzero(keep[result.conv_index] & arrays["applicable"])

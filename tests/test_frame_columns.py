@@ -10,7 +10,6 @@ import pytest
 
 from agentic_core import stats
 from agentic_core.analysis.aggregate import aggregate
-from agentic_core.common import frame_columns
 from agentic_core.common.frame_columns import (
     STATUSES,
     AgenticCols,
@@ -72,10 +71,6 @@ def test_the_explorer_tables_have_the_declared_columns(travel: EvaluationResult)
     assert tuple(explorer_table(agg, index).columns) == ExplorerCols.ALL
     # What the explorer reads of the conversations frame exists there.
     assert set(ExplorerCols.FROM_CONVERSATIONS.values()) <= set(ConversationCols.ALL)
-
-
-def test_the_statuses_are_the_three_a_conversation_can_have() -> None:
-    assert sorted(STATUSES) == sorted((frame_columns.CORRECT, frame_columns.INCORRECT, frame_columns.UNSCORED))
 
 
 def test_the_agentic_table_has_the_declared_columns() -> None:

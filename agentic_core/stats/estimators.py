@@ -53,12 +53,7 @@ def pass_at_k(n: int, c: int, k: int, estimator: Estimator = "unbiased") -> floa
         SettingsError: invalid k, n, c or estimator.
         UndefinedEstimateError: n == 0, or k > n with the unbiased estimator.
     """
-    n_, c_ = check_counts(n, c)
-    k_ = check_k(k)
-    est = check_estimator(estimator)
-    require_defined(n_, k_, est, f"pass@{k_}")
-    at_k, _ = estimates(np.array([n_]), np.array([c_]), np.array([k_]), est)
-    return float(at_k[0, 0])
+    return _one_group(n, c, k, estimator, "@")[0]
 
 
 def pass_pow_k(n: int, c: int, k: int, estimator: Estimator = "unbiased") -> float:
@@ -77,12 +72,17 @@ def pass_pow_k(n: int, c: int, k: int, estimator: Estimator = "unbiased") -> flo
         SettingsError: invalid k, n, c or estimator.
         UndefinedEstimateError: n == 0, or k > n with the unbiased estimator.
     """
+    return _one_group(n, c, k, estimator, "^")[1]
+
+
+def _one_group(n: int, c: int, k: int, estimator: Estimator, sign: str) -> tuple[float, float]:
+    """(pass@k, pass^k) of one group, checked; ``sign`` names the metric asked for (``@`` or ``^``) in errors."""
     n_, c_ = check_counts(n, c)
     k_ = check_k(k)
     est = check_estimator(estimator)
-    require_defined(n_, k_, est, f"pass^{k_}")
-    _, pow_k = estimates(np.array([n_]), np.array([c_]), np.array([k_]), est)
-    return float(pow_k[0, 0])
+    require_defined(n_, k_, est, f"pass{sign}{k_}")
+    at_k, pow_k = estimates(np.array([n_]), np.array([c_]), np.array([k_]), est)
+    return float(at_k[0, 0]), float(pow_k[0, 0])
 
 
 

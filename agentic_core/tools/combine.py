@@ -75,7 +75,7 @@ def combine(
     else:
         overall, den = _weighted(weights, selection, c.parameters, c.sequence, c.utilization)
         is_correct = overall is not None and reaches(overall, tool_threshold)
-        reasoning = _reasoning(c, weights, selection, overall, den, tool_threshold, ignore_extra)
+        reasoning = _tool_reasoning(c, weights, selection, overall, den, tool_threshold, ignore_extra)
     return ToolCorrectnessScore(
         tool_selection_correct=selection,
         parameter_accuracy=c.parameters,
@@ -87,7 +87,7 @@ def combine(
     )
 
 
-def _reasoning(
+def _tool_reasoning(
     c: ToolComponents,
     weights: ToolWeights,
     selection: float,

@@ -35,7 +35,6 @@ if str(HERE) not in sys.path:
 from samplegen.common import check_keys, load_texts  # noqa: E402  (after the sys.path set-up)
 
 NAME = "labelled_support.jsonl"
-OUT = HERE / NAME
 AGENT = "helpdesk-v5"
 CASES: list[dict[str, Any]] = load_texts("labelled_cases.json")
 CASE_KEYS = {"task", "query", "truth", "answers"}

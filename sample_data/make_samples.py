@@ -41,7 +41,6 @@ SEED_NAME = "seed_examples.json"
 TRAVEL_NAME = "travel_agent.jsonl"
 SUPPORT_NAME = "support_bot_attempts.jsonl"
 FILES = (SEED_NAME, TRAVEL_NAME, SUPPORT_NAME)
-SEED_FILE, TRAVEL_FILE, SUPPORT_FILE = (HERE / name for name in FILES)
 
 
 def write_all(out: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from agentic_core.analysis import by_assistant, k_evidence
+from agentic_core.analysis import by_assistant
 from agentic_core.io import SAMPLES
 from agentic_core.stats import explain_label
 from ui.cards import KPI_WIDTH, card, kpi, kpi_row
@@ -14,6 +14,7 @@ from ui.charts import curve_figure
 from ui.controls import results_page
 from ui.format import INTERPRETATION_BADGES, md_text, pct, settings_sentence
 from ui.guide import how_to_read
+from ui.k_cards import evidence_for, pass_k_cards
 from ui.memo import session_memo
 from ui.telemetry_cost import show_cost
 from ui.theme import show_chart
@@ -51,28 +52,16 @@ kpi(
     help=f"The chance that one attempt is fully correct, for {target_words}: pass@1 by the same method and on "
     "the same tasks as the curve, with the same interval.",
 )
-evidence = session_memo(
-    "_overview_k_evidence", (run.run_id, settings.model_dump_json()), lambda: k_evidence(run.result, agg)
+evidence = evidence_for(run, settings, agg)
+pass_k_cards(
+    row,
+    k,
+    evidence,
+    (head.pass_at_k, head.pass_at_k_ci,
+     f"Probability that at least one of {k} attempts is fully correct, for {target_words}."),
+    (head.pass_pow_k, head.pass_pow_k_ci,
+     f"Probability that all {k} attempts are fully correct (consistency), for {target_words}."),
 )
-if evidence.measured:
-    kpi(
-        row,
-        f"pass@{k}",
-        head.pass_at_k,
-        head.pass_at_k_ci,
-        help=f"Probability that at least one of {k} attempts is fully correct, for {target_words}.",
-    )
-    kpi(
-        row,
-        f"pass^{k}",
-        head.pass_pow_k,
-        head.pass_pow_k_ci,
-        help=f"Probability that all {k} attempts are fully correct (consistency), for {target_words}.",
-    )
-else:
-    # One attempt per task says nothing about K attempts: no number a reader would take as measured.
-    for name in (f"pass@{k}", f"pass^{k}"):
-        card(row, name, "not measured", help=evidence.sentence, delta="pass@1 only")
 with row.container(width=KPI_WIDTH):
     st.markdown("**Assessment**")
     if evidence.measured:

@@ -31,6 +31,8 @@ def agentic_filter(result: EvaluationResult) -> np.ndarray | None:
                               help="Seed 004's metrics of this run (see the Agentic metrics page).")
     below = cols[1].slider("Below", 0.0, 1.01, 1.01, 0.05, key="explorer_agentic_below",
                            help="Keep conversations whose metric is scored and below this; 1.01 keeps all.")
+    if below > 1.0:
+        return None  # the "no filter" stop: the table is not built on every rerun
     view = metrics.view
     table = agentic_table(metrics, result.session_ids, order=view.order, mode=view.mode, variant=view.variant)
     chosen = FILTER_METRICS[label]

@@ -233,8 +233,9 @@ def bar_figure(
             textposition="inside",
             insidetextanchor="start",
             textfont={"color": "#ffffff"},
-            customdata=list(counts),
-            hovertemplate=f"%{{x}}: %{{y:.3f}} over %{{customdata}} {counted}<extra></extra>",
+            # The value as text: a bar without one is drawn at 0 but must hover as n/a, never as 0.000.
+            customdata=[["n/a" if m is None else f"{m:.3f}", n] for m, n in zip(means, counts, strict=True)],
+            hovertemplate=f"%{{x}}: %{{customdata[0]}} over %{{customdata[1]}} {counted}<extra></extra>",
         )
     )
     fig.update_layout(

@@ -18,6 +18,9 @@ def test_bars_with_intervals_and_na() -> None:
     assert [round(x, 9) for x in bar.error_y.array] == [0.2, 0.0, 0.0]
     assert [round(x, 9) for x in bar.error_y.arrayminus] == [0.1, 0.0, 0.0]
     assert "conversations" in bar.hovertemplate and fig.layout.height == 300
+    # Hover reads the value as text: the bar without one hovers n/a, not the 0 it is drawn at.
+    assert [list(c) for c in bar.customdata] == [["0.500", 10], ["n/a", 0], ["0.200", 3]]
+    assert "%{customdata[0]}" in bar.hovertemplate and "%{y" not in bar.hovertemplate
 
 
 def test_a_tool_dimension_without_values_reads_na() -> None:

@@ -65,7 +65,7 @@ def work(context, url: str, data: Path):  # type: ignore[no-untyped-def]
     """One session: upload, judge with the dataset judge, look at the results pages."""
     page = context.new_page()
     open_page(page, f"{url}/data", "Data", timeout_ms=300_000)
-    page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(data))
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").first.set_input_files(str(data))
     page.get_by_text("go to Run to evaluate").first.wait_for(timeout=300_000)
     wait_idle(page, 300_000)
     _nav(page, "Run")

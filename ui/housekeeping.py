@@ -63,10 +63,12 @@ class SessionSweeper:
 
     Attributes:
         kept: Closed sessions Streamlit keeps for a reconnect, by id (as of the last sweep).
+        failures: Sweeps in a row that failed for a passing cause (reset by one that works).
     """
 
     def __init__(self) -> None:
         self.kept: dict[str, Any] = {}
+        self.failures = 0  # passing failures in a row (see tick)
 
     def sweep(self, manager: Any) -> int:
         """One look at a session manager (on its event loop); returns how many sessions were shut down."""
@@ -141,22 +143,36 @@ def _drop_state(session: Any) -> None:
 RELEASES_AFTER_CLOSE = 3
 
 
+MOVED = (internals.InternalsUnavailable, AttributeError, ImportError, TypeError)
+"""What a sweep raises when Streamlit's internals moved (off for good), as against a passing failure."""
+FAILURES_BEFORE_OFF = 5
+"""Passing failures in a row (a busy event loop timing out, a session whose shutdown raised) before the sweep stops."""
+
+
 def tick(sweeper: SessionSweeper, releases: int) -> int:
     """One round of the thread: sweep (when Streamlit allows it) and release memory; returns the releases left.
 
     Never raises for Streamlit's sake: with a release the sweep was not written for, or when its
-    internals moved, the sweep switches off (one warning) and memory is released every round instead.
+    internals moved (:data:`MOVED`), the sweep switches off (one warning) and memory is released every
+    round instead. A passing failure is tried again next round; only :data:`FAILURES_BEFORE_OFF` in a
+    row switch the sweep off.
     """
     if not internals.feature_enabled(internals.SESSION_SWEEP):
         release_memory()  # no sweep with this Streamlit: memory is still given back on schedule
         return releases
     try:
         closed = internals.on_event_loop(sweeper.sweep)
-    except Exception as exc:  # Streamlit's internals moved: off for good, one warning
+    except Exception as exc:
         log.debug("session sweep failed", exc_info=True)
-        internals.switch_off(internals.SESSION_SWEEP, f"{type(exc).__name__}: {exc}")
+        sweeper.failures += 1
+        why = f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, MOVED) or sweeper.failures >= FAILURES_BEFORE_OFF:
+            internals.switch_off(internals.SESSION_SWEEP, why)  # one warning, off for this process
+        else:
+            log.warning("session sweep failed (%d in a row; tried again next round): %s", sweeper.failures, why)
         release_memory()
         return releases
+    sweeper.failures = 0
     releases = RELEASES_AFTER_CLOSE if closed else releases
     if releases:
         release_memory()

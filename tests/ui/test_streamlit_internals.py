@@ -200,3 +200,32 @@ def test_only_the_adapter_uses_streamlit_internals() -> None:
     ]
     assert found == [], "move these behind ui/streamlit_internals.py:\n" + "\n".join(found)
     assert PRIVATE.search(adapter.read_text(encoding="utf-8")), "the pattern still finds what the adapter holds"
+
+
+def test_a_passing_sweep_failure_is_tried_again_and_only_a_run_of_them_switches_off(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A busy event loop timing out, or one session whose shutdown raised, is not Streamlit's internals moving:
+    # the sweep goes on next round, and a sweep that works again resets the count.
+    outcomes = [TimeoutError("event loop busy"), 0, *[RuntimeError("shutdown raised")] * 10]
+    calls = {"sweeps": 0}
+
+    def flaky(fn: object) -> int:
+        calls["sweeps"] += 1
+        outcome = outcomes.pop(0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    monkeypatch.setattr(internals, "on_event_loop", flaky)
+    monkeypatch.setattr(housekeeping, "release_memory", lambda: None)
+    sweeper = housekeeping.SessionSweeper()
+    with caplog.at_level(logging.WARNING):
+        for _ in range(12):
+            housekeeping.tick(sweeper, 0)
+    assert internals.feature_enabled(internals.SESSION_SWEEP) is False
+    # 1 failure, 1 success (count reset), then FAILURES_BEFORE_OFF failures in a row: off, never tried again.
+    assert calls["sweeps"] == 2 + housekeeping.FAILURES_BEFORE_OFF
+    retried = [r for r in caplog.records if "tried again next round" in r.getMessage()]
+    assert len(retried) == housekeeping.FAILURES_BEFORE_OFF  # the first one, then 4 of the run of 5
+    assert sum("switched off" in r.getMessage() for r in caplog.records) == 1

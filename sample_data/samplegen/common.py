@@ -18,14 +18,37 @@ def load_texts(name: str) -> Any:
     return json.loads((TEXTS_DIR / name).read_text(encoding="utf-8"))
 
 
-def check_keys(spec: dict[str, Any], known: set[str], where: str) -> None:
-    """Refuse a key the generator would not read (a misspelt ``why`` or ``optional`` would be dropped silently)."""
+def check_keys(spec: dict[str, Any], known: set[str], where: str, *, required: set[str] | None = None) -> None:
+    """Refuse a key the generator would not read (a misspelt ``why`` or ``optional`` would be dropped silently).
+
+    Args:
+        spec: One record (or sub-record) of a texts file, as loaded.
+        known: Every key the code reading ``spec`` reads.
+        where: The file and record, for the message.
+        required: Keys that must be there too; a misspelt one then fails here, with the file named, not later as
+            a bare ``KeyError`` (or, read with a default, not at all).
+
+    Raises:
+        ValueError: A key not in ``known``, or one of ``required`` missing.
+    """
     unknown = sorted(set(spec) - known)
     if unknown:
         raise ValueError(
             f"{where}: unknown key(s) {unknown}; the generator reads only {sorted(known)}. "
             f"Fix the spelling in sample_data/texts/, or teach the generator the new key."
         )
+    missing = sorted((required or set()) - set(spec))
+    if missing:
+        raise ValueError(
+            f"{where}: missing key(s) {missing}; the generator needs {sorted(required or set())}. "
+            f"Add them in sample_data/texts/."
+        )
+
+
+def checked(spec: dict[str, Any], keys: set[str], where: str) -> dict[str, Any]:
+    """``spec`` after checking it holds exactly ``keys`` (a texts section whose every key is read)."""
+    check_keys(spec, keys, where, required=keys)
+    return spec
 
 
 def seeded(seed: str, *parts: object) -> random.Random:

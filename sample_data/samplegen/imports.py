@@ -15,11 +15,19 @@ from .common import check_keys, load_texts
 
 # --------------------------------------------------------------------------------------------- OpenAI
 
+OPENAI_KEYS = {"model", "system", "attempts", "tasks"}
+# Every task key but these four is written into each trace as it is.
+OPENAI_TASK_KEYS = {"task_id", "trace", "why", "messages", "expected_tool_calls", "reference", "score",
+                    "tool_sequence_matters"}
+OPENAI_EXPECTED_CALL_KEYS = {"name", "arguments"}
+
 
 def _pick(value: Any, attempt: int) -> Any:
     """``value`` as attempt ``attempt`` sees it: every ``by_attempt`` choice resolved."""
     if isinstance(value, dict):
-        if set(value) == {"by_attempt"}:
+        if "by_attempt" in value:
+            # a key next to by_attempt would be dropped with the rest of the dict
+            check_keys(value, {"by_attempt"}, "texts/import_openai.json, a by_attempt choice")
             return _pick(value["by_attempt"][attempt], attempt)
         return {k: _pick(v, attempt) for k, v in value.items()}
     if isinstance(value, list):
@@ -27,7 +35,25 @@ def _pick(value: Any, attempt: int) -> Any:
     return value
 
 
-MESSAGE_KEYS = {"system", "user", "calls", "tool", "assistant", "refusal", "only_attempts"}
+# a message's kind is its one key among these; the keys each kind may have
+MESSAGE_KEYS = {
+    "system": {"system", "only_attempts"},
+    "user": {"user", "only_attempts"},
+    "calls": {"calls", "only_attempts"},
+    "tool": {"tool", "only_attempts"},
+    "assistant": {"assistant", "refusal", "only_attempts"},
+}
+
+
+def check_message(spec: dict[str, Any], kinds: dict[str, set[str]], where: str) -> None:
+    """Refuse a message without exactly one kind key, or with a key its kind does not read."""
+    found = sorted(set(spec) & set(kinds))
+    if len(found) != 1:
+        raise ValueError(
+            f"{where}: a message with keys {sorted(spec)} has {len(found)} of {sorted(kinds)}; it needs exactly "
+            f"one (what the message is). Fix it in sample_data/texts/."
+        )
+    check_keys(spec, kinds[found[0]], f"{where}, a {found[0]!r} message")
 
 
 def _openai_messages(specs: list[dict[str, Any]], trace: str, system: str) -> list[dict[str, Any]]:
@@ -35,7 +61,6 @@ def _openai_messages(specs: list[dict[str, Any]], trace: str, system: str) -> li
     messages: list[dict[str, Any]] = []
     calls = results = 0
     for spec in specs:
-        check_keys(spec, MESSAGE_KEYS, f"texts/import_openai.json, trace {trace}")
         if "system" in spec:
             messages.append({"role": "system", "content": system})
         elif "user" in spec:
@@ -62,13 +87,28 @@ def _openai_messages(specs: list[dict[str, Any]], trace: str, system: str) -> li
     return messages
 
 
+def _check_openai_task(task: dict[str, Any], attempt: int) -> None:
+    """Every key of a task as an attempt sees it, of each of its messages (also those left out of this attempt) and
+    of its expected calls is one we read."""
+    where = f"texts/import_openai.json, task {task.get('task_id')!r}, attempt {attempt}"
+    check_keys(task, OPENAI_TASK_KEYS, where)
+    for spec in task["messages"]:
+        check_message(spec, MESSAGE_KEYS, where)
+    # expected_tool_calls is one list for the whole trace, or one list per user turn
+    for item in task.get("expected_tool_calls", []):
+        for expected in item if isinstance(item, list) else [item]:
+            check_keys(expected, OPENAI_EXPECTED_CALL_KEYS, f"{where}, an expected tool call", required={"name"})
+
+
 def openai_traces() -> list[dict[str, Any]]:
     """4 support tasks x 3 attempts of a retail agent, one trace per line."""
     texts = load_texts("import_openai.json")
+    check_keys(texts, OPENAI_KEYS, "texts/import_openai.json", required=OPENAI_KEYS)
     traces = []
     for task in texts["tasks"]:
         for attempt in range(texts["attempts"]):
             seen = _pick(task, attempt)
+            _check_openai_task(seen, attempt)
             specs = [m for m in seen["messages"] if attempt in m.get("only_attempts", [attempt])]
             trace = {
                 "id": f"{task['task_id']}-{attempt}",
@@ -82,6 +122,21 @@ def openai_traces() -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------------------------- Ragas
+
+
+RAGAS_SAMPLE_KEYS = {"user_input", "reference", "reference_tool_calls", "reference_topics"}
+RAGAS_CALL_KEYS = {"name", "args"}
+# a message's kind is its one key among human / tool / ai; the keys each kind may have
+RAGAS_MESSAGE_KEYS = {"human": {"human"}, "tool": {"tool"}, "ai": {"ai", "calls"}}
+
+
+def _check_ragas_sample(sample: dict[str, Any], index: int) -> None:
+    where = f"texts/import_ragas.json, sample {index}"
+    check_keys(sample, RAGAS_SAMPLE_KEYS, where, required={"user_input"})
+    for spec in sample["user_input"]:
+        check_message(spec, RAGAS_MESSAGE_KEYS, where)
+    for expected in sample.get("reference_tool_calls", []):
+        check_keys(expected, RAGAS_CALL_KEYS, f"{where}, a reference tool call", required=RAGAS_CALL_KEYS)
 
 
 def _ragas_message(spec: dict[str, Any]) -> dict[str, Any]:
@@ -98,13 +153,28 @@ def _ragas_message(spec: dict[str, Any]) -> dict[str, Any]:
 
 def ragas_samples() -> list[dict[str, Any]]:
     """Ragas MultiTurnSample records as ``EvaluationDataset.to_jsonl`` writes them (None fields left out)."""
-    return [
-        {**sample, "user_input": [_ragas_message(m) for m in sample["user_input"]]}
-        for sample in load_texts("import_ragas.json")
-    ]
+    samples = load_texts("import_ragas.json")
+    for index, sample in enumerate(samples):
+        _check_ragas_sample(sample, index)
+    return [{**sample, "user_input": [_ragas_message(m) for m in sample["user_input"]]} for sample in samples]
 
 
 # --------------------------------------------------------------------------------------------- Inspect AI
+
+INSPECT_KEYS = {"system", "questions"}
+QUESTION_KEYS = {"id", "question", "tool", "args", "result", "target", "answers", "wrong_epochs"}
+EPOCHS = (1, 2)
+
+
+def _check_question(q: dict[str, Any]) -> None:
+    where = f"texts/import_inspect.json, question {q.get('id')!r}"
+    check_keys(q, QUESTION_KEYS, where, required=QUESTION_KEYS - {"wrong_epochs"})
+    # one answer per epoch, and wrong epochs among them: anything else would be left out of the log unsaid
+    if len(q["answers"]) != len(EPOCHS) or not set(q.get("wrong_epochs", [])) <= set(EPOCHS):
+        raise ValueError(
+            f"{where}: answers {q['answers']!r} and wrong_epochs {q.get('wrong_epochs', [])!r} must give one "
+            f"answer per epoch {list(EPOCHS)} and name only those epochs. Fix it in sample_data/texts/."
+        )
 
 
 def _inspect_sample(q: dict[str, Any], index: int, epoch: int, system: str) -> dict[str, Any]:
@@ -146,8 +216,11 @@ def _inspect_sample(q: dict[str, Any], index: int, epoch: int, system: str) -> d
 def inspect_log() -> dict[str, Any]:
     """An eval log as ``inspect eval --log-format json`` writes it: 4 samples x 2 epochs."""
     texts = load_texts("import_inspect.json")
+    check_keys(texts, INSPECT_KEYS, "texts/import_inspect.json", required=INSPECT_KEYS)
     questions = texts["questions"]
-    samples = [_inspect_sample(q, i, e, texts["system"]) for i, q in enumerate(questions) for e in (1, 2)]
+    for q in questions:
+        _check_question(q)
+    samples = [_inspect_sample(q, i, e, texts["system"]) for i, q in enumerate(questions) for e in EPOCHS]
     correct = sum(s["scores"]["match"]["value"] == "C" for s in samples)
     accuracy = {"name": "accuracy", "value": correct / len(samples), "params": {}}
     usage = {"input_tokens": 3296, "output_tokens": 248, "total_tokens": 3544}
@@ -159,7 +232,8 @@ def inspect_log() -> dict[str, Any]:
             "task_id": "Tq9f2ZbJx8wVn4LmRk6sPd", "task_version": 0, "task_file": "support_tools.py",
             "dataset": {"name": "support_questions", "samples": len(questions),
                         "sample_ids": [q["id"] for q in questions], "shuffled": False},
-            "model": "openai/gpt-4o-mini", "model_args": {}, "config": {"epochs": 2, "epochs_reducer": ["mean"]},
+            "model": "openai/gpt-4o-mini", "model_args": {},
+            "config": {"epochs": len(EPOCHS), "epochs_reducer": ["mean"]},
             "packages": {"inspect_ai": "0.3.80"},
         },
         "plan": {"name": "plan", "steps": [{"solver": "use_tools", "params": {}}, {"solver": "generate", "params": {}}],

@@ -15,6 +15,7 @@ TURN_KEYS = {"qa_id", "query", "answer", "ground_truth", "score", "used", "expec
 TASK_KEYS = TURN_KEYS - {"answer", "score", "used", "uses_tools"} | {"context", "responses", "why"}
 RESPONSE_KEYS = {"answer", "score", "used", "uses_tools", "why"}
 CONVERSATION_KEYS = {"session_id", "assistant_id", "task_id", "context", "turns"}
+TEXTS_KEYS = {"notebook_tasks", "seed001_why", "conversations"}
 
 
 def _turn(spec: dict[str, Any]) -> dict[str, Any]:
@@ -37,6 +38,7 @@ def _turn(spec: dict[str, Any]) -> dict[str, Any]:
 def build_seed_examples() -> list[dict[str, Any]]:
     """Seed 000: every task answered K=3 times (one conversation each, ``agent_response_1..3``); then seed 001."""
     texts = load_texts("seed_examples.json")
+    check_keys(texts, TEXTS_KEYS, "texts/seed_examples.json", required=TEXTS_KEYS - {"seed001_why"})
     convs: list[dict[str, Any]] = []
     for task in texts["notebook_tasks"]:
         check_keys(task, TASK_KEYS, f"texts/seed_examples.json, task {task.get('qa_id')!r}")

@@ -20,7 +20,9 @@ from .common import (
     uses_flag,
 )
 
+TEXTS_KEYS = {"refusals", "prefixes", "suffixes", "order_not_found", "tasks"}
 _TEXTS = load_texts("support_tasks.json")
+check_keys(_TEXTS, TEXTS_KEYS, "texts/support_tasks.json", required=TEXTS_KEYS)
 REFUSALS: list[str] = _TEXTS["refusals"]
 PREFIXES: list[str] = _TEXTS["prefixes"]
 SUFFIXES: list[str] = _TEXTS["suffixes"]
@@ -29,6 +31,8 @@ SUFFIXES: list[str] = _TEXTS["suffixes"]
 TASK_KEYS = {"id", "p", "ctx", "turns"}
 TURN_KEYS = {"q", "gt", "good", "bad", "tools", "seq", "param_fault"}
 TOOL_KEYS = {"name", "params", "result", "optional", "rules", "variants"}
+# the wrong value the first tool call gets, its result, and (optional) the answer given instead of a wrong one
+PARAM_FAULT_KEYS = {"param", "value", "result", "answer"}
 
 
 def _task(raw: dict[str, Any]) -> dict[str, Any]:
@@ -37,6 +41,10 @@ def _task(raw: dict[str, Any]) -> dict[str, Any]:
     check_keys(raw, TASK_KEYS, where)
     for turn in raw["turns"]:
         check_keys(turn, TURN_KEYS, where)
+        if "param_fault" in turn:
+            check_keys(
+                turn["param_fault"], PARAM_FAULT_KEYS, f"{where}, param_fault", required=PARAM_FAULT_KEYS - {"answer"}
+            )
         for tool in turn.get("tools", []):
             check_keys(tool, TOOL_KEYS, f"{where}, tool {tool.get('name')!r}")
     turns = [

@@ -8,14 +8,22 @@ import json
 import random
 from typing import Any
 
-from .common import load_texts, seeded
+from .common import check_keys, checked, load_texts, seeded
 
 IMPORT_SEED = "agentic-workbench-import-samples-v1"
+KINDS = ("cancel", "baggage", "cabin", "certificate", "total")
+# ``why_policy`` says why the policy reads as it does and is not written out
+TEXTS_KEYS = {"why_policy", "policy", "first_names", "last_names", "airports", "instructions", "openers", "paid",
+              "confirm", "user_yes", "done", "wrong_done", "transfer_summary", "transferred"}
 TEXTS = load_texts("import_tau_bench.json")
+check_keys(TEXTS, TEXTS_KEYS, "texts/import_tau_bench.json", required=TEXTS_KEYS - {"why_policy"})
+# one instruction and one opener per task kind; a "done" line for each kind that ends in an action
+checked(TEXTS["instructions"], set(KINDS), "texts/import_tau_bench.json, instructions")
+checked(TEXTS["openers"], set(KINDS), "texts/import_tau_bench.json, openers")
+checked(TEXTS["done"], set(KINDS) - {"total"}, "texts/import_tau_bench.json, done")
 FIRST: list[str] = TEXTS["first_names"]
 LAST: list[str] = TEXTS["last_names"]
 AIRPORTS: list[list[str]] = TEXTS["airports"]
-KINDS = ("cancel", "baggage", "cabin", "certificate", "total")
 
 # Successes out of 4 trials per task in the published gpt-4o airline run (tests/data/tau_airline_shape.jsonl):
 # 14 tasks never solved, 12 once, 10 twice, 4 three times, 10 always -> pass^1..4 = 0.420, 0.273, 0.220, 0.200.

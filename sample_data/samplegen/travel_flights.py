@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .common import call, expect, uses_flag
+from .common import call, checked, expect, uses_flag
 from .travel_world import (
     DEPARTURES,
     TURN_TEXTS,
@@ -18,7 +18,16 @@ from .travel_world import (
     pick,
 )
 
-SEARCH, BOOK, SEARCH_BOOK, SUMMARY = (TURN_TEXTS[k] for k in ("search", "book", "search_book", "summary"))
+# the keys each section of texts/travel_turns.json has, every one read below
+SECTION_KEYS = {
+    "search": {"queries", "truth", "answers", "verbose", "nonstop", "one_stop", "unused", "missing_call"},
+    "book": {"queries", "corrected_queries", "truth", "answers", "verbose", "negated", "wrong_conf", "missing_call"},
+    "search_book": {"queries", "truth", "answers"},
+    "summary": {"queries", "truth", "truth_hotel", "code", "no_code", "hotel", "answers"},
+}
+SEARCH, BOOK, SEARCH_BOOK, SUMMARY = (
+    checked(TURN_TEXTS[k], keys, f"texts/travel_turns.json, {k}") for k, keys in SECTION_KEYS.items()
+)
 
 
 def turn_search(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .common import call, expect, uses_flag
+from .common import call, checked, expect, uses_flag
 from .travel_world import (
     CONDITIONS_DRY,
     CONDITIONS_WET,
@@ -25,7 +25,17 @@ from .travel_world import (
     weather_for,
 )
 
-WEATHER, CONVERT, HOTEL, WEATHER_BOOK = (TURN_TEXTS[k] for k in ("weather", "convert", "hotel", "weather_book"))
+# the keys each section of texts/travel_turns.json has, every one read below
+SECTION_KEYS = {
+    "weather": {"queries", "wet_query", "truth", "truth_umbrella", "umbrella", "answers", "verbose", "advice_wet",
+                "advice_dry", "missing_call", "unused_absent", "extra_call"},
+    "convert": {"queries", "corrected_query", "truth", "answers", "verbose", "missing_call", "unused"},
+    "hotel": {"queries", "truth", "answers", "verbose", "made_up_hotel", "missing_call"},
+    "weather_book": {"queries", "truth", "answers", "missing_weather", "negated"},
+}
+WEATHER, CONVERT, HOTEL, WEATHER_BOOK = (
+    checked(TURN_TEXTS[k], keys, f"texts/travel_turns.json, {k}") for k, keys in SECTION_KEYS.items()
+)
 
 
 def _forecast(t: Trip, w: dict[str, Any], umbrella: bool) -> str:
@@ -78,7 +88,7 @@ def turn_weather(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str,
         ans = WEATHER["unused_absent"].format(t=t, month=MONTHS[t.day.month - 1])
         correct = False
     elif fault == "extra_call":
-        w0 = weather_for(dict(t.route, high=ORIGIN_HIGH.get(t.o_city, 18)), t.o_city, t.day)
+        w0 = weather_for(dict(t.route, high=ORIGIN_HIGH[t.o_city]), t.o_city, t.day)
         used.append(call("get_weather", {"city": t.o_city, "date": t.iso}, w0, 2))
         ans = _forecast(t, w, umbrella) + WEATHER["extra_call"].format(t=t, w=w0)
     elif fault == "city_format":

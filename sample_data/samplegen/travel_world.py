@@ -7,23 +7,42 @@ import random
 from collections import Counter
 from typing import Any
 
-from .common import bad_score, good_score, interaction, load_texts, rng_for
+from .common import bad_score, check_keys, checked, good_score, interaction, load_texts, rng_for
 
-_WORLD = load_texts("travel_world.json")
+WORLD_KEYS = {"routes", "usd_rates", "travelers", "country", "origin_high", "conditions_dry", "conditions_wet",
+              "departures"}
+ROUTE_KEYS = {"o", "d", "cur", "air", "fare", "hours", "high", "hotels"}
+_WORLD = checked(load_texts("travel_world.json"), WORLD_KEYS, "texts/travel_world.json")
 # (origin city, code), (destination city, code), (currency, currency name), airlines [(code, name)], base fare
 # USD, flight hours, typical spring high °C, hotels [(name, neighbourhood)]
-ROUTES: list[dict[str, Any]] = _WORLD["routes"]
-USD_RATES: dict[str, float] = _WORLD["usd_rates"]
+ROUTES: list[dict[str, Any]] = [
+    checked(route, ROUTE_KEYS, f"texts/travel_world.json, route {i}") for i, route in enumerate(_WORLD["routes"])
+]
+# The maps are keyed by the routes' currencies and cities: one entry for each, so a misspelt city or currency is
+# refused here rather than read as a default or left unused.
+USD_RATES: dict[str, float] = checked(
+    _WORLD["usd_rates"], {r["cur"][0] for r in ROUTES}, "texts/travel_world.json, usd_rates (one per currency)"
+)
 WHOLE_UNIT = {"JPY", "ISK", "COP", "KRW"}  # currencies quoted without decimals
 TRAVELERS: list[str] = _WORLD["travelers"]
-COUNTRY: dict[str, str] = _WORLD["country"]
-ORIGIN_HIGH: dict[str, int] = _WORLD["origin_high"]
+COUNTRY: dict[str, str] = checked(
+    _WORLD["country"], {r["d"][0] for r in ROUTES}, "texts/travel_world.json, country (one per destination)"
+)
+ORIGIN_HIGH: dict[str, int] = checked(
+    _WORLD["origin_high"], {r["o"][0] for r in ROUTES}, "texts/travel_world.json, origin_high (one per origin)"
+)
 CONDITIONS_DRY: list[str] = _WORLD["conditions_dry"]
 CONDITIONS_WET: list[str] = _WORLD["conditions_wet"]
 DEPARTURES: list[str] = _WORLD["departures"]
 CONF_CHARS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-# What the agent and the traveller say: str.format templates (see the file's "_how").
+# What the agent and the traveller say: str.format templates (see the file's "_how", which is not read). Each turn
+# module checks its own section's keys.
+TURN_SECTIONS = {"search", "book", "search_book", "summary", "weather", "convert", "hotel", "weather_book"}
 TURN_TEXTS: dict[str, Any] = load_texts("travel_turns.json")
+check_keys(
+    TURN_TEXTS, TURN_SECTIONS | {"_how", "context", "channels"}, "texts/travel_turns.json",
+    required=TURN_SECTIONS | {"context", "channels"},
+)
 MONTHS = [
     *("January", "February", "March", "April", "May", "June"),
     *("July", "August", "September", "October", "November", "December"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import SecretStr
 
 from agentic_core.common import ResultCols
 from agentic_core.evaluate import evaluate
@@ -26,9 +27,18 @@ def test_the_form_values_become_typed_settings_with_the_key_hidden() -> None:
     assert given.base_url == "http://h/v1" and given.rps == 2.5
 
 
-def test_builder_options_are_every_field_once() -> None:
-    settings = LLMSettings(provider="groq", model="m")
-    assert set(settings.builder_options()) == set(LLMSettings.model_fields)
+def test_builder_options_are_every_field_once_each_under_its_own_name() -> None:
+    # A distinct value in every field: an option filled from the wrong field (timeout_s from rps, say) differs.
+    given = {"provider": "groq", "model": "m-1", "base_url": "http://h/v1", "api_key": "sk-7",
+             "concurrency": 3, "rps": 2.5, "timeout_s": 7.0, "max_tokens": 99}
+    assert set(given) == set(LLMSettings.model_fields)
+    assert len({repr(v) for v in given.values()}) == len(given)
+    options = LLMSettings.model_validate(given).builder_options()
+    assert set(options) == set(given)
+    assert isinstance(options["api_key"], SecretStr) and options["api_key"].get_secret_value() == "sk-7"
+    assert {name: value for name, value in options.items() if name != "api_key"} == {
+        name: value for name, value in given.items() if name != "api_key"
+    }
     with pytest.raises(ValueError):
         LLMSettings(provider="groq", model="m", temperature=1.0)  # type: ignore[call-arg]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agentic_core.analysis import HeadlineNumbers
 from ui.calibration_charts import diagonal, diamond
+from ui.format import pct
 from ui.trend_charts import headline_columns
 
 
@@ -20,7 +21,9 @@ def test_headline_columns_name_k_and_show_undefined_numbers_as_such() -> None:
     assert columns["success rate"][0] == "50.0%" and columns["pass@3"][0] == "87.5%"
     assert columns["pass^3 interval"][0] != columns["pass@3 interval"][0]  # each number its own interval
     assert all(len(values) == 2 for values in columns.values())
-    assert columns["success rate"][1] != columns["success rate"][0]  # undefined is not shown as a number
+    # undefined is not shown as a number: every number of the undefined row reads as pct(None) does, no interval
+    assert [columns[label][1] for label in ("success rate", "pass@3", "pass^3")] == [pct(None)] * 3 == ["n/a"] * 3
+    assert [columns[label][1] for label in ("success interval", "pass@3 interval", "pass^3 interval")] == [""] * 3
 
 
 def test_diagonal_and_diamond() -> None:

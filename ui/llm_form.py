@@ -1,8 +1,12 @@
 """The Run page's LLM settings form: provider, model, base URL, key and limits, read into one typed value.
 
 The widgets (and their keys, which the page tests address) live here; what the values mean is
-:func:`ui.views.run_view.llm_settings`. The API key is read from its password field and put only
-into the returned :class:`~agentic_core.judges.LLMSettings` (a SecretStr), never into session data.
+:func:`ui.views.run_view.llm_settings`. The API key is typed into a password field, so Streamlit
+keeps it in the session as that widget's own value (``st.session_state["llm_api_key"]``, which
+:mod:`ui.run_job` reads to mask the key out of error messages). From there it goes only into the
+returned :class:`~agentic_core.judges.LLMSettings` (a SecretStr): it is never copied into the
+app's settings store (:mod:`ui.settings_store`), the URL, the run history or the logs (whose error
+lines are masked with ``mask_secrets``).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from ui.data_tables import PREVIEW_CONFIG, keyed_table, show_report
 from ui.format import md_text
 from ui.format_defaults import defaults_of
 from ui.memo import session_memo
-from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
+from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, load_token, set_data
 from ui.streamlit_internals import UploadedFile
 
 log = logging.getLogger(__name__)
@@ -72,12 +72,12 @@ def _load_sample(key: str) -> bool:
 
 def _preview(report: LoadReport) -> pd.DataFrame:
     """The preview table of ``report``, built once per load."""
-    return session_memo(PREVIEW_KEY, id(report), lambda: conversations_preview(report.conversations))
+    return session_memo(PREVIEW_KEY, load_token(report), lambda: conversations_preview(report.conversations))
 
 
 def _issues(report: LoadReport) -> pd.DataFrame:
     """The issues of ``report`` as a table, built once per load."""
-    return session_memo(ISSUES_KEY, id(report), report.to_frame)
+    return session_memo(ISSUES_KEY, load_token(report), report.to_frame)
 
 
 run = ensure_run()

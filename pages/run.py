@@ -46,7 +46,7 @@ from ui.run_job import (
     keep_partial,
     start_job,
 )
-from ui.state import ensure_run, get_data, is_evaluated
+from ui.state import ensure_run, get_data, is_evaluated, load_token
 from ui.views import cache_of, metric_calls, plan_note
 
 log = logging.getLogger(__name__)
@@ -57,13 +57,13 @@ PLAN_KEY = "_run_plan"
 
 def _items(report: LoadReport) -> list[JudgeItem]:
     """The judge items of ``report`` (what the run will judge), built once per load."""
-    return session_memo(ITEMS_KEY, id(report), lambda: judge_items(report.conversations))
+    return session_memo(ITEMS_KEY, load_token(report), lambda: judge_items(report.conversations))
 
 
 def _plan(report: LoadReport, judge: Judge, cache_mode: CacheMode) -> RunPlan:
     """What a run would cost; memoised until the data, judge, cache mode or cache contents change."""
     signature = (
-        id(report),
+        load_token(report),
         judge.identity.fingerprint(),
         judge.cacheable,
         cache_mode,

@@ -42,11 +42,18 @@ def _task(raw: dict[str, Any]) -> dict[str, Any]:
     for turn in raw["turns"]:
         check_keys(turn, TURN_KEYS, where)
         if "param_fault" in turn:
-            check_keys(
-                turn["param_fault"], PARAM_FAULT_KEYS, f"{where}, param_fault", required=PARAM_FAULT_KEYS - {"answer"}
-            )
+            fault = turn["param_fault"]
+            check_keys(fault, PARAM_FAULT_KEYS, f"{where}, param_fault", required=PARAM_FAULT_KEYS - {"answer"})
+            # the wrong value goes into the first tool call, in place of one of its parameters
+            first = turn["tools"][0] if turn.get("tools") else {"params": {}}
+            check_keys({fault["param"]: None}, set(first["params"]), f"{where}, param_fault's param")
         for tool in turn.get("tools", []):
-            check_keys(tool, TOOL_KEYS, f"{where}, tool {tool.get('name')!r}")
+            tool_where = f"{where}, tool {tool.get('name')!r}"
+            check_keys(tool, TOOL_KEYS, tool_where, required={"name", "params", "result"})
+            # a rule or a variant names one of the call's parameters: a misspelt one would add a parameter to
+            # the calls (a variant) or rule a parameter no call has (a rule)
+            check_keys(tool.get("rules", {}), set(tool["params"]), f"{tool_where}, rules")
+            check_keys(tool.get("variants", {}), set(tool["params"]), f"{tool_where}, variants")
     turns = [
         {
             "q": t["q"],

@@ -120,6 +120,8 @@ MISSPELT = [
     ("seed_examples.json", "make_samples.py", "uses_tools", "use_tools", None),
     ("support_tasks.json", "make_samples.py", "answer", "answr", "param_fault"),
     ("support_tasks.json", "make_samples.py", "optional", "optinal", None),
+    # a variant names a parameter of its call: a misspelt one used to add a parameter to the agent's calls
+    ("support_tasks.json", "make_samples.py", "summary", "sumary", "variants"),
     ("travel_turns.json", "make_samples.py", "_how", "_hwo", None),
     # origin_high is read per origin city: a misspelt city used to fall back to a default temperature
     ("travel_world.json", "make_samples.py", "Boston", "Bostn", "origin_high"),

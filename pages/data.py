@@ -25,8 +25,8 @@ from ui import views
 from ui.data_tables import PREVIEW_CONFIG, keyed_table, show_report
 from ui.format import md_text
 from ui.format_defaults import defaults_of
-from ui.memo import session_memo
-from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, load_token, set_data
+from ui.memo import load_token, session_memo
+from ui.state import ActiveData, ensure_run, get_data, is_evaluated, load_sample_data, set_data
 from ui.streamlit_internals import UploadedFile
 
 log = logging.getLogger(__name__)

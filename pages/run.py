@@ -1,7 +1,8 @@
 """Run: pick a judge, see how many judge calls it will make, judge the active data with progress.
 
-The API key lives only in its password field: it is read into the typed LLM settings, passed straight
-to the judge builder and never put in the run, the session data, the cache or a log line. What the
+The API key lives only in its password field (the widget's own session value): it is read into the typed
+LLM settings, passed straight to the judge builder and never copied into the run, the settings store, the
+URL, the cache or a log line. What the
 page shows is decided in :mod:`ui.views.run_view`; the LLM form is :mod:`ui.llm_form`.
 """
 
@@ -33,7 +34,7 @@ from agentic_core.judges import (
 from ui.format import md_text
 from ui.format_defaults import preselect_judge
 from ui.llm_form import PERSIST, llm_form
-from ui.memo import session_memo
+from ui.memo import load_token, session_memo
 from ui.run_counts import show_run
 from ui.run_job import (
     DONE_KEY,
@@ -46,7 +47,7 @@ from ui.run_job import (
     keep_partial,
     start_job,
 )
-from ui.state import ensure_run, get_data, is_evaluated, load_token
+from ui.state import ensure_run, get_data, is_evaluated
 from ui.views import cache_of, metric_calls, plan_note
 
 log = logging.getLogger(__name__)

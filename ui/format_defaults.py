@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from agentic_core.io import FormatDefaults, LoadReport, format_defaults
-from ui.memo import session_memo
+from ui.memo import load_token, session_memo
 from ui.settings_store import DEFAULTS, set_value, value
 
 APPLIED_KEY = "_format_defaults_applied"
@@ -21,7 +21,7 @@ APPLIED_KEY = "_format_defaults_applied"
 
 def defaults_of(report: LoadReport) -> FormatDefaults | None:
     """``report``'s format defaults, computed once per load."""
-    found: FormatDefaults | None = session_memo("_format_defaults", id(report), lambda: format_defaults(report))
+    found: FormatDefaults | None = session_memo("_format_defaults", load_token(report), lambda: format_defaults(report))
     return found
 
 
@@ -74,8 +74,8 @@ def preselect_judge(report: LoadReport, key: str, names: list[str], default: str
     """
     found = defaults_of(report)
     stated = found if found is not None and found.judge in names else None
-    if st.session_state.get(JUDGE_FOR_KEY) != id(report):
-        st.session_state[JUDGE_FOR_KEY] = id(report)
+    if st.session_state.get(JUDGE_FOR_KEY) != load_token(report):
+        st.session_state[JUDGE_FOR_KEY] = load_token(report)
         previous = st.session_state.get(JUDGE_APPLIED_KEY)
         if stated is not None:
             st.session_state[key] = stated.judge

@@ -9,8 +9,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-import uuid
-import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,7 +28,6 @@ from ui.memo import forget, session_memo
 DATA_KEY = "_active_data"
 RUN_KEY = "_active_run"
 MEMO_KEY = "_aggregate_memo"
-TOKENS_KEY = "_load_tokens"
 # Aggregates kept per session (one per settings combination): a slider dragged back and forth
 # reuses them; each holds per-conversation and per-interaction tables, so a few, not a dozen.
 _MEMO_SIZE = 4
@@ -165,33 +162,6 @@ def get_aggregate(run: ActiveRun, settings: AggregateSettings) -> Aggregate:
     return session_memo(
         MEMO_KEY, (run.run_id, settings.model_dump_json()), lambda: aggregate(run.result, settings), size=_MEMO_SIZE
     )
-
-
-def load_token(report: LoadReport) -> str:
-    """A name for this one load that no other load of the session ever gets: the key of its memos.
-
-    ``id(report)`` is not that: once a report is freed, the next one can be given its id and would
-    then read the old one's memoised tables. The token is made on first sight and kept with a weak
-    reference to its report, so a report that has gone takes its token with it and is never pinned
-    in memory by this table.
-
-    Args:
-        report: A loaded dataset (the active data's, or the last load's on the Data page).
-
-    Returns:
-        A fresh hex string for a report not seen before, the same one for a report seen before.
-    """
-    tokens: dict[int, tuple[weakref.ref[LoadReport], str]] = st.session_state.setdefault(TOKENS_KEY, {})
-    seen = tokens.get(id(report))
-    if seen is not None and seen[0]() is report:
-        return seen[1]
-    # Forget the reports that have gone (an id in use by a dead entry is reused here): the table
-    # stays as long as the loads still alive.
-    for gone in [key for key, (ref, _) in tokens.items() if ref() is None or key == id(report)]:
-        del tokens[gone]
-    token = uuid.uuid4().hex
-    tokens[id(report)] = (weakref.ref(report), token)
-    return token
 
 
 def is_evaluated(data: ActiveData, run: ActiveRun) -> bool:

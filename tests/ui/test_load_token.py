@@ -13,8 +13,7 @@ import pytest
 import streamlit as st
 
 from agentic_core.io import LoadReport
-from ui.memo import session_memo
-from ui.state import TOKENS_KEY, load_token
+from ui.memo import TOKENS_KEY, load_token, session_memo
 
 
 @pytest.fixture

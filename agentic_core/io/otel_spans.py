@@ -217,14 +217,19 @@ def spans_of(record: int, raw: dict[str, Any], first_order: int) -> Iterator[Spa
             if isinstance(span, str):
                 yield (place_text(place), span)  # the document stopped being valid JSON here
                 continue
-            if resource is not last[0]:
-                own = resource.get("attributes") if isinstance(resource, dict) else None
-                last = (resource, attributes(own))
-            if isinstance(span, dict):
-                yield read_span(span, record, place, last[1], order)
-                order += 1
-            else:
+            if not isinstance(span, dict):
                 yield (place_text(place), "must be a span object")
+                continue
+            try:
+                if resource is not last[0]:
+                    own = resource.get("attributes") if isinstance(resource, dict) else None
+                    last = (resource, attributes(own))
+                read = read_span(span, record, place, last[1], order)
+            except RecursionError:  # as the whole-file parser says of a document nested this deep
+                yield (place_text(place), "is nested too deeply to be read")
+                continue
+            yield read
+            order += 1
         return
     if not isinstance(chunks, list):
         yield ("resourceSpans", "must be a list of resource spans")

@@ -24,7 +24,7 @@ import orjson
 from agentic_core.errors import show_value
 from agentic_core.io.line_numbers import LazyLines
 from agentic_core.io.load_report import Issue, file_error
-from agentic_core.io.otel_stream import STREAM_FROM, is_otlp_document, streamed_otlp
+from agentic_core.io.otel_stream import STREAM_FROM, is_one_otlp_document, streamed_otlp
 from agentic_core.io.parsed import FORMATS, UNPARSABLE, Parsed, empty_issue
 from agentic_core.io.render import json_type
 from agentic_core.io.request import from_request
@@ -246,7 +246,7 @@ def parse(file: str, data: bytes, *, lazy: bool = False) -> Parsed:
         # Old Mac line endings (CR only): a CR is JSON whitespace, so every line would read as one.
         data = data.replace(b"\r", b"\n")
 
-    if len(data) >= STREAM_FROM and is_otlp_document(data):
+    if len(data) >= STREAM_FROM and is_one_otlp_document(data):
         return streamed_otlp(data)  # a large OpenTelemetry export: read one span at a time, never whole
     if not _more_than_one_value(data) and not has_big_integer(data):
         try:

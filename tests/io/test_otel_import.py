@@ -363,6 +363,79 @@ def test_keys_are_counted_across_the_chunks_a_file_is_read_in(monkeypatch: pytes
     # A key cut by a chunk's end is counted once, in the chunk where it ends; never twice.
     data = b'{"resourceSpans": [{"scopeSpans": [{"spans": []}]}], "x": "\\"scopeSpans\\""}'
     expected = [data.count(key) for key, _ in otel_stream._ONE_SCOPE]
-    for chunk in range(1, len(data) + 1):
+    second = data + b'\n{"resourceSpans": []}'
+    for chunk in range(1, len(second) + 1):
         monkeypatch.setattr(otel_stream, "_CHUNK", chunk)
-        assert otel_stream._count_keys(io.BytesIO(data)) == expected, chunk
+        assert otel_stream.scan(io.BytesIO(data)) == (expected, False), chunk
+        assert otel_stream.scan(io.BytesIO(second))[1] is True, chunk  # a second document, found across chunks
+
+
+def _layouts() -> dict[str, bytes]:
+    current = json.loads((DATA / "current.json").read_text())["resourceSpans"][0]
+    other = json.loads((DATA / "openinference.json").read_text())["resourceSpans"][0]
+    old = json.loads(json.dumps(current).replace('"scopeSpans"', '"instrumentationLibrarySpans"'))
+    two_scopes = {"resource": current.get("resource", {}), "scopeSpans": current["scopeSpans"] + other["scopeSpans"]}
+    return {
+        "instrumentationLibrarySpans": json.dumps({"resourceSpans": [old]}).encode(),
+        "one resource, two scopes": json.dumps({"resourceSpans": [two_scopes]}).encode(),
+    }
+
+
+@pytest.mark.parametrize("layout", ["instrumentationLibrarySpans", "one resource, two scopes"])
+def test_every_layout_streamed_from_a_file_reads_as_the_whole_file(layout: str, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # The OTLP <= 0.9 scope key, and one resource with two tracers' scopes (spans numbered per scope): same
+    # conversations, same issues at the same places as the file read whole.
+    path = tmp_path / "export.json"
+    path.write_bytes(_layouts()[layout])
+    whole = load_paths([path], workers=1)
+    monkeypatch.setattr("agentic_core.io.otel_stream.STREAM_FROM", 0)
+    assert streamed_otlp_file(path, 4096) is not None
+    streamed = load_paths([path], workers=1)
+    assert _conversations(streamed) == _conversations(whole) and _conversations(whole)
+    assert [i.message() for i in streamed.issues] == [i.message() for i in whole.issues]
+
+
+def test_json_lines_of_otlp_documents_are_read_line_by_line_never_streamed_as_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The Collector's file exporter writes one document per line: every line is read, as below STREAM_FROM.
+    names = ("current.json", "openinference.json")
+    docs = [json.dumps(json.loads((DATA / name).read_text())).encode() for name in names]
+    lines = b"\n".join(docs) + b"\n"
+    each = sum(len(load_bytes("one.json", doc, workers=1).conversations) for doc in docs)
+    path = tmp_path / "collector.jsonl"
+    path.write_bytes(lines)
+    small = load_paths([path], workers=1)
+    monkeypatch.setattr("agentic_core.io.otel_stream.STREAM_FROM", 0)
+    monkeypatch.setattr("agentic_core.io.parse.STREAM_FROM", 0)
+    assert streamed_otlp_file(path, 4096) is None
+    assert not isinstance(parse("collector.jsonl", lines).records[0]["resourceSpans"], StreamedSpans)
+    large = load_paths([path], workers=1)
+    assert len(large.conversations) == len(small.conversations) == each > 1
+    assert not [i for i in large.issues if i.severity == "error"]
+
+
+def test_a_file_that_goes_while_it_streams_is_an_issue_not_an_exception(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "export.json"
+    path.write_bytes(json.dumps(otlp_json(run_agent("current"))).encode())
+    monkeypatch.setattr("agentic_core.io.otel_stream.STREAM_FROM", 0)
+    parsed = streamed_otlp_file(path, 4096)
+    assert parsed is not None
+    path.unlink()  # rotated by the exporter after it was chosen
+    spans = list(parsed.records[0]["resourceSpans"])
+    assert len(spans) == 1 and "cannot be read from here on" in spans[0][1]
+
+
+def test_a_span_nested_too_deeply_is_an_issue_when_streamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = json.dumps(otlp_json(run_agent("current")))
+    deep = '{"stringValue": "x"}'
+    for _ in range(5000):
+        deep = '{"arrayValue": {"values": [' + deep + "]}}"
+    at = text.index('"attributes": [') + len('"attributes": [')
+    path = tmp_path / "deep.json"
+    path.write_text(text[:at] + '{"key": "custom.deep", "value": ' + deep + "}, " + text[at:])
+    monkeypatch.setattr("agentic_core.io.otel_stream.STREAM_FROM", 0)
+    report = load_paths([path], workers=1)  # never a RecursionError
+    assert any("nested too deeply" in i.message() for i in report.issues)

@@ -85,8 +85,8 @@ def test_the_code_decides_over_the_message() -> None:
         (OSError(errno.ENOSPC, "No space left on device"), "full"),
         (PermissionError(errno.EACCES, "Permission denied"), "read_only"),
         (FileNotFoundError(errno.ENOENT, "No such file or directory"), "cannot_open"),
-        (OSError(errno.EROFS, "Read-only file system"), "read_only"),  # the message is read before the errno
-        (OSError(errno.EROFS, "cannot write"), "cannot_open"),
+        (OSError(errno.EROFS, "Read-only file system"), "read_only"),
+        (OSError(errno.EROFS, "cannot write"), "read_only"),  # the errno decides a file-system error, not its words
         (sqlite3.OperationalError("database is locked"), "busy"),
         (sqlite3.OperationalError("disk I/O error"), "other"),
     ],
@@ -103,3 +103,17 @@ def test_the_judge_cache_acts_on_the_shared_answers(tmp_path: Path) -> None:
     assert is_busy(locked) and not is_busy(damaged)
     # The cache opens a file it cannot write (or open for writing) read-only: both answers lead there.
     assert is_read_only(read_only) and is_read_only(cannot_open) and not is_read_only(locked)
+
+
+@pytest.mark.parametrize(
+    ("error", "meaning"),
+    [
+        (PermissionError(errno.EACCES, "Permission denied", "/srv/fullstack/history"), "read_only"),
+        (FileNotFoundError(errno.ENOENT, "No such file or directory", "/home/ann/corrupted-backups/runs.db"),
+         "cannot_open"),
+        (OSError(errno.ENOSPC, "No space left on device", "/data/locked-readonly/runs.db"), "full"),
+        (NotADirectoryError(errno.ENOTDIR, "Not a directory", "/tmp/busy/x"), "cannot_open"),
+    ],
+)
+def test_a_file_system_error_is_named_by_its_errno_never_by_words_in_its_path(error: OSError, meaning: str) -> None:
+    assert sqlite_failure(error) == meaning

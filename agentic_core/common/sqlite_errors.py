@@ -25,7 +25,7 @@ _BY_CODE: dict[int, SqliteFailure] = {
 }
 
 # Errors that name a missing or unreachable place: the file cannot be opened or created there.
-_CANNOT_OPEN_ERRNOS = (errno.ENOENT, errno.ENOTDIR, errno.EROFS)
+_CANNOT_OPEN_ERRNOS = (errno.ENOENT, errno.ENOTDIR)
 
 
 def primary_code(exc: BaseException) -> int | None:
@@ -56,10 +56,21 @@ def sqlite_failure(exc: BaseException) -> SqliteFailure:
     code = primary_code(exc)
     if code is not None and code in _BY_CODE:
         return _BY_CODE[code]
-    # Without a known code (Pythons before 3.11, file-system errors, the callers' own errors) the errno, the
-    # type and the message decide, in this order: a message naming two failures is read as the first.
-    lowered = str(exc).lower()
     number = getattr(exc, "errno", None)
+    if isinstance(exc, OSError):
+        # A file-system error: its errno and type decide. Its text names the path, and words in a folder's
+        # name ("/srv/fullstack", "corrupted-backups") must never classify it.
+        if number == errno.ENOSPC:
+            return "full"
+        if isinstance(exc, PermissionError) or number in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return "read_only"  # a read-only file system too: it can be read, never written
+        if number in _CANNOT_OPEN_ERRNOS or isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+            return "cannot_open"
+    # Without a known code (Pythons before 3.11, the callers' own errors) the errno, the type and the message
+    # decide, in this order: a message naming two failures is read as the first. Of a file-system error only
+    # its description is read, never its path.
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    lowered = text.lower()
     if _names(lowered, "malformed", "not a database", "corrupt"):
         return "damaged"
     if "full" in lowered or number == errno.ENOSPC:

@@ -39,3 +39,16 @@ def test_the_answer_judge_prompt_uses_the_same_blocks() -> None:
     nonce = "0123456789abcdef"
     text = JudgePrompt().user_text(ITEM, nonce)
     assert fenced_blocks(nonce, query=ITEM.query, answer=ITEM.answer, ground_truth=ITEM.ground_truth) in text
+
+
+def test_the_metric_prompts_are_pinned_to_their_versions() -> None:
+    # Changing a metric prompt changes what a cached verdict means: move the task's version (topic-v2,
+    # goal-ref-v2, goal-noref-v2) with it, then update this hash.
+    import hashlib
+
+    from agentic_core.agentic_metrics import llm_prompts as p
+
+    text = "\x00".join([p.TOPIC_SYSTEM, p.TOPIC_USER, p.GOAL_REF_SYSTEM, p.GOAL_NOREF_SYSTEM, p.GOAL_USER, p.REASK])
+    versions = (p.TOPIC_TASK.version, p.GOAL_REF_TASK.version, p.GOAL_NOREF_TASK.version)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    assert (versions, digest) == (("topic-v2", "goal-ref-v2", "goal-noref-v2"), "6d8a3ea527e8404f")

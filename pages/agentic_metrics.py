@@ -9,6 +9,7 @@ import streamlit as st
 from agentic_core import AgenticError, add_agentic_metrics
 from agentic_core.agentic_metrics import TOOL_CALL_ORDERS, TOPIC_MODES, TOPIC_VARIANTS, AgenticView, judge_for_run
 from agentic_core.analysis import agentic_table, summarise_agentic
+from agentic_core.common import AgenticCols
 from ui.agentic_charts import agentic_figure, chart_values
 from ui.agentic_filter import below_any
 from ui.cards import card, kpi, kpi_row
@@ -110,6 +111,6 @@ below = st.slider("Show conversations with a metric below", 0.0, 1.01, 1.01, 0.0
                   help="1.01 shows every conversation.")
 keep = below_any(table, TABLE_METRICS, below)
 shown = table if keep is None else table[keep]
-st.dataframe(shown.drop(columns=["conv"]), key="agentic_table", hide_index=True)
+st.dataframe(shown.drop(columns=[AgenticCols.CONV]), key="agentic_table", hide_index=True)
 for warning in metrics.warnings:
     st.caption(f"Note: {md_text(warning)}")

@@ -14,6 +14,7 @@ import numpy as np
 import streamlit as st
 
 from agentic_core import AgenticError
+from agentic_core.common import ExplorerCols
 from agentic_core.report import (
     CONVERSATION_PARAM,
     EXPLORER_PAGE_ROWS,
@@ -105,8 +106,8 @@ def _on_table_select() -> None:
 run, settings, agg = results_page()
 tables = _run_tables(run)
 choices = {
-    "task": sorted(set(tables["index"]["task_key"].astype(str))),
-    "assistant": sorted(set(tables["index"]["assistant_id"].astype(str))),
+    "task": sorted(set(tables["index"][ExplorerCols.TASK_KEY].astype(str))),
+    "assistant": sorted(set(tables["index"][ExplorerCols.ASSISTANT_ID].astype(str))),
     "tool": tables["filters"].tool_names,
 }
 show_notice()
@@ -154,7 +155,7 @@ if table.empty:
     st.info(empty_message(statuses, filters_in_use(filters)))
     st.stop()
 
-all_rows = table["row"].tolist()
+all_rows = table[ExplorerCols.ROW].tolist()
 if len(table) > EXPLORER_PAGE_ROWS:  # a page at a time: the browser gets at most this many rows
     wanted = page_number(
         len(table), EXPLORER_PAGE_ROWS, "explorer_page", "conversations",
@@ -163,7 +164,7 @@ if len(table) > EXPLORER_PAGE_ROWS:  # a page at a time: the browser gets at mos
     )
     table, page, n_pages = table_page(table, wanted, EXPLORER_PAGE_ROWS)
     st.caption(f"Page {page:,} of {n_pages:,}.")
-rows = table["row"].tolist()
+rows = table[ExplorerCols.ROW].tolist()
 st.session_state[ROWS_KEY] = rows
 st.dataframe(
     table,
@@ -207,7 +208,7 @@ except Exception:  # never a traceback on screen
     st.error("This conversation could not be displayed. Pick another one, or reload the page; the log has details.")
     st.stop()
 
-linked = conversation_param(tables["index"]["session_id"], row)
+linked = conversation_param(tables["index"][ExplorerCols.SESSION_ID], row)
 write_page_params({**filters_to_query(filters), CONVERSATION_PARAM: linked})
 conversation = run.result.conversations[row]
 st.subheader(f"{md_text(facts.session_id)} · {md_text(facts.assistant_id)}")

@@ -8,6 +8,7 @@ import streamlit as st
 
 from agentic_core import AgenticError
 from agentic_core.analysis import RANK_METRICS, posterior_view, rank_tasks
+from agentic_core.common import GroupCols, ShrinkageCols
 from agentic_core.stats import describe_method
 from ui import views
 from ui.cards import card, kpi, kpi_row
@@ -199,9 +200,9 @@ if views.has_shrinkage(ranked):
     show_chart(
         shrinkage_figure(
             plot.labels,
-            shown["observed_success_rate"].to_numpy(),
-            shown["shrunk_p"].to_numpy(),
-            shown["n"].to_numpy(),
+            shown[GroupCols.OBSERVED_SUCCESS_RATE].to_numpy(),
+            shown[ShrinkageCols.SHRUNK_P].to_numpy(),
+            shown[GroupCols.N].to_numpy(),
             population_mean,
         ),
         key="unc_shrinkage",

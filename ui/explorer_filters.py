@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from agentic_core.common import ExplorerCols
 from agentic_core.report import (
     CONVERSATION_PARAM,
     PAGE_PARAMS,
@@ -71,7 +72,7 @@ def apply_link(run: ActiveRun, tables: dict[str, Any], choices: dict[str, list[s
     linked_row = None
     wanted = query.get(CONVERSATION_PARAM)
     if wanted:
-        linked_row = resolve_conversation(tables["index"]["session_id"], wanted)
+        linked_row = resolve_conversation(tables["index"][ExplorerCols.SESSION_ID], wanted)
         if linked_row is None:
             messages.append(
                 f"The link's conversation `{wanted}` is not in this run ({run.data_name}): pick one from the list "

@@ -15,6 +15,7 @@ import logging
 import pandas as pd
 
 from agentic_core import AgenticError, EvaluationResult
+from agentic_core.common import ResultCols
 from agentic_core.data import Override
 from ui.runs import run_store, store_error, store_run
 from ui.state import ActiveRun
@@ -75,10 +76,10 @@ def overrides_table(result: EvaluationResult) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "row": rows,
-            "session_id": [frame["session_id"].iat[r] for r in rows],
-            "qa_id": [frame["qa_id"].iat[r] for r in rows],
+            "session_id": [frame[ResultCols.SESSION_ID].iat[r] for r in rows],
+            "qa_id": [frame[ResultCols.QA_ID].iat[r] for r in rows],
             "verdict": ["correct" if result.overrides[r].correct else "incorrect" for r in rows],
-            "judge_score": [frame["score"].iat[r] for r in rows],
+            "judge_score": [frame[ResultCols.SCORE].iat[r] for r in rows],
             "note": [result.overrides[r].note for r in rows],
         }
     )

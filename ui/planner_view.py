@@ -14,6 +14,7 @@ import streamlit as st
 
 from agentic_core import AgenticError
 from agentic_core.analysis import Aggregate
+from agentic_core.common import GroupCols
 from agentic_core.settings import AggregateSettings
 from agentic_core.stats import (
     DEFAULT_ATTEMPTS,
@@ -45,8 +46,9 @@ def _pilot(agg: Aggregate) -> TaskPopulation | None:
     """The run's tasks as a pilot (``None`` when its unit of trial is not the task or it has one task)."""
     if agg.unit != "task" or len(agg.groups) < 2:
         return None
-    key = ("pilot", tuple(agg.groups["n"]), tuple(agg.groups["c"]))
-    return session_memo(MEMO_KEY, key, lambda: pilot_population(agg.groups["n"], agg.groups["c"], "this run"))
+    n, c = agg.groups[GroupCols.N], agg.groups[GroupCols.C]
+    key = ("pilot", tuple(n), tuple(c))
+    return session_memo(MEMO_KEY, key, lambda: pilot_population(n, c, "this run"))
 
 
 def _population(agg: Aggregate, key: str) -> TaskPopulation | None:

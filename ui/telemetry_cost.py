@@ -10,6 +10,7 @@ from typing import Any
 import streamlit as st
 
 from agentic_core.analysis import TelemetryCost, telemetry_cost
+from agentic_core.common import ConversationCols
 from ui.cards import card, kpi_row
 from ui.format import md_text
 from ui.memo import session_memo
@@ -38,7 +39,7 @@ def cost_lines(cost: TelemetryCost) -> list[tuple[str, str, str]]:
 
 def show_cost(run: Any, agg: Any) -> None:
     """The cost-of-correctness cards, when the run's conversations report tokens or latency (else nothing)."""
-    status = agg.conversations["status"].tolist()
+    status = agg.conversations[ConversationCols.STATUS].tolist()
     cost = session_memo(
         "_overview_telemetry_cost", (run.run_id, tuple(status)),
         lambda: telemetry_cost(run.result.conversations, status),

@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from agentic_core.common import ExplorerCols
 from agentic_core.data import Override
 from agentic_core.report import STATUSES, ConversationFacts, InteractionDetail, highlight
 from ui.format import md_text, pct
@@ -168,8 +169,9 @@ def empty_message(statuses: Iterable[str], in_use: Iterable[str]) -> str:
 
 def conversation_labels(table: pd.DataFrame) -> dict[int, str]:
     """Each listed conversation's label in the picker: session, assistant and status (by row)."""
-    labels = (table["session_id"] + " · " + table["assistant_id"] + " — " + table["status"]).tolist()
-    return dict(zip(table["row"].tolist(), labels, strict=True))
+    col = ExplorerCols
+    labels = (table[col.SESSION_ID] + " · " + table[col.ASSISTANT_ID] + " — " + table[col.STATUS]).tolist()
+    return dict(zip(table[col.ROW].tolist(), labels, strict=True))
 
 
 def turn_label(detail: InteractionDetail) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from agentic_core.analysis import Aggregate, PosteriorView, RankMetric, TaskRanking
+from agentic_core.common import GroupCols, ShrinkageCols
 from agentic_core.settings import AggregateSettings
 from agentic_core.stats import describe_method
 from ui.charts import AT_COLOR, P_COLOR, POW_COLOR
@@ -158,14 +159,14 @@ def task_plot(ranking: TaskRanking, per_end: int, k: int) -> TaskPlot:
             f"(the {n_tasks - 2 * per_end:,} in between are left out of the plot; the table lists all)."
         )
     ranks = shown.index.to_numpy() + 1
-    keys = shown["group"].astype(str).tolist()
+    keys = shown[GroupCols.GROUP].astype(str).tolist()
     labels = [
         f"{r}. {key if len(key) <= LABEL_CHARS else key[: LABEL_CHARS - 1] + '…'}"
         for r, key in zip(ranks, keys, strict=True)
     ]
     hover = [
         f"{key}<br>{c} of {n} attempts correct"
-        for key, n, c in zip(keys, shown["n"].tolist(), shown["c"].tolist(), strict=True)
+        for key, n, c in zip(keys, shown[GroupCols.N].tolist(), shown[GroupCols.C].tolist(), strict=True)
     ]
     return TaskPlot(shown=shown, separator=separator, labels=labels, hover=hover, caption=caption)
 
@@ -179,29 +180,30 @@ def task_table(ranked: pd.DataFrame) -> pd.DataFrame:
 
     The population-model columns (``shrunk``, ``shrunk_ci``) are there when the ranking has them.
     """
+    g = GroupCols
     table = pd.DataFrame(
         {
-            "task": ranked["group"].astype(str),
-            "n": ranked["n"],
-            "c": ranked["c"],
-            "observed": ranked["observed_success_rate"],
-            "p_mean": ranked["success_rate"],
-            "p_ci": _intervals(ranked["success_rate_ci_low"], ranked["success_rate_ci_high"]),
-            "at_mean": ranked["pass_at_k"],
-            "at_ci": _intervals(ranked["pass_at_k_ci_low"], ranked["pass_at_k_ci_high"]),
-            "pow_mean": ranked["pass_pow_k"],
-            "pow_ci": _intervals(ranked["pass_pow_k_ci_low"], ranked["pass_pow_k_ci_high"]),
+            "task": ranked[g.GROUP].astype(str),
+            "n": ranked[g.N],
+            "c": ranked[g.C],
+            "observed": ranked[g.OBSERVED_SUCCESS_RATE],
+            "p_mean": ranked[g.SUCCESS_RATE],
+            "p_ci": _intervals(ranked[g.SUCCESS_RATE_CI_LOW], ranked[g.SUCCESS_RATE_CI_HIGH]),
+            "at_mean": ranked[g.PASS_AT_K],
+            "at_ci": _intervals(ranked[g.PASS_AT_K_CI_LOW], ranked[g.PASS_AT_K_CI_HIGH]),
+            "pow_mean": ranked[g.PASS_POW_K],
+            "pow_ci": _intervals(ranked[g.PASS_POW_K_CI_LOW], ranked[g.PASS_POW_K_CI_HIGH]),
         }
     )
     if has_shrinkage(ranked):
-        table["shrunk"] = ranked["shrunk_p"].to_numpy()
-        table["shrunk_ci"] = _intervals(ranked["shrunk_p_low"], ranked["shrunk_p_high"])
+        table["shrunk"] = ranked[ShrinkageCols.SHRUNK_P].to_numpy()
+        table["shrunk_ci"] = _intervals(ranked[ShrinkageCols.SHRUNK_P_LOW], ranked[ShrinkageCols.SHRUNK_P_HIGH])
     return table
 
 
 def has_shrinkage(ranked: pd.DataFrame) -> bool:
     """Whether the per-task table carries the population model's numbers (two or more scored tasks)."""
-    return "shrunk_p" in ranked.columns
+    return ShrinkageCols.SHRUNK_P in ranked.columns
 
 
 def table_caption(ranking: TaskRanking, k: int, settings: AggregateSettings) -> str:

@@ -51,7 +51,7 @@ def is_one_otlp_document(data: bytes) -> bool:
 _CHUNK = 8 * 1024 * 1024
 
 
-def scan(stream: IO[bytes]) -> tuple[list[int], bool]:
+def scan_otlp(stream: IO[bytes]) -> tuple[list[int], bool]:
     """One pass over a stream, a chunk at a time: how often each key of :data:`_ONE_SCOPE` stands in it,
     and whether a second document starts on a later line."""
     counts = [0] * len(_ONE_SCOPE)
@@ -94,7 +94,7 @@ class StreamedSpans:
         counts = self.counts
         if counts is None:
             with self._open() as stream:
-                counts, _ = scan(stream)
+                counts, _ = scan_otlp(stream)
         one = all(count == n for count, (_, n) in zip(counts, _ONE_SCOPE, strict=True))
         return self._guarded(self._one_scope if one else self._events)
 
@@ -183,7 +183,7 @@ def streamed_otlp_file(path: str | Path, limit_mb: int) -> Parsed | None:
         return None
     try:
         with file.open("rb") as handle:
-            counts, more = scan(handle)
+            counts, more = scan_otlp(handle)
     except OSError:
         return None
     if more:

@@ -366,8 +366,8 @@ def test_keys_are_counted_across_the_chunks_a_file_is_read_in(monkeypatch: pytes
     second = data + b'\n{"resourceSpans": []}'
     for chunk in range(1, len(second) + 1):
         monkeypatch.setattr(otel_stream, "_CHUNK", chunk)
-        assert otel_stream.scan(io.BytesIO(data)) == (expected, False), chunk
-        assert otel_stream.scan(io.BytesIO(second))[1] is True, chunk  # a second document, found across chunks
+        assert otel_stream.scan_otlp(io.BytesIO(data)) == (expected, False), chunk
+        assert otel_stream.scan_otlp(io.BytesIO(second))[1] is True, chunk  # a second document, found across chunks
 
 
 def _layouts() -> dict[str, bytes]:

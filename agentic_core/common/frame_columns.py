@@ -4,7 +4,7 @@
 hold pandas frames; their columns used to exist only in docstrings and as string literals in every
 module that read them. Each class here names one frame's columns, in the order the frame is built;
 its ``ALL`` lists them (collected from the class, so a constant cannot be left out of it), and
-tests/test_frame_columns.py checks that the built frames have exactly those.
+tests/common/test_frame_columns.py checks that the built frames have exactly those.
 
 The values are public: export files (CSV headers) and ``--json`` documents carry several of them,
 so a value here never changes; a new column is added.

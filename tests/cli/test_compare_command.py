@@ -13,7 +13,7 @@ import pytest
 from agentic_core.cli import EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR, main
 from agentic_core.cli.gate_options import EXIT_GATE
 from agentic_core.runs import RunStore
-from tests.test_compare_runs import agent
+from tests.analysis.test_compare_runs import agent
 
 
 def run(*argv: str) -> tuple[int, str, str]:

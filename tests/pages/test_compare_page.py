@@ -11,9 +11,9 @@ from streamlit.testing.v1 import AppTest
 
 from agentic_core.evaluate import evaluate
 from agentic_core.runs import RunStore
+from tests.analysis.test_compare_runs import agent
 from tests.datasets import convs
 from tests.pages.conftest import OpenApp
-from tests.test_compare_runs import agent
 
 COMPARE = "pages/compare.py"
 

@@ -8,8 +8,8 @@ from agentic_core.judges.base import JudgeIdentity
 from agentic_core.report.compare_links import default_pair, linked_pair, same_verdicts
 from agentic_core.runs import RunMeta
 from agentic_core.settings import make_settings
+from tests.analysis.test_compare_runs import agent
 from tests.datasets import convs
-from tests.test_compare_runs import agent
 
 
 def meta(run_id: str, at: float, data: str, fingerprint: str) -> RunMeta:

@@ -7,7 +7,7 @@ import pytest
 from agentic_core.analysis import Side, compare_sides, leaderboard_of
 from agentic_core.settings import make_settings
 from agentic_core.stats import MetricComparison
-from tests.test_compare_runs import agent, judged
+from tests.analysis.test_compare_runs import agent, judged
 from ui import views
 
 

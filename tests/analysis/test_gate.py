@@ -9,7 +9,7 @@ from agentic_core.analysis.gate import below_bounds, parse_bounds, parse_gate_me
 from agentic_core.errors import SettingsError
 from agentic_core.evaluate import aggregate
 from agentic_core.settings import make_settings
-from tests.test_compare_runs import agent, judged
+from tests.analysis.test_compare_runs import agent, judged
 
 
 def test_bounds_are_parsed_and_checked() -> None:

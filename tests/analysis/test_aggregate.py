@@ -143,7 +143,7 @@ def test_numbers_never_depend_on_data_order(rows: list[tuple[int, list[float]]],
         )
 
 
-TAU = Path(__file__).resolve().parent / "data" / "tau_airline_shape.jsonl"
+TAU = Path(__file__).resolve().parents[1] / "data" / "tau_airline_shape.jsonl"
 
 
 def test_defaults_reproduce_tau_bench_published_curve() -> None:

@@ -35,12 +35,17 @@ def test_importing_every_face_loads_no_heavy_package() -> None:
     assert loaded["heavy"] == [], f"a face imports a heavy package eagerly: {loaded['heavy']}; defer it (see judges)"
 
 
-def test_the_providers_table_comes_through_the_judges_face_on_first_use() -> None:
+def test_the_providers_table_comes_through_the_judges_face_without_langchain() -> None:
+    # The table is data (judges/provider_table.py): the command line's options and the menus name the providers
+    # without loading LangChain; the module that builds the chat models is the same table's user.
     code = (
         "import agentic_core.judges as judges\n"
-        "assert 'langchain_core' not in sys.modules\n"
         "from agentic_core.judges import PROVIDERS\n"
-        "from agentic_core.judges.providers import PROVIDERS as defined\n"
-        "assert PROVIDERS is defined and 'PROVIDERS' in judges.__all__"
+        "import agentic_core.cli.parser as parser\n"
+        "parser.build_parser()\n"
+        "assert 'groq' in PROVIDERS and 'PROVIDERS' in judges.__all__\n"
+        "assert 'langchain_core' not in sys.modules\n"
+        "from agentic_core.judges.providers import PROVIDERS as used\n"
+        "assert PROVIDERS is used"
     )
-    assert "langchain_core" in _loaded_after(code)["heavy"]  # loaded by the first use, and only then
+    assert "langchain_core" in _loaded_after(code)["heavy"]  # only the chat-model builder brings it

@@ -14,7 +14,7 @@ from agentic_core.judges.runner import CACHE_MODES
 
 def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
     """Register the ``calibrate`` command and its options on the command line's subparsers."""
-    from agentic_core.judges.providers import PROVIDERS
+    from agentic_core.judges.provider_table import PROVIDERS
 
     cal = sub.add_parser("calibrate", help="check a judge against human labels (human_label / human_score)")
     cal.add_argument(

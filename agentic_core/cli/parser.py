@@ -2,7 +2,7 @@
 
 Choices, defaults and help of every aggregation option come from :mod:`agentic_core.settings`;
 the judge names from :mod:`agentic_core.judges.registry`, the providers from
-:mod:`agentic_core.judges.providers`, the cache modes from :mod:`agentic_core.judges.runner`. The
+:mod:`agentic_core.judges.provider_table`, the cache modes from :mod:`agentic_core.judges.runner`. The
 option names are a public contract: kept stable.
 """
 
@@ -75,7 +75,7 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
         prog: the command as typed, shown in usage lines: ``agentic-eval`` for the console script.
     """
     from agentic_core.cli.dashboard_command import add_dashboard_parser
-    from agentic_core.judges.providers import PROVIDERS
+    from agentic_core.judges.provider_table import PROVIDERS
 
     parser = argparse.ArgumentParser(
         prog=prog,

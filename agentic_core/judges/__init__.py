@@ -1,10 +1,4 @@
-"""Judges: the protocol, the registry and the implementations; this face is what callers outside use.
-
-Eager but for :data:`PROVIDERS`: its module imports langchain-core, a heavy import that only a run
-with an LLM judge needs, so it is read on first use (module ``__getattr__``).
-"""
-
-from typing import TYPE_CHECKING
+"""Judges: the protocol, the registry and the implementations; this face is what callers outside use."""
 
 from agentic_core.judges.base import Judge, JudgeItem, Verdict
 from agentic_core.judges.cache import default_cache_path
@@ -13,6 +7,7 @@ from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.llm_settings import LLMSettings
 from agentic_core.judges.monitor import STATUS_CODES, RunCancelled, RunMonitor, RunSnapshot, duration_words
 from agentic_core.judges.planning import RunPlan, plan_run
+from agentic_core.judges.provider_table import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, LLM_OPTION_JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode, JudgeRun
 from agentic_core.judges.verdict_counts import VerdictCounts, verdict_counts
@@ -23,14 +18,3 @@ __all__ = [
     "RunPlan", "RunSnapshot", "Verdict", "VerdictCounts", "build_judge", "default_cache_path", "duration_words",
     "plan_run", "result_cascade_counts", "verdict_counts",
 ]  # fmt: skip
-
-if TYPE_CHECKING:
-    from agentic_core.judges.providers import PROVIDERS
-
-
-def __getattr__(name: str) -> object:
-    if name == "PROVIDERS":
-        from agentic_core.judges.providers import PROVIDERS
-
-        return PROVIDERS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

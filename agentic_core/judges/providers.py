@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -30,82 +29,14 @@ from agentic_core.judges.llm_options import (
     DEFAULT_TIMEOUT_S,
     check_int,
 )
+from agentic_core.judges.provider_table import PROVIDERS as PROVIDERS  # re-exported: callers read it here too
+from agentic_core.judges.provider_table import ProviderSpec, get_provider
 
 NO_KEY_PLACEHOLDER = "not-needed"
 """Sent as the key to OpenAI-compatible servers that need none (the client insists on one)."""
 
 # The keyword each chat model class takes for the reply budget (checked against the pinned versions).
 _BUDGET_KEYWORD = {"ollama": "num_predict", "google": "max_output_tokens"}
-
-
-@dataclass(frozen=True)
-class ProviderSpec:
-    """One supported provider.
-
-    Attributes:
-        name: The name users pick (``groq``, ``openai-compatible``, ...).
-        label: Human name for menus.
-        package: The pip package that provides the LangChain integration.
-        version: The version we pin in install hints.
-        module: Module to import the chat model class from (fixed here, never user input).
-        class_name: The chat model class in ``module``.
-        key_env: Environment variable read for the API key by default (``None``: no key).
-        key_required: Whether a missing key is an error (else a placeholder is sent).
-        base_url_required: Whether a base URL must be given.
-        suggested_model: A model name to start from in menus (empty: the server decides).
-    """
-
-    name: str
-    label: str
-    package: str
-    version: str
-    module: str
-    class_name: str
-    key_env: str | None
-    key_required: bool
-    base_url_required: bool = False
-    suggested_model: str = ""
-
-    @property
-    def install_command(self) -> str:
-        """The exact command that installs this provider's integration."""
-        return f"pip install {self.package}=={self.version}"
-
-
-PROVIDERS: dict[str, ProviderSpec] = {
-    spec.name: spec
-    for spec in (
-        ProviderSpec("groq", "Groq", "langchain-groq", "1.1.3", "langchain_groq", "ChatGroq", "GROQ_API_KEY", True,
-                     suggested_model="llama-3.3-70b-versatile"),
-        ProviderSpec("openai", "OpenAI", "langchain-openai", "1.7.3", "langchain_openai", "ChatOpenAI",
-                     "OPENAI_API_KEY", True, suggested_model="gpt-4o-mini"),
-        # Not OPENAI_API_KEY: falling back to it would send a user's OpenAI key to whatever server the
-        # base URL names.
-        ProviderSpec("openai-compatible", "OpenAI-compatible server (vLLM, llama.cpp, LM Studio, ...)",
-                     "langchain-openai", "1.7.3", "langchain_openai", "ChatOpenAI", "OPENAI_COMPATIBLE_API_KEY",
-                     False, base_url_required=True),
-        ProviderSpec("anthropic", "Anthropic", "langchain-anthropic", "1.7.10", "langchain_anthropic",
-                     "ChatAnthropic", "ANTHROPIC_API_KEY", True, suggested_model="claude-3-5-haiku-latest"),
-        ProviderSpec("google", "Google Gemini", "langchain-google-genai", "4.4.2", "langchain_google_genai",
-                     "ChatGoogleGenerativeAI", "GOOGLE_API_KEY", True, suggested_model="gemini-2.0-flash"),
-        ProviderSpec("ollama", "Ollama", "langchain-ollama", "1.1.0", "langchain_ollama", "ChatOllama", None, False,
-                     suggested_model="llama3.1"),
-    )
-}
-
-
-def get_provider(name: str) -> ProviderSpec:
-    """The spec of provider ``name``.
-
-    Raises:
-        JudgeConfigError: unknown provider (the message lists the known ones).
-    """
-    spec = PROVIDERS.get(str(name).strip().lower())
-    if spec is None:
-        raise JudgeConfigError(
-            "provider", f"must be one of {', '.join(PROVIDERS)}", name, "pick one of the listed providers"
-        )
-    return spec
 
 
 def resolve_api_key(

@@ -94,7 +94,7 @@ class ConnectorJudge:
 @functools.cache
 def allowed_class_paths() -> dict[str, str]:
     """Every accepted ``class_path`` and the provider it selects (the seed's table and short paths)."""
-    from agentic_core.judges.providers import PROVIDERS
+    from agentic_core.judges.provider_table import PROVIDERS
 
     paths: dict[str, str] = {}
     for spec in PROVIDERS.values():
@@ -162,7 +162,8 @@ def _resolve_key(
     provider: str, values: dict[str, Any], given_as: dict[str, str], base_url: str | None, config: ServiceConfig
 ) -> tuple[str, str | None, str | None]:
     """The provider to build, the key to send and the environment variable to read it from."""
-    from agentic_core.judges.providers import NO_KEY_PLACEHOLDER, PROVIDERS
+    from agentic_core.judges.provider_table import PROVIDERS
+    from agentic_core.judges.providers import NO_KEY_PLACEHOLDER
 
     if "api_key" in values:
         key = _param_text(
@@ -242,7 +243,8 @@ def connector_judge(
             a missing key, or a provider package that is not installed; located at
             ``connector...``, never with a key in the message.
     """
-    from agentic_core.judges.providers import PROVIDERS, build_llm_judge
+    from agentic_core.judges.provider_table import PROVIDERS
+    from agentic_core.judges.providers import build_llm_judge
 
     if "class_path" not in connector:
         raise JudgeConfigError(

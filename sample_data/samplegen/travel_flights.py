@@ -104,13 +104,7 @@ def turn_book(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str, An
         q = pick(r, BOOK["corrected_queries"], t=t, f=f, fid=fid)
         t.search_wrong = False
     gt = BOOK["truth"].format(t=t, fid=fid)
-    result = {
-        "status": "confirmed",
-        "confirmation": t.conf,
-        "flight_id": fid,
-        "passenger": t.name,
-        "seat": t.seat,
-    }
+    result = t.booking(fid)
     ignore_passenger = fault != "passenger_format" and r.random() < 0.45
     optional_search = r.random() < 0.35
     rules = {"passenger": {"rule": "ignore"}} if ignore_passenger else None
@@ -151,9 +145,7 @@ def turn_book(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[str, An
         correct = False
     else:
         raise ValueError(fault)
-    t.booked = f
-    t.said_fid = t.said_fid or fid
-    t.amount = ("fare", float(f["price_usd"]))
+    t.booked_flight(f)
     return finish(t, n, q, ans, gt, used, exp, False, flag, correct, verbose)
 
 
@@ -165,13 +157,7 @@ def turn_search_book(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[
     fid = f["flight_id"]
     q = pick(r, SEARCH_BOOK["queries"], t=t)
     gt = SEARCH_BOOK["truth"].format(t=t, f=f, fid=fid)
-    result = {
-        "status": "confirmed",
-        "confirmation": t.conf,
-        "flight_id": fid,
-        "passenger": t.name,
-        "seat": t.seat,
-    }
+    result = t.booking(fid)
     scall = call("search_flights", t.search_params(), t.flights, 1)
     bcall = call("book_flight", {"flight_id": fid, "passenger": t.name}, result, 2)
     exp = [
@@ -202,9 +188,7 @@ def turn_search_book(t: Trip, n: int, fault: str | None, verbose: bool) -> dict[
         ans = say(f, t.conf)
     else:
         raise ValueError(fault)
-    t.booked = f
-    t.said_fid = t.said_fid or fid
-    t.amount = ("fare", float(f["price_usd"]))
+    t.booked_flight(f)
     return finish(t, n, q, ans, gt, used, exp, True, flag, correct, verbose)
 
 

@@ -250,13 +250,7 @@ def turn_weather_book(t: Trip, n: int, fault: str | None, verbose: bool) -> dict
     fid = f["flight_id"]
     q = pick(r, WEATHER_BOOK["queries"], t=t, fid=fid)
     gt = WEATHER_BOOK["truth"].format(t=t, w=w, fid=fid)
-    result = {
-        "status": "confirmed",
-        "confirmation": t.conf,
-        "flight_id": fid,
-        "passenger": t.name,
-        "seat": t.seat,
-    }
+    result = t.booking(fid)
     wcall = call("get_weather", {"city": t.d_city, "date": t.iso}, w, 1)
     bcall = call("book_flight", {"flight_id": fid, "passenger": t.name}, result, 2)
     exp = [

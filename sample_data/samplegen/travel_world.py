@@ -195,6 +195,17 @@ class Trip:
     def qa(self, turn: int) -> str:
         return f"trv{self.idx:03d}-t{turn}"
 
+    def booking(self, fid: str) -> dict[str, Any]:
+        """What ``book_flight`` returns for flight ``fid``: the trip's confirmation, passenger and seat."""
+        return {"status": "confirmed", "confirmation": self.conf, "flight_id": fid, "passenger": self.name,
+                "seat": self.seat}
+
+    def booked_flight(self, f: dict[str, Any]) -> None:
+        """Record flight ``f`` as booked: its number as said (unless a wrong one was said) and its fare."""
+        self.booked = f
+        self.said_fid = self.said_fid or f["flight_id"]
+        self.amount = ("fare", float(f["price_usd"]))
+
     def search_params(self, day: dt.date | None = None) -> dict[str, Any]:
         return {"origin": self.o_code, "destination": self.d_code, "date": (day or self.day).isoformat()}
 

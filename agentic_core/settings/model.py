@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
@@ -20,6 +20,23 @@ from agentic_core.settings.rules import (
 )
 from agentic_core.settings.specs import SETTINGS
 from agentic_core.settings.weights import ToolWeights
+
+
+def _k_or_auto(value: object, place: str) -> KChoice:
+    return "auto" if value == "auto" else check_k(value, place, maximum=K_MAX)
+
+
+_RULES: Final[dict[str, Callable[[object, str], object]]] = {
+    "threshold": check_fraction,
+    "tool_threshold": check_fraction,
+    "k": _k_or_auto,
+    "prior_a": check_prior_value,
+    "prior_b": check_prior_value,
+    "ci_level": check_level,
+    "seed": check_seed,
+    "n_samples": check_n_samples,
+}
+"""The settings a rule of :mod:`agentic_core.settings.rules` checks: setting -> rule(value, setting's name)."""
 
 
 class AggregateSettings(BaseModel):
@@ -67,36 +84,13 @@ class AggregateSettings(BaseModel):
     seed: int = 0
     n_samples: int = 4000
 
-    # The rules are the functions above: SettingsError propagates through pydantic unchanged.
-    @field_validator("threshold", "tool_threshold", mode="before")
+    # One validator for every rule-checked setting (the table above): SettingsError propagates through
+    # pydantic unchanged, naming the setting.
+    @field_validator(*_RULES, mode="before")
     @classmethod
-    def _fraction(cls, v: object, info: ValidationInfo) -> float:
-        return check_fraction(v, str(info.field_name))
-
-    @field_validator("k", mode="before")
-    @classmethod
-    def _k(cls, v: object) -> KChoice:
-        return "auto" if v == "auto" else check_k(v, maximum=K_MAX)
-
-    @field_validator("prior_a", "prior_b", mode="before")
-    @classmethod
-    def _prior(cls, v: object, info: ValidationInfo) -> float:
-        return check_prior_value(v, str(info.field_name))
-
-    @field_validator("ci_level", mode="before")
-    @classmethod
-    def _level(cls, v: object) -> float:
-        return check_level(v)
-
-    @field_validator("seed", mode="before")
-    @classmethod
-    def _seed(cls, v: object) -> int:
-        return check_seed(v)
-
-    @field_validator("n_samples", mode="before")
-    @classmethod
-    def _n_samples(cls, v: object) -> int:
-        return check_n_samples(v)
+    def _rule(cls, v: object, info: ValidationInfo) -> object:
+        place = str(info.field_name)
+        return _RULES[place](v, place)
 
     @field_validator("tool_weights", mode="before")
     @classmethod

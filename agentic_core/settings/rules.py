@@ -146,27 +146,27 @@ def check_weight_total(weights: dict[str, float], place: str = "tool_weights") -
     return total
 
 
-def check_seed(seed: object) -> int:
+def check_seed(seed: object, place: str = "seed") -> int:
     """A whole-number seed (any sign or size).
 
     Raises:
-        SettingsError: naming ``seed``.
+        SettingsError: naming ``place``.
     """
     if not _is_whole(seed):
-        raise SettingsError("seed", "must be a whole number", seed, "give an integer such as 0")
+        raise SettingsError(place, "must be a whole number", seed, "give an integer such as 0")
     return int(seed)  # type: ignore[call-overload]
 
 
-def check_n_samples(n_samples: object) -> int:
+def check_n_samples(n_samples: object, place: str = "n_samples") -> int:
     """Bootstrap replicates / Monte Carlo draws: a whole number in :data:`N_SAMPLES_RANGE`.
 
     Raises:
-        SettingsError: naming ``n_samples``.
+        SettingsError: naming ``place``.
     """
     low, high = N_SAMPLES_RANGE
     if not _is_whole(n_samples) or not low <= int(n_samples) <= high:  # type: ignore[call-overload]
         raise SettingsError(
-            "n_samples", f"must be a whole number between {low} and {high}", n_samples, "give e.g. 4000"
+            place, f"must be a whole number between {low} and {high}", n_samples, "give e.g. 4000"
         )
     return int(n_samples)  # type: ignore[call-overload]
 

@@ -52,6 +52,7 @@ dimensions); :mod:`agentic_core.stats.leaderboard` ranks three or more agents wi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Unpack
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -60,15 +61,7 @@ from scipy.special import ndtr, stdtr, stdtrit
 
 from agentic_core.common.wording import plural
 from agentic_core.errors import SettingsError
-from agentic_core.settings import (
-    Estimator,
-    Mode,
-    check_estimator,
-    check_level,
-    check_mode,
-    check_n_samples,
-    check_prior,
-)
+from agentic_core.settings import Estimator, Mode, check_level, check_n_samples
 from agentic_core.stats.bootstrap import bca_bounds, bootstrap_means
 from agentic_core.stats.counts import (
     DistinctPairs,
@@ -78,7 +71,7 @@ from agentic_core.stats.counts import (
     seed_entropy,
 )
 from agentic_core.stats.curve import RELIABLE_GROUPS
-from agentic_core.stats.joint import TAG_PAIRED, count_matrix, joint_sample, share_ahead
+from agentic_core.stats.joint import TAG_PAIRED, JointOptions, count_matrix, joint_sample, share_ahead
 from agentic_core.stats.kernels import z_of
 from agentic_core.stats.methods import IntervalMethod, ProbabilityMethod
 
@@ -243,13 +236,7 @@ def compare_counts(
     n_b: ArrayLike,
     c_b: ArrayLike,
     ks: int | Sequence[int],
-    *,
-    mode: Mode = "frequentist",
-    estimator: Estimator = "unbiased",
-    prior: tuple[float, float] = (1.0, 1.0),
-    level: float = 0.95,
-    seed: int = 0,
-    n_samples: int = 4000,
+    **options: Unpack[JointOptions],
 ) -> PairedComparison:
     """Compare B with A over paired tasks: each metric's a, b, delta = b - a, its interval and P(B > A).
 
@@ -261,12 +248,8 @@ def compare_counts(
         n_b: B's attempts per paired task.
         c_b: B's fully correct attempts per paired task.
         ks: The k values (sorted and deduplicated).
-        mode: ``frequentist`` or ``bayesian``.
-        estimator: ``unbiased`` or ``plug-in`` (frequentist mode).
-        prior: Beta prior (a, b) of one task (Bayesian mode, one paired task).
-        level: Interval level in (0, 1).
-        seed: Any integer.
-        n_samples: Bootstrap replicates / posterior draws.
+        **options: ``mode``, ``estimator``, ``prior``, ``level``, ``seed``, ``n_samples``, each optional
+            (:class:`~agentic_core.stats.joint.JointOptions`).
 
     Returns:
         The comparison; with no usable task every value is ``None`` and ``excluded_reason`` says why.
@@ -275,20 +258,8 @@ def compare_counts(
         SettingsError: invalid arguments.
     """
     n, c = count_matrix([n_a, n_b], [c_a, c_b], ("A", "B"))
-    k_arr = check_ks(ks)
-    md, est, lvl = check_mode(mode), check_estimator(estimator), check_level(level)
-    sample = joint_sample(
-        n,
-        c,
-        ("A", "B"),
-        k_arr,
-        mode=md,
-        estimator=est,
-        prior=check_prior(prior),
-        level=lvl,
-        seed=seed_entropy(seed),
-        draws=check_n_samples(n_samples),
-    )
+    sample = joint_sample(n, c, ("A", "B"), check_ks(ks), options)
+    lvl = sample.level
     rows = []
     if sample.n_tasks == 0:
         rows = [
@@ -336,8 +307,8 @@ def compare_counts(
         n_tasks=sample.n_tasks,
         n_excluded=sample.n_excluded,
         excluded_reason=sample.excluded_reason,
-        mode=md,
-        estimator=est,
+        mode=sample.mode,
+        estimator=sample.estimator,
         level=lvl,
         notes=tuple(dict.fromkeys(notes)),
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -22,6 +23,11 @@ from agentic_core.errors import SettingsError
 from agentic_core.settings import (
     Estimator,
     Mode,
+    check_estimator,
+    check_level,
+    check_mode,
+    check_n_samples,
+    check_prior,
 )
 from agentic_core.stats.bootstrap import bootstrap_means
 from agentic_core.stats.counts import (
@@ -31,6 +37,7 @@ from agentic_core.stats.counts import (
     check_count_arrays,
     content_seed,
     distinct_pairs,
+    seed_entropy,
 )
 from agentic_core.stats.curve import CurvePoint, checked_curve, included_groups
 from agentic_core.stats.hierarchical import hyper_posterior, population_draws
@@ -41,6 +48,28 @@ from agentic_core.stats.methods import IntervalMethod, ProbabilityMethod
 TAG_PAIRED = 7
 TAG_SIDE = 8
 TAG_COPULA = 9
+
+
+class JointOptions(TypedDict, total=False):
+    """The statistical keywords of a comparison and a leaderboard, each optional (checked by :func:`joint_sample`).
+
+    Declared once for :func:`~agentic_core.stats.compare.compare_counts` and
+    :func:`~agentic_core.stats.leaderboard.leaderboard`, which take them as ``**options``:
+
+    - ``mode``: ``frequentist`` (default) or ``bayesian``.
+    - ``estimator``: ``unbiased`` (default) or ``plug-in`` (frequentist mode).
+    - ``prior``: Beta prior (a, b) of one task (Bayesian mode, one task); default (1, 1).
+    - ``level``: Interval level in (0, 1); default 0.95.
+    - ``seed``: Any integer; default 0.
+    - ``n_samples``: Bootstrap replicates / posterior draws; default 4000.
+    """
+
+    mode: Mode
+    estimator: Estimator
+    prior: tuple[float, float]
+    level: float
+    seed: int
+    n_samples: int
 
 
 @dataclass(frozen=True)
@@ -61,6 +90,9 @@ class JointSample:
         interval_method: ``paired-bca-bootstrap``, ``hierarchical-copula`` or ``beta-draws``.
         p_method: ``bootstrap-share`` or ``posterior-share``.
         notes: The agents' curve notes, without repeats.
+        mode: The checked mode.
+        estimator: The checked estimator.
+        level: The checked interval level.
     """
 
     metrics: tuple[tuple[str, int | None], ...]
@@ -76,6 +108,9 @@ class JointSample:
     interval_method: IntervalMethod
     p_method: ProbabilityMethod
     notes: tuple[str, ...]
+    mode: Mode
+    estimator: Estimator
+    level: float
 
 
 def count_matrix(n: Sequence[ArrayLike], c: Sequence[ArrayLike], names: Sequence[str]) -> tuple[IntArray, IntArray]:
@@ -263,33 +298,29 @@ def _curve_rows(curve: list[CurvePoint]) -> list[tuple[float, float, float]]:
     return out
 
 
-def joint_sample(
-    n: IntArray,
-    c: IntArray,
-    names: Sequence[str],
-    ks: IntArray,
-    *,
-    mode: Mode,
-    estimator: Estimator,
-    prior: tuple[float, float],
-    level: float,
-    seed: int,
-    draws: int,
-) -> JointSample:
+def joint_sample(n: IntArray, c: IntArray, names: Sequence[str], ks: IntArray, options: JointOptions) -> JointSample:
     """The curve values of every agent on the tasks all of them can use, and their joint draws.
 
     Args:
         n: Attempts, shape ``(tasks, agents)`` (validated).
         c: Correct attempts, same shape.
         names: The agents' names (for the exclusion reason).
-        ks: Sorted distinct k values.
-        mode: ``frequentist`` or ``bayesian``.
-        estimator: ``unbiased`` or ``plug-in``.
-        prior: Beta prior of one task (Bayesian, one task).
-        level: Interval level.
-        seed: Seed entropy (validated).
-        draws: Replicates / draws.
+        ks: Sorted distinct k values (validated).
+        options: The statistical options as given (checked here, once for every agent).
+
+    Raises:
+        SettingsError: an invalid or unknown option.
     """
+    for name, value in options.items():
+        if name not in JointOptions.__annotations__:
+            fix = f"pass only {', '.join(JointOptions.__annotations__)}"
+            raise SettingsError(name, "is not an option of a comparison or leaderboard", value, fix)
+    mode = check_mode(options.get("mode", "frequentist"))
+    estimator = check_estimator(options.get("estimator", "unbiased"))
+    prior = check_prior(options.get("prior", (1.0, 1.0)))
+    level = check_level(options.get("level", 0.95))
+    seed = seed_entropy(options.get("seed", 0))
+    draws = check_n_samples(options.get("n_samples", 4000))
     k_max = int(ks.max())
     keep_each = np.stack([included_groups(n[:, j], k_max, mode, estimator) for j in range(n.shape[1])], axis=1)
     keep = keep_each.all(axis=1)
@@ -320,11 +351,14 @@ def joint_sample(
             method,
             p_method,
             (),
+            mode,
+            estimator,
+            level,
         )
     n_in, c_in = n[keep], c[keep]
     bounds, notes = [], []
     for j in range(n.shape[1]):
-        # The arguments were validated once by the caller (compare_counts, leaderboard): not again per agent.
+        # The options were checked once above: not again per agent.
         curve = checked_curve(n_in[:, j], c_in[:, j], ks, mode, "population", estimator, prior, level, seed, draws)
         notes += list(curve[0].notes)
         bounds.append(_curve_rows(curve))
@@ -352,6 +386,9 @@ def joint_sample(
         method,
         p_method,
         tuple(dict.fromkeys(notes)),
+        mode,
+        estimator,
+        level,
     )
 
 

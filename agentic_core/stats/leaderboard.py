@@ -11,6 +11,7 @@ does each rank's column.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Unpack
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -18,17 +19,8 @@ from pydantic import BaseModel, ConfigDict
 
 from agentic_core.common.keywords import keywords_from
 from agentic_core.errors import SettingsError
-from agentic_core.settings import (
-    Estimator,
-    Mode,
-    check_estimator,
-    check_level,
-    check_mode,
-    check_n_samples,
-    check_prior,
-)
-from agentic_core.stats.counts import FloatArray, check_ks, seed_entropy
-from agentic_core.stats.joint import count_matrix, joint_sample
+from agentic_core.stats.counts import FloatArray, check_ks
+from agentic_core.stats.joint import JointOptions, count_matrix, joint_sample
 from agentic_core.stats.methods import IntervalMethod, ProbabilityMethod
 
 LEADERBOARD_METRICS = ("success_rate", "pass_at_k", "pass_pow_k")
@@ -109,12 +101,7 @@ def leaderboard(
     *,
     metric: str = "success_rate",
     k: int = 1,
-    mode: Mode = "frequentist",
-    estimator: Estimator = "unbiased",
-    prior: tuple[float, float] = (1.0, 1.0),
-    level: float = 0.95,
-    seed: int = 0,
-    n_samples: int = 4000,
+    **options: Unpack[JointOptions],
 ) -> Leaderboard:
     """Rank agents on the same tasks, with each agent's interval and probability of each rank.
 
@@ -124,12 +111,8 @@ def leaderboard(
         names: The agents' names, distinct.
         metric: ``success_rate``, ``pass_at_k`` or ``pass_pow_k``.
         k: The k of pass@k / pass^k (ignored for the success rate).
-        mode: ``frequentist`` or ``bayesian``.
-        estimator: ``unbiased`` or ``plug-in`` (frequentist mode).
-        prior: Beta prior of one task (Bayesian mode, one task).
-        level: Interval level in (0, 1).
-        seed: Any integer.
-        n_samples: Bootstrap replicates / posterior draws.
+        **options: ``mode``, ``estimator``, ``prior``, ``level``, ``seed``, ``n_samples``, each optional
+            (:class:`~agentic_core.stats.joint.JointOptions`).
 
     Returns:
         The leaderboard, best first; with no usable task every value is ``None`` and the agents keep
@@ -144,18 +127,7 @@ def leaderboard(
         raise SettingsError("names", "must name two or more different agents", list(names), "pass distinct names")
     counts_n, counts_c = count_matrix(n, c, names)
     k_arr = check_ks(k if metric != "success_rate" else 1)
-    sample = joint_sample(
-        counts_n,
-        counts_c,
-        names,
-        k_arr,
-        mode=check_mode(mode),
-        estimator=check_estimator(estimator),
-        prior=check_prior(prior),
-        level=check_level(level),
-        seed=seed_entropy(seed),
-        draws=check_n_samples(n_samples),
-    )
+    sample = joint_sample(counts_n, counts_c, names, k_arr, options)
     column = {"success_rate": 0, "pass_at_k": 1, "pass_pow_k": 2}[metric]
     k_out = None if metric == "success_rate" else int(k_arr[0])
     if sample.n_tasks == 0:

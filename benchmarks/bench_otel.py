@@ -5,9 +5,10 @@ every span, as exporters write it) of agent conversations in the current GenAI c
 conversation an ``invoke_agent`` span per turn, a ``chat`` span asking for a tool, the
 ``execute_tool`` span and a ``chat`` span answering, the chat spans carrying the history as
 ``gen_ai.input.messages``. Each load runs in a fresh subprocess (peak resident memory,
-``ru_maxrss``, is that load's alone): once streamed (the default for a document of
-``STREAM_FROM`` bytes or more) and once parsed whole (``STREAM_FROM`` raised past the size); then the
-same spans as JSON lines (one span per line, parsed one line at a time).
+``ru_maxrss``, is that load's alone): given by path (streamed from the disk, the default for a
+document of ``STREAM_FROM`` bytes or more), given as bytes (an upload: the caller holds them), and
+parsed whole (streaming switched off); then the same spans as JSON lines (one span per line), by
+path and as bytes.
 
 Run: ``.venv/bin/python benchmarks/bench_otel.py [--size-mb 256]``
 """
@@ -94,15 +95,22 @@ def write_export(path: Path, size_mb: int, jsonl: bool = False) -> int:
     return n
 
 
-def _child(path: str, streamed: bool) -> None:
+def _child(path: str, how: str) -> None:
     sys.path.insert(0, str(ROOT))
+    import agentic_core.io.loader as loader_module
     import agentic_core.io.parse as parse_module
-    from agentic_core.io.loader import load_paths
+    from agentic_core.io.loader import load_bytes, load_paths
 
-    if not streamed:
+    if how == "whole":
         parse_module.STREAM_FROM = 1 << 62  # type: ignore[misc]
+        loader_module.STREAM_FROM = 1 << 62  # type: ignore[misc]
+        loader_module.streamed_otlp_file = lambda *_a: None  # type: ignore[assignment]
+        loader_module.span_lines_file = lambda *_a: None  # type: ignore[assignment]
     start = time.perf_counter()
-    report = load_paths([path], workers=1)
+    if how == "bytes":  # an upload: the caller holds the file's bytes for the whole load
+        report = load_bytes(Path(path).name, Path(path).read_bytes(), workers=1)
+    else:
+        report = load_paths([path], workers=1)
     elapsed = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     n_int = sum(len(c.conversation) for c in report.conversations)
@@ -116,23 +124,25 @@ def main() -> None:
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        _child(args.child[0], args.child[1] == "streamed")
+        _child(args.child[0], args.child[1])
         return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "export.json"
         n = write_export(path, args.size_mb)
         size = path.stat().st_size / 1024 / 1024
         print(f"OTLP JSON export: {size:,.0f} MB, {n:,} conversations x 3 turns")
-        for how in ("streamed", "whole"):
+        for how in ("streamed", "bytes", "whole"):
             done = subprocess.run([sys.executable, __file__, "--child", str(path), how], capture_output=True,
                                   text=True, cwd=ROOT, check=True)
             print(how, done.stdout.strip())
         path.unlink()
         lines = Path(tmp) / "spans.jsonl"
         write_export(lines, args.size_mb, jsonl=True)
-        done = subprocess.run([sys.executable, __file__, "--child", str(lines), "streamed"], capture_output=True,
-                              text=True, cwd=ROOT, check=True)
-        print(f"JSON lines of the same spans ({lines.stat().st_size / 1024 / 1024:,.0f} MB)", done.stdout.strip())
+        size = lines.stat().st_size / 1024 / 1024
+        for how in ("streamed", "bytes"):
+            done = subprocess.run([sys.executable, __file__, "--child", str(lines), how], capture_output=True,
+                                  text=True, cwd=ROOT, check=True)
+            print(f"JSON lines of the same spans ({size:,.0f} MB), {how}", done.stdout.strip())
 
 
 if __name__ == "__main__":

@@ -42,10 +42,11 @@ from agentic_core.io.importers import DEFAULT_FORMAT, check_format, import_parse
 from agentic_core.io.importers.common import relocate
 from agentic_core.io.load_pieces import PiecePool, PieceSettings, load_in_pieces, plan
 from agentic_core.io.load_report import Issue, LoadReport, SkippedRecord
-from agentic_core.io.otel_stream import streamed_otlp_file
+from agentic_core.io.otel_stream import STREAM_FROM, is_one_otlp_document, streamed_otlp_file
 from agentic_core.io.parse import from_document, parse
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.record_stream import LineOf, stream_records
+from agentic_core.io.span_lines import is_span_lines, span_lines, span_lines_file
 from agentic_core.io.task_conflicts import ground_truth_conflicts
 
 __all__ = [
@@ -72,6 +73,7 @@ agents' attempts (the seed-000 notebook data does this) and still catches a file
 """
 
 _TRIM_FROM = 10_000  # records: a load this large frees hundreds of MB along the way
+_HEAD = 64 * 1024  # bytes that tell JSON lines of spans from other files
 
 _First = tuple[str, int, LineOf, str]
 
@@ -101,8 +103,10 @@ class _Loader:
 
     def add_path(self, path: str | Path) -> None:
         name = str(path)
-        streamed = streamed_otlp_file(path, max_file_mb())
-        if streamed is not None:  # a large OpenTelemetry export: read span by span from the disk, never held
+        # A large OpenTelemetry export (one OTLP document, or JSON lines of spans or of documents) is read span by
+        # span, or line by line, from the disk: its bytes are never held.
+        streamed = streamed_otlp_file(path, max_file_mb()) or span_lines_file(path, max_file_mb())
+        if streamed is not None:
             self._add_parsed(name, streamed, owned=True)
             return
         try:
@@ -130,6 +134,10 @@ class _Loader:
         self._add_data(name, data)
 
     def _add_data(self, name: str, data: bytes) -> None:
+        if len(data) >= STREAM_FROM and is_span_lines(data[:_HEAD]) and not is_one_otlp_document(data):
+            # JSON lines of OpenTelemetry spans (an upload): read a line at a time, never split into a second copy.
+            self._add_parsed(name, span_lines(name, data), owned=True)
+            return
         pieces = plan(self._pool, name, data, self._format)
         if pieces is not None:
             self.report.files.append(name)

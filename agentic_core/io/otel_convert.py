@@ -60,19 +60,6 @@ class _Turn:
     calls: list[Call] = field(default_factory=list)  # the turn's tool calls as mapped
 
 
-def group(spans: list[Span]) -> dict[str, list[Span]]:
-    """Spans by conversation id (a trace's id when none of its spans names a conversation), in file order."""
-    trace_conv: dict[str, str] = {}
-    for span in spans:
-        conv = conversation_id(span)
-        if conv is not None and span.trace_id not in trace_conv:
-            trace_conv[span.trace_id] = conv
-    groups: dict[str, list[Span]] = {}
-    for span in spans:
-        groups.setdefault(trace_conv.get(span.trace_id, span.trace_id or "no-trace-id"), []).append(span)
-    return groups
-
-
 def ordered(spans: list[Span]) -> list[Span]:
     """Spans by start time, a parent before its children at the same instant, then in file order."""
     parent = {s.span_id: s.parent_id for s in spans}

@@ -1,9 +1,10 @@
 """OpenTelemetry GenAI traces (OTLP JSON, or JSON lines of spans) mapped to seed conversations.
 
 The spans of a whole file are read first (each reduced to what the importer reads, see
-:mod:`agentic_core.io.otel_spans`), then grouped into conversations and mapped
-(:mod:`agentic_core.io.otel_convert`). The mapped file's records are the conversations, in the
-order their first span appears; every issue names the span's place in the file as written
+:mod:`agentic_core.io.otel_spans`; a large file's go to the disk, :mod:`agentic_core.io.otel_spool`), then
+grouped into conversations and mapped one conversation at a time (:mod:`agentic_core.io.otel_convert`). The
+mapped file's records are the conversations, in the order their first span appears; every issue names the
+span's place in the file as written
 (``resourceSpans[0].scopeSpans[0].spans[4].attributes.gen_ai.tool.call.arguments``) and its line.
 
 Every attribute the importer does not read is reported once, at its first place, with the number
@@ -23,10 +24,11 @@ from typing import Any
 from agentic_core.common.wording import plural
 from agentic_core.io.importers.common import RecordMap, file_stem
 from agentic_core.io.load_report import Issue
-from agentic_core.io.otel_convert import conversation, group
+from agentic_core.io.otel_convert import conversation
 from agentic_core.io.otel_messages import attribute_use
 from agentic_core.io.otel_references import active_references
 from agentic_core.io.otel_spans import Span, spans_of
+from agentic_core.io.otel_spool import SpanSpool
 from agentic_core.io.parsed import UNPARSABLE, Parsed
 from agentic_core.io.render import json_type
 
@@ -86,9 +88,9 @@ class _Tally:
         return out
 
 
-def read_spans(file: str, parsed: Parsed, out: Parsed, tally: _Tally) -> list[Span]:
-    """Every span of the file (records are released once read); a part that is not a span is an error."""
-    spans: list[Span] = []
+def read_spans(file: str, parsed: Parsed, out: Parsed, tally: _Tally, spans: SpanSpool) -> None:
+    """Every span of the file into ``spans`` (records are released once read); a part that is not a span is an
+    error."""
     for index in range(len(parsed.records)):
         parsed.parse_until(index + 1)  # JSON lines read lazily are parsed one at a time, then let go
         raw = parsed.records[index]
@@ -112,7 +114,6 @@ def read_spans(file: str, parsed: Parsed, out: Parsed, tally: _Tally) -> list[Sp
         parsed.records[index] = None  # the spans hold what is read; the parsed record and its line can go
         if parsed.lines is not None:
             parsed.lines[index] = None
-    return spans
 
 
 def import_otel(file: str, parsed: Parsed) -> Parsed:
@@ -129,13 +130,26 @@ def import_otel(file: str, parsed: Parsed) -> Parsed:
     assert out.origins is not None
     tally = _Tally()
     line_of = parsed.line_of
-    spans = read_spans(file, parsed, out, tally)
-    groups = group(spans)
-    del spans
+    with SpanSpool() as spool:
+        read_spans(file, parsed, out, tally, spool)
+        out.stdlib = parsed.stdlib  # JSON lines read lazily: known once every line is parsed (surrogates repaired)
+        _map(file, out, spool, line_of)
+    out.issues.extend(tally.issues(file, line_of))
+    references = active_references()
+    if references is not None:
+        out.issues.extend(references.join(file, out))
+    return out
+
+
+def _map(file: str, out: Parsed, spool: SpanSpool, line_of: Callable[[int], int | None]) -> None:
+    """Each conversation's spans mapped to one record of ``out`` (its errors and warnings recorded there)."""
+    assert out.origins is not None
+    groups = spool.groups()
     first_lines: list[int | None] = []
     stem = file_stem(file)
     for index, key in enumerate(list(groups)):
-        members = groups.pop(key)  # a conversation's spans go once it is mapped: spans and records never peak together
+        # A conversation's spans are read (back) now and go once it is mapped: spans and records never peak together.
+        members = spool.spans(groups.pop(key))
         first_lines.append(line_of(members[0].record))
         rec = RecordMap(file, index, lambda i: first_lines[i] if i < len(first_lines) else None)
 
@@ -154,8 +168,3 @@ def import_otel(file: str, parsed: Parsed) -> Parsed:
             out.record_issues.extend(rec.errors[1:])
         out.record_issues.extend(rec.warnings)
     out.line_of = lambda i: first_lines[i] if 0 <= i < len(first_lines) else None
-    out.issues.extend(tally.issues(file, line_of))
-    references = active_references()
-    if references is not None:
-        out.issues.extend(references.join(file, out))
-    return out

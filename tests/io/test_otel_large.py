@@ -1,0 +1,225 @@
+"""Large OpenTelemetry files: spans spooled to the disk, JSON lines of spans read a line at a time.
+
+Each way of holding less must give the same conversations and the same issues (places, lines) as the
+ordinary way; a disk or file that fails half-way is an issue or a fallback, never an exception.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agentic_core.io import otel_spool, span_lines
+from agentic_core.io.loader import load_bytes, load_paths
+from agentic_core.io.otel_spans import read_span
+from agentic_core.io.otel_spool import SpanSpool
+from agentic_core.io.parse import has_big_integer
+from agentic_core.io.parsed import UNPARSABLE
+from agentic_core.io.span_lines import is_span_lines, span_lines_file
+from tests.io.otel_agent import otlp_json, run_agent, sdk_json_lines
+
+DATA = Path(__file__).parent / "data" / "otel"
+
+
+def _conversations(report: Any) -> list[dict[str, Any]]:
+    return [c.model_dump(exclude_none=True) for c in report.conversations]
+
+
+def _issues(report: Any) -> list[tuple[str, int | None]]:
+    return [(i.message(), i.line) for i in report.issues]
+
+
+def _several_conversations() -> bytes:
+    """One OTLP document: the SDK agent loop three times (two conversation ids and one trace without any) plus
+    the hand-written files' spans (events, OpenInference, a second resource)."""
+    chunks = [otlp_json(run_agent("current", f"conv-{n}"))["resourceSpans"][0] for n in range(2)]
+    chunks.append(otlp_json(run_agent("v1.36", "conv-old"))["resourceSpans"][0])
+    chunks += [json.loads((DATA / n).read_text())["resourceSpans"][0] for n in ("current.json", "openinference.json")]
+    return json.dumps({"resourceSpans": chunks}).encode()
+
+
+def _span_lines() -> bytes:
+    """JSON lines of OTLP spans (one per line, its resource beside it), with a blank line and CRLF ends."""
+    lines = []
+    for chunk in json.loads(_several_conversations())["resourceSpans"]:
+        for scope in chunk["scopeSpans"]:
+            lines += [json.dumps(span) for span in scope["spans"]]
+    lines.insert(3, "")
+    return "\r\n".join(lines).encode() + b"\n"
+
+
+def _spill_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(otel_spool, "SPILL_FROM", 0)
+
+
+@pytest.mark.parametrize("writing", ["otlp", "span lines", "sdk lines"])
+def test_spans_spooled_to_the_disk_map_to_the_same_conversations_and_issues(
+    writing: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = {"otlp": _several_conversations, "span lines": _span_lines,
+            "sdk lines": lambda: sdk_json_lines(run_agent("current")).encode()}[writing]()
+    held = load_bytes("traces.json", data, workers=1)
+    written: list[int] = []
+    real_write = os.write
+    monkeypatch.setattr(otel_spool.os, "write", lambda fd, b: written.append(len(b)) or real_write(fd, b))
+    _spill_everything(monkeypatch)
+    spooled = load_bytes("traces.json", data, workers=1)
+    assert written, "nothing went to the disk"
+    assert _conversations(spooled) == _conversations(held) and len(held.conversations) >= 1
+    assert _issues(spooled) == _issues(held)
+
+
+def test_a_spool_reads_back_every_span_as_it_was_and_groups_by_conversation_else_trace() -> None:
+    raws = [
+        {"traceId": "AA", "spanId": "01", "name": "chat", "startTimeUnixNano": "5",
+         "attributes": [{"key": "gen_ai.conversation.id", "value": {"stringValue": "c1"}},
+                        {"key": "n", "value": {"arrayValue": {"values": [{"intValue": "3"}, {"doubleValue": 0.5}]}}}],
+         "events": [{"name": "gen_ai.user.message", "timeUnixNano": "4",
+                     "attributes": [{"key": "content", "value": {"stringValue": "hi"}}]}]},
+        {"traceId": "bb", "spanId": "02", "parentSpanId": "01", "name": "tool", "startTimeUnixNano": "6"},
+        {"traceId": "aa", "spanId": "03", "name": "later", "startTimeUnixNano": "7"},
+    ]
+    resource = {"service.name": "bot"}
+    spans = [read_span(raw, 0, ("resourceSpans[0].scopeSpans[0].spans", k), resource, k) for k, raw in enumerate(raws)]
+    with SpanSpool(spill_from=0) as spool:
+        for span in spans:
+            spool.append(span)
+        assert spool.spilled
+        groups = spool.groups()
+        assert groups == {"c1": [0, 2], "bb": [1]}
+        back = spool.spans(groups["c1"]) + spool.spans(groups["bb"])
+    assert back == [spans[0], spans[2], spans[1]]
+    assert back[0].events[0].attrs == {"content": "hi"} and back[0].path.endswith("spans[0]")
+
+
+def test_a_small_file_never_touches_the_disk() -> None:
+    with SpanSpool() as spool:
+        spool.append(read_span({"traceId": "a", "spanId": "1"}, 0, "", {}, 0))
+        assert not spool.spilled and spool.spans(spool.groups()["a"])[0].span_id == "1"
+
+
+@pytest.mark.parametrize("failure", ["no temporary file", "disk full"])
+def test_a_disk_that_refuses_keeps_the_spans_in_memory_with_the_same_result(
+    failure: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _several_conversations()
+    held = load_bytes("traces.json", data, workers=1)
+    _spill_everything(monkeypatch)
+
+    def refuse(*_a: Any, **_k: Any) -> Any:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if failure == "no temporary file":
+        monkeypatch.setattr(otel_spool.tempfile, "TemporaryFile", refuse)
+    else:
+        monkeypatch.setattr(otel_spool.os, "write", refuse)
+    report = load_bytes("traces.json", data, workers=1)
+    assert _conversations(report) == _conversations(held) and _issues(report) == _issues(held)
+
+
+# -- JSON lines of spans, a line at a time ------------------------------------------------------------
+
+
+def _large(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(span_lines, "STREAM_FROM", 0)
+    monkeypatch.setattr("agentic_core.io.loader.STREAM_FROM", 0)
+
+
+def test_json_lines_of_spans_read_a_line_at_a_time_match_the_lines_split_up_front(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _span_lines()
+    bad = data.replace(b"\r\n", b"\r\n{not json\r\n", 1)  # a broken line: an error at its own line number
+    path = tmp_path / "spans.jsonl"
+    path.write_bytes(bad)
+    split = load_paths([path], workers=1)
+    assert span_lines_file(path, 4096) is None  # below STREAM_FROM: split up front as before
+    _large(monkeypatch)
+    parsed = span_lines_file(path, 4096)
+    assert parsed is not None and parsed.lines is None
+    by_path = load_paths([path], workers=1)
+    uploaded = load_bytes(str(path), bad, workers=1)
+    assert _conversations(by_path) == _conversations(split) == _conversations(uploaded)
+    assert _issues(by_path) == _issues(split) == _issues(uploaded)
+    assert any(line == 2 and "not valid JSON" in message for message, line in _issues(split))
+
+
+@pytest.mark.parametrize(("head", "expected"), [
+    (b'{"traceId": "a", "spanId": "b", "name": "chat"}\n{', True),
+    (b'{"resourceSpans": [{"scopeSpans": []}]}\n', True),
+    (b'{"resourceSpans": [' + b" " * 100, True),  # a document per line, longer than the head
+    (b'\xef\xbb\xbf{"traceId": "a", "spanId": "b"}\n', False),  # the usual reader drops the mark
+    (b'{"traceId": "a", "spanId": "b"}\r{"traceId": "a"', False),  # CR-only line ends
+    (b'{"session_id": "s1", "conversation": [{"span_id": 1}]}\n', False),
+    (b'[{"traceId": "a", "spanId": "b"}]\n', False),
+])
+def test_only_json_lines_of_spans_or_documents_are_read_a_line_at_a_time(head: bytes, expected: bool) -> None:
+    assert is_span_lines(head) is expected
+
+
+def test_a_file_that_fails_mid_read_is_one_issue_after_the_lines_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "spans.jsonl"
+    path.write_bytes(_span_lines())
+    _large(monkeypatch)
+    parsed = span_lines_file(path, 4096)
+    assert parsed is not None
+    calls = [0]
+    real = os.pread
+
+    def failing(fd: int, n: int, at: int) -> bytes:
+        calls[0] += 1
+        if calls[0] > 5:
+            raise OSError(errno.EIO, "Input/output error")
+        return real(fd, n, at)
+
+    monkeypatch.setattr(span_lines.os, "pread", failing)
+    parsed.parse_until(len(parsed.records))
+    assert all(r is not UNPARSABLE for r in parsed.records[:5]) and parsed.records[5:] == [UNPARSABLE] * (
+        len(parsed.records) - 5)
+    assert list(parsed.record_errors) == [5]
+    assert "cannot be read from here on (Input/output error)" in parsed.record_errors[5].message()
+
+
+# -- which texts need the exact (slower) parser ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "big"), [
+    (b"12345678901234567890", True),
+    (b'{"a": 12345678901234567890}', True),
+    (b"[1,\n -12345678901234567890]", True),
+    (b'{"a": [ 99999999999999999999 ]}', True),
+    (b'{"m": "x\\": 12345678901234567890"}', True),  # JSON quoted in a string: only slower, never wrong
+    (b'{"a": "12345678901234567890"}', False),  # digits inside a string
+    (b'{"startTimeUnixNano": "1700000000000000000", "traceId": "00000000000000000000000000000000"}', False),
+    (b'{"a": 1.12345678901234567890}', False),  # a fraction: a float either way
+    (b'{"a": 123456789012345678}', False),
+])
+def test_only_an_integer_of_19_digits_or_more_outside_strings_needs_the_exact_parser(text: bytes, big: bool) -> None:
+    assert has_big_integer(text) is big
+    assert has_big_integer(text.decode()) is big
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.text(alphabet="0123456789:[, -\"", max_size=40) | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSON, st.sampled_from([None, 2]))
+def test_a_text_orjson_would_read_differently_always_goes_to_the_exact_parser(value: Any, indent: int | None) -> None:
+    # Soundness: never a text whose integers orjson would change (read as floats) without the exact parser.
+    text = json.dumps(value, indent=indent).encode()
+    if orjson.loads(text) != json.loads(text) or repr(orjson.loads(text)) != repr(json.loads(text)):
+        assert has_big_integer(text)

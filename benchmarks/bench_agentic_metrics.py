@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+from agentic_core.agentic_metrics.results import AgenticView
 from agentic_core.analysis.agentic_summary import summarise_agentic
 from agentic_core.data.schemas import Conversation
 from agentic_core.judges.cache import JudgeCache
@@ -120,7 +121,7 @@ def main() -> None:
     ids = [c.session_id for c in data]
     start = time.perf_counter()
     for _ in range(10):
-        summarise_agentic(computed, ids, order="flexible", mode="recall", variant="ragas")
+        summarise_agentic(computed, ids, AgenticView(order="flexible", mode="recall", variant="ragas"))
     print(f"{'aggregating the stored metrics (a selector move)':<58} {(time.perf_counter() - start) * 100:>10,.1f} ms")
 
 

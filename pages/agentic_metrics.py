@@ -71,7 +71,7 @@ variant = cols[2].radio("Variant", TOPIC_VARIANTS, horizontal=True, key="agentic
                         help="workbench counts a correct refusal of an off-topic query (TN) as adherence; ragas gives "
                         "Ragas' numbers, where TN count for nothing.")
 metrics.view = AgenticView(order=order, mode=mode, variant=variant)  # exports follow the page
-summary = summarise_agentic(metrics, result.session_ids, order=order, mode=mode, variant=variant, level=level)
+summary = summarise_agentic(metrics, result.session_ids, metrics.view, level=level)
 
 row = kpi_row()
 if summary.tool_call_accuracy is not None:
@@ -106,7 +106,7 @@ else:  # bars of height 0 or n/a draw an empty chart that reads as a failure to 
     st.caption("No chart: every metric is 0 or n/a here (the cards above give each value and why).")
 
 st.subheader("Per conversation")
-table = agentic_table(metrics, result.session_ids, order=order, mode=mode, variant=variant)
+table = agentic_table(metrics, result.session_ids, metrics.view)
 below = st.slider("Show conversations with a metric below", 0.0, 1.01, 1.01, 0.05, key="agentic_below",
                   help="1.01 shows every conversation.")
 keep = below_any(table, TABLE_METRICS, below)

@@ -33,8 +33,7 @@ def agentic_filter(result: EvaluationResult) -> np.ndarray | None:
                            help="Keep conversations whose metric is scored and below this; 1.01 keeps all.")
     if below > 1.0:
         return None  # the "no filter" stop: the table is not built on every rerun
-    view = metrics.view
-    table = agentic_table(metrics, result.session_ids, order=view.order, mode=view.mode, variant=view.variant)
+    table = agentic_table(metrics, result.session_ids, metrics.view)
     chosen = FILTER_METRICS[label]
     return below_any(table, [chosen] if chosen else ALL_METRICS, below)
 

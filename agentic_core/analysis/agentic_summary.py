@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from agentic_core.agentic_metrics.results import AgenticMetrics, ConversationMetrics
+from agentic_core.agentic_metrics.results import AgenticMetrics, AgenticView, ConversationMetrics
 from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
 from agentic_core.agentic_metrics.topic_adherence import TopicCounts, TopicMode, TopicVariant, topic_adherence
 from agentic_core.analysis.tool_summary import DimensionStat, mean_with_t_interval
@@ -82,20 +82,20 @@ class AgenticSummary(BaseModel):
     unscored: dict[str, tuple[int, str]] = {}
 
 
-def agentic_table(
-    metrics: AgenticMetrics,
-    session_ids: list[str],
-    *,
-    order: ToolCallOrder = "strict",
-    mode: TopicMode = "f1",
-    variant: TopicVariant = "workbench",
-) -> pd.DataFrame:
+def agentic_table(metrics: AgenticMetrics, session_ids: list[str], view: AgenticView | None = None) -> pd.DataFrame:
     """One row per conversation: each metric's value (NaN = unscored), the topic counts and the evidence.
 
     Columns: ``conv``, ``session_id``, ``tool_call_accuracy``, ``tool_call_notes``, ``topic_adherence``,
     ``topic_tp``, ``topic_fp``, ``topic_fn``, ``topic_tn``, ``topic_approximate``, ``goal_accuracy``
     (1/0), ``goal_graded``, ``goal_with_reference``, ``goal_evidence``, ``unscored_reason``.
+
+    Args:
+        metrics: The stored metrics.
+        session_ids: One per conversation, in the run's order.
+        view: The selectors (tool call order, topic mode and variant); ``None``: their defaults
+            (``AgenticView()``; a run's stored choice is ``metrics.view``).
     """
+    order, mode, variant = _selectors(view)
     convs = metrics.conversations
     if len(session_ids) != len(convs):
         raise ValueError(f"{len(session_ids)} session ids for {len(convs)} conversations")
@@ -142,17 +142,24 @@ def _unscored(values: pd.Series, reasons: list[str | None]) -> tuple[int, str]:
     return missing, (str(common.index[0]) if len(common) else "")
 
 
+def _selectors(view: AgenticView | None) -> tuple[ToolCallOrder, TopicMode, TopicVariant]:
+    chosen = view or AgenticView()
+    return chosen.order, chosen.mode, chosen.variant
+
+
 def summarise_agentic(
-    metrics: AgenticMetrics,
-    session_ids: list[str],
-    *,
-    order: ToolCallOrder = "strict",
-    mode: TopicMode = "f1",
-    variant: TopicVariant = "workbench",
-    level: float = 0.95,
+    metrics: AgenticMetrics, session_ids: list[str], view: AgenticView | None = None, *, level: float = 0.95
 ) -> AgenticSummary:
-    """The run-level figures (see the module docstring); never calls a judge."""
-    table = agentic_table(metrics, session_ids, order=order, mode=mode, variant=variant)
+    """The run-level figures (see the module docstring); never calls a judge.
+
+    Args:
+        metrics: The stored metrics.
+        session_ids: One per conversation, in the run's order.
+        view: The selectors, as for :func:`agentic_table`.
+        level: The intervals' level.
+    """
+    order, mode, variant = _selectors(view)
+    table = agentic_table(metrics, session_ids, view)
     out: dict[str, object] = {}
     unscored: dict[str, tuple[int, str]] = {}
     col = AgenticCols

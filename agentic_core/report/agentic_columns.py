@@ -34,7 +34,7 @@ def add_agentic_fields(records: list[dict[str, Any]], result: EvaluationResult) 
     if metrics is None:
         return records
     view = metrics.view
-    table = agentic_table(metrics, result.session_ids, order=view.order, mode=view.mode, variant=view.variant)
+    table = agentic_table(metrics, result.session_ids, view)
     for record, row in zip(records, table.itertuples(index=False), strict=True):
         if "tool_call_accuracy" in metrics.metrics:
             record.update(tool_call_accuracy=_json_number(row.tool_call_accuracy), tool_call_order=view.order,
@@ -60,7 +60,7 @@ def with_agentic_columns(frame: pd.DataFrame, result: EvaluationResult) -> pd.Da
     if metrics is None or len(frame) != result.n_conversations:
         return frame
     view = metrics.view
-    table = agentic_table(metrics, result.session_ids, order=view.order, mode=view.mode, variant=view.variant)
+    table = agentic_table(metrics, result.session_ids, view)
     by_metric = AgenticCols.BY_METRIC
     columns = [AgenticCols.UNSCORED_REASON, *(c for m, cols in by_metric.items() if m in metrics.metrics for c in cols)]
     # The export's own names where they differ from the table's (a public contract).
@@ -94,9 +94,7 @@ def agentic_summary_dict(result: EvaluationResult, level: float) -> dict[str, An
     metrics = result.agentic
     if metrics is None:
         return None
-    view = metrics.view
-    summary = summarise_agentic(metrics, result.session_ids, order=view.order, mode=view.mode,
-                                variant=view.variant, level=level)
+    summary = summarise_agentic(metrics, result.session_ids, metrics.view, level=level)
     out = summary.model_dump(mode="json")
     out.update(judge=metrics.judge, goal_judge=metrics.goal_judge or None, model_calls=metrics.model_calls,
                cache_hits=metrics.cache_hits,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+from agentic_core.agentic_metrics.results import AgenticView
 from agentic_core.agentic_metrics.topic_adherence import TopicCounts
 from agentic_core.analysis.agentic_summary import agentic_table, summarise_agentic
 from tests.agentic_metrics.helpers import BOOKING, OFF_TOPIC, conv
@@ -25,8 +26,8 @@ def _metrics():  # type: ignore[no-untyped-def]
 def test_order_changes_tool_call_accuracy_without_judging_again() -> None:
     metrics = _metrics()
     ids = ["booking", "science", "swapped"]
-    strict = summarise_agentic(metrics, ids, order="strict")
-    flexible = summarise_agentic(metrics, ids, order="flexible")
+    strict = summarise_agentic(metrics, ids, AgenticView(order="strict"))
+    flexible = summarise_agentic(metrics, ids, AgenticView(order="flexible"))
     assert strict.tool_call_accuracy is not None and flexible.tool_call_accuracy is not None
     assert strict.tool_call_accuracy.mean == 0.5 and flexible.tool_call_accuracy.mean == 1.0
     assert strict.tool_call_accuracy.n == 2 and strict.unscored["tool_call_accuracy"][0] == 1
@@ -39,9 +40,9 @@ def test_topic_mode_and_variant_apply_to_the_stored_counts() -> None:
     refused_all = topic.model_copy(update={"counts": TopicCounts(tp=0, fp=0, fn=0, tn=2)})
     metrics.conversations[1] = metrics.conversations[1].model_copy(update={"topic": refused_all})
     ids = ["booking", "science", "swapped"]
-    table = agentic_table(metrics, ids, mode="precision", variant="ragas")
+    table = agentic_table(metrics, ids, AgenticView(mode="precision", variant="ragas"))
     assert table.loc[1, "topic_adherence"] == 0.0  # Ragas: no TP, 0
-    table = agentic_table(metrics, ids, mode="precision", variant="workbench")
+    table = agentic_table(metrics, ids, AgenticView(mode="precision", variant="workbench"))
     assert table.loc[1, "topic_adherence"] == 1.0  # rightly refused everything
     assert table.loc[1, "topic_tn"] == 2
 

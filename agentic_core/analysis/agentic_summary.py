@@ -13,6 +13,8 @@ Every selector (tool call order, topic mode and variant, interval level) is appl
 
 from __future__ import annotations
 
+from typing import TypedDict, Unpack
+
 import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
@@ -22,6 +24,7 @@ from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
 from agentic_core.agentic_metrics.topic_adherence import TopicCounts, TopicMode, TopicVariant, topic_adherence
 from agentic_core.analysis.tool_summary import DimensionStat, mean_with_t_interval
 from agentic_core.common.frame_columns import AgenticCols
+from agentic_core.errors import SettingsError
 from agentic_core.stats.intervals import wilson_interval
 from agentic_core.stats.methods import IntervalMethod
 
@@ -82,7 +85,31 @@ class AgenticSummary(BaseModel):
     unscored: dict[str, tuple[int, str]] = {}
 
 
-def agentic_table(metrics: AgenticMetrics, session_ids: list[str], view: AgenticView | None = None) -> pd.DataFrame:
+class AgenticSelectors(TypedDict, total=False):
+    """:class:`AgenticView`'s selectors given one by one (``summarise_agentic(..., order="flexible")``)."""
+
+    order: ToolCallOrder
+    mode: TopicMode
+    variant: TopicVariant
+
+
+def _view(view: AgenticView | None, given: AgenticSelectors) -> AgenticView:
+    """The selectors in force: ``view`` (default ``AgenticView()``), the ones given as keywords replacing its own."""
+    chosen = view or AgenticView()
+    for name, value in given.items():
+        if name not in AgenticView.model_fields:
+            raise SettingsError(name, "is not a selector of the agentic metrics", value, "give order, mode or variant")
+    if given:
+        chosen = AgenticView.model_validate({**chosen.model_dump(), **given})
+    return chosen
+
+
+def agentic_table(
+    metrics: AgenticMetrics,
+    session_ids: list[str],
+    view: AgenticView | None = None,
+    **selectors: Unpack[AgenticSelectors],
+) -> pd.DataFrame:
     """One row per conversation: each metric's value (NaN = unscored), the topic counts and the evidence.
 
     Columns: ``conv``, ``session_id``, ``tool_call_accuracy``, ``tool_call_notes``, ``topic_adherence``,
@@ -94,8 +121,10 @@ def agentic_table(metrics: AgenticMetrics, session_ids: list[str], view: Agentic
         session_ids: One per conversation, in the run's order.
         view: The selectors (tool call order, topic mode and variant); ``None``: their defaults
             (``AgenticView()``; a run's stored choice is ``metrics.view``).
+        **selectors: ``order``, ``mode`` or ``variant`` one by one, replacing the view's.
     """
-    order, mode, variant = _selectors(view)
+    chosen = _view(view, selectors)
+    order, mode, variant = chosen.order, chosen.mode, chosen.variant
     convs = metrics.conversations
     if len(session_ids) != len(convs):
         raise ValueError(f"{len(session_ids)} session ids for {len(convs)} conversations")
@@ -142,13 +171,13 @@ def _unscored(values: pd.Series, reasons: list[str | None]) -> tuple[int, str]:
     return missing, (str(common.index[0]) if len(common) else "")
 
 
-def _selectors(view: AgenticView | None) -> tuple[ToolCallOrder, TopicMode, TopicVariant]:
-    chosen = view or AgenticView()
-    return chosen.order, chosen.mode, chosen.variant
-
-
 def summarise_agentic(
-    metrics: AgenticMetrics, session_ids: list[str], view: AgenticView | None = None, *, level: float = 0.95
+    metrics: AgenticMetrics,
+    session_ids: list[str],
+    view: AgenticView | None = None,
+    *,
+    level: float = 0.95,
+    **selectors: Unpack[AgenticSelectors],
 ) -> AgenticSummary:
     """The run-level figures (see the module docstring); never calls a judge.
 
@@ -157,9 +186,11 @@ def summarise_agentic(
         session_ids: One per conversation, in the run's order.
         view: The selectors, as for :func:`agentic_table`.
         level: The intervals' level.
+        **selectors: ``order``, ``mode`` or ``variant`` one by one, replacing the view's.
     """
-    order, mode, variant = _selectors(view)
-    table = agentic_table(metrics, session_ids, view)
+    chosen = _view(view, selectors)
+    order, mode, variant = chosen.order, chosen.mode, chosen.variant
+    table = agentic_table(metrics, session_ids, chosen)
     out: dict[str, object] = {}
     unscored: dict[str, tuple[int, str]] = {}
     col = AgenticCols

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from agentic_core.agentic_metrics.compute import compute_agentic_metrics
 from agentic_core.agentic_metrics.results import AgenticView
 from agentic_core.agentic_metrics.topic_adherence import TopicCounts
 from agentic_core.analysis.agentic_summary import agentic_table, summarise_agentic
+from agentic_core.errors import SettingsError
 from tests.agentic_metrics.helpers import BOOKING, OFF_TOPIC, conv
 from tests.fakes import FakeJudge
 
@@ -56,3 +59,21 @@ def test_goal_accuracy_is_a_proportion_with_a_wilson_interval() -> None:
     assert summary.goal_graded is not None and summary.goal_graded.mean == 0.5
     table = agentic_table(_metrics(), ["booking", "science", "swapped"])
     assert math.isnan(table.loc[1, "goal_accuracy"]) and "no reference" in table.loc[1, "unscored_reason"]
+
+
+def test_the_selectors_one_by_one_read_as_a_view() -> None:
+    metrics = _metrics()
+    ids = ["booking", "science", "swapped"]
+    chosen = AgenticView(order="flexible", mode="recall", variant="ragas")
+    by_keywords = summarise_agentic(metrics, ids, order="flexible", mode="recall", variant="ragas")
+    assert by_keywords == summarise_agentic(metrics, ids, chosen)
+    assert by_keywords.order == "flexible" and by_keywords.variant == "ragas"
+    # A keyword replaces that selector of the view and keeps the others.
+    assert agentic_table(metrics, ids, chosen, order="strict").equals(
+        agentic_table(metrics, ids, AgenticView(order="strict", mode="recall", variant="ragas"))
+    )
+
+
+def test_an_unknown_selector_is_named_not_dropped() -> None:
+    with pytest.raises(SettingsError, match="topic_mode: is not a selector"):
+        agentic_table(_metrics(), ["booking", "science", "swapped"], topic_mode="recall")  # type: ignore[call-arg]

@@ -17,18 +17,9 @@ from typing import Any, get_args
 from pydantic import BaseModel
 from pydantic_core import ErrorDetails
 
-from agentic_core.data.schemas import (
-    Agentic,
-    Conversation,
-    ExpectedTool,
-    GroundTruthAgentic,
-    Interaction,
-    ParameterRule,
-    RuleKind,
-    ToolCall,
-)
+from agentic_core.data.schemas import Conversation, Interaction, ParameterRule, RuleKind
 from agentic_core.io.render import Loc, json_type, render_path, safe_value
-from agentic_core.io.schema_map import CHILDREN, HOME, KNOWN
+from agentic_core.io.schema_map import CHILDREN, HOME, KNOWN, SHAPE
 from agentic_core.io.unknown_keys import SIMILARITY, close_match
 
 # What a field holds, for "required field 'qa_id' is missing (it holds ...)".
@@ -47,16 +38,6 @@ _HOLDS: dict[str, str] = {
 _EXAMPLE: dict[str, str] = {
     "conversation": '"conversation": [{"qa_id": "...", "query": "...", "assistant": "...", '
     '"ground_truth_assistant": "..."}]',
-}
-
-_SHAPE: dict[type[BaseModel], str] = {
-    Conversation: '{"session_id": "...", "assistant_id": "...", "conversation": [...]}',
-    Interaction: '{"qa_id": "...", "query": "...", "assistant": "...", "ground_truth_assistant": "..."}',
-    Agentic: '{"tools_used": [...], "final_answer_uses_tools": true}',
-    ToolCall: '{"tool_name": "...", "parameters": {...}, "result": ..., "step": 1}',
-    GroundTruthAgentic: '{"expected_tools": [...], "tool_sequence_matters": false}',
-    ExpectedTool: '{"tool_name": "...", "parameters": {...}, "step": 1}',
-    ParameterRule: '{"rule": "tolerance", "abs_tol": 0.01}',
 }
 
 _RULE_KINDS: tuple[str, ...] = get_args(RuleKind)
@@ -167,7 +148,7 @@ def explain_validation_error(err: ErrorDetails, loc: Loc) -> Explained:
 
     if kind == "model_type" or kind == "model_attributes_type":
         target = next((m for m in HOME if m.__name__ == ctx.get("class_name")), None)
-        shape = _SHAPE.get(target, "{...}") if target is not None else "{...}"
+        shape = SHAPE.get(target, "{...}") if target is not None else "{...}"
         if not loc:
             rule = f"each record must be a JSON object (one conversation), not {json_type(value)}"
             return Explained(path, rule, shown, f"make each record an object like {shape}")

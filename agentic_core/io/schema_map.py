@@ -1,4 +1,4 @@
-"""Where each model of a record sits: its place in words, its child models and its known keys.
+"""Where each model of a record sits: its place in words, its shape, its child models and its known keys.
 
 The messages about a record need to know the schema: which model a JSON path points into,
 where a misplaced key belongs, which keys are known at a given place. This map is that
@@ -32,6 +32,17 @@ HOME: dict[type[BaseModel], str] = {
     Telemetry: "'telemetry'",
 }
 
+# What each model looks like, for "expected an object like ...".
+SHAPE: dict[type[BaseModel], str] = {
+    Conversation: '{"session_id": "...", "assistant_id": "...", "conversation": [...]}',
+    Interaction: '{"qa_id": "...", "query": "...", "assistant": "...", "ground_truth_assistant": "..."}',
+    Agentic: '{"tools_used": [...], "final_answer_uses_tools": true}',
+    ToolCall: '{"tool_name": "...", "parameters": {...}, "result": ..., "step": 1}',
+    GroundTruthAgentic: '{"expected_tools": [...], "tool_sequence_matters": false}',
+    ExpectedTool: '{"tool_name": "...", "parameters": {...}, "step": 1}',
+    ParameterRule: '{"rule": "tolerance", "abs_tol": 0.01}',
+}
+
 # Child models reached through a field: (model, field) -> (child model, "list" | "dict" | "one").
 CHILDREN: dict[tuple[type[BaseModel], str], tuple[type[BaseModel], str]] = {
     (Conversation, "conversation"): (Interaction, "list"),
@@ -45,3 +56,9 @@ CHILDREN: dict[tuple[type[BaseModel], str], tuple[type[BaseModel], str]] = {
 
 # The keys each model knows (any other key is an unknown key).
 KNOWN: dict[type[BaseModel], frozenset[str]] = {m: frozenset(m.model_fields) for m in HOME}
+
+# CHILDREN by parent, for walking a record down: model -> ((field, child model, kind), ...), in CHILDREN's order.
+CHILD_FIELDS: dict[type[BaseModel], tuple[tuple[str, type[BaseModel], str], ...]] = {
+    model: tuple((name, child, kind) for (parent, name), (child, kind) in CHILDREN.items() if parent is model)
+    for model in HOME
+}

@@ -16,18 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agentic_core.data.schemas import (
-    Agentic,
-    Conversation,
-    ExpectedTool,
-    GroundTruthAgentic,
-    Interaction,
-    ParameterRule,
-    ToolCall,
-)
+from agentic_core.data.schemas import Conversation, ParameterRule
 from agentic_core.errors import show_value
 from agentic_core.io.render import join_path
-from agentic_core.io.schema_map import CHILDREN, HOME, KNOWN
+from agentic_core.io.schema_map import CHILD_FIELDS, HOME, KNOWN
 
 # How close a word must be to a known one to be suggested (difflib ratio).
 SIMILARITY = 0.7
@@ -60,26 +52,31 @@ def unknown_key_rule(key: str) -> str:
     return f"unknown key {show_value(key)} (kept, but not used)"
 
 
+# The children a validated record can hold unknown keys in: every child model but the parameter
+# rules (kind "dict"), which forbid unknown keys, so validation reports them as errors.
+_MODEL_CHILDREN: dict[type[BaseModel], tuple[tuple[str, type[BaseModel], str], ...]] = {
+    model: tuple(child for child in children if child[2] != "dict") for model, children in CHILD_FIELDS.items()
+}
+
+
 def has_model_extras(conv: Conversation) -> bool:
-    """Whether a validated conversation holds any unknown key (one tight pass: this runs on every record)."""
-    if conv.__pydantic_extra__:
+    """Whether a validated conversation holds any unknown key (this runs on every record: it stops at the first)."""
+    return _holds_extras(conv, Conversation)
+
+
+def _holds_extras(obj: BaseModel, model: type[BaseModel]) -> bool:
+    if obj.__pydantic_extra__:
         return True
-    for inter in conv.conversation:
-        if inter.__pydantic_extra__:
-            return True
-        agentic = inter.agentic
-        if agentic is not None:
-            if agentic.__pydantic_extra__:
+    for name, child, kind in _MODEL_CHILDREN[model]:
+        value = getattr(obj, name)
+        if value is None:
+            continue
+        if kind == "one":
+            if _holds_extras(value, child):
                 return True
-            for call in agentic.tools_used:
-                if call.__pydantic_extra__:
-                    return True
-        truth = inter.ground_truth_agentic
-        if truth is not None:
-            if truth.__pydantic_extra__:
-                return True
-            for expected in truth.expected_tools:
-                if expected.__pydantic_extra__:
+        else:
+            for item in value:
+                if _holds_extras(item, child):
                     return True
     return False
 
@@ -90,34 +87,23 @@ def iter_model_extras(conv: Conversation) -> Iterator[tuple[str, type[BaseModel]
     Walks ``__pydantic_extra__`` only, which is ``{}`` for clean data; and returns at once when
     :func:`has_model_extras` finds none (the common case, on every record of a large file).
     """
-    if not has_model_extras(conv):
-        return
-    if conv.__pydantic_extra__:
-        for key in conv.__pydantic_extra__:
-            yield "", Conversation, key
-    for i, inter in enumerate(conv.conversation):
-        base = f"conversation[{i}]"
-        if inter.__pydantic_extra__:
-            for key in inter.__pydantic_extra__:
-                yield base, Interaction, key
-        agentic = inter.agentic
-        if agentic is not None:
-            if agentic.__pydantic_extra__:
-                for key in agentic.__pydantic_extra__:
-                    yield f"{base}.agentic", Agentic, key
-            for j, call in enumerate(agentic.tools_used):
-                if call.__pydantic_extra__:
-                    for key in call.__pydantic_extra__:
-                        yield f"{base}.agentic.tools_used[{j}]", ToolCall, key
-        truth = inter.ground_truth_agentic
-        if truth is not None:
-            if truth.__pydantic_extra__:
-                for key in truth.__pydantic_extra__:
-                    yield f"{base}.ground_truth_agentic", GroundTruthAgentic, key
-            for j, expected in enumerate(truth.expected_tools):
-                if expected.__pydantic_extra__:
-                    for key in expected.__pydantic_extra__:
-                        yield f"{base}.ground_truth_agentic.expected_tools[{j}]", ExpectedTool, key
+    if has_model_extras(conv):
+        yield from _model_extras(conv, Conversation, "")
+
+
+def _model_extras(obj: BaseModel, model: type[BaseModel], base: str) -> Iterator[tuple[str, type[BaseModel], str]]:
+    for key in obj.__pydantic_extra__ or ():
+        yield base, model, key
+    for name, child, kind in _MODEL_CHILDREN[model]:
+        value = getattr(obj, name)
+        if value is None:
+            continue
+        path = join_path(base, name)
+        if kind == "one":
+            yield from _model_extras(value, child, path)
+        else:
+            for j, item in enumerate(value):
+                yield from _model_extras(item, child, f"{path}[{j}]")
 
 
 def iter_raw_extras(
@@ -136,8 +122,8 @@ def iter_raw_extras(
     for key in obj:
         if isinstance(key, str) and key not in known:
             yield base, model, key
-    for (parent, name), (child, kind) in CHILDREN.items():
-        if parent is not model or name not in obj:
+    for name, child, kind in CHILD_FIELDS[model]:
+        if name not in obj:
             continue
         value = obj[name]
         path = join_path(base, name)

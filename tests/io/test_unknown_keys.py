@@ -57,3 +57,16 @@ def test_a_key_in_the_wrong_place_says_where_it_belongs() -> None:
     assert fixes["conversation[0].agentic.expected_tools"].startswith(
         "'expected_tools' belongs in 'ground_truth_agentic'"
     )
+
+
+def test_an_unknown_key_in_telemetry_is_warned_about_in_a_kept_record_as_in_a_skipped_one() -> None:
+    # The walk of a validated record follows the schema map: a child model added there (telemetry
+    # was) is walked too, so a kept record's unknown keys are found where a skipped record's are.
+    fix = "did you mean 'model'? Rename it; an unknown key is kept but never used"
+    kept = load_bytes("t.json", as_json([conversation("k", interaction(telemetry={"modle": "gpt-4o"}))]))
+    assert kept.ok and len(kept.conversations) == 1
+    assert {w.path: w.fix for w in kept.warnings} == {"conversation[0].telemetry.modle": fix}
+    bad_turn = interaction(telemetry={"modle": "gpt-4o", "input_tokens": -1})
+    skipped = load_bytes("t.json", as_json([conversation("s", bad_turn)]))
+    assert not skipped.conversations
+    assert {w.path: w.fix for w in skipped.warnings} == {"conversation[0].telemetry.modle": fix}

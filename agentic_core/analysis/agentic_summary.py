@@ -17,7 +17,7 @@ from typing import TypedDict, Unpack
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from agentic_core.agentic_metrics.results import AgenticMetrics, AgenticView, ConversationMetrics
 from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
@@ -49,8 +49,10 @@ class ProportionStat(BaseModel):
     interval_method: IntervalMethod | None = None
 
 
-class AgenticSummary(BaseModel):
+class AgenticSummary(AgenticView):
     """The agentic metrics of a run under the chosen order, mode, variant and level.
+
+    The selectors it was read under are its :class:`AgenticView` fields (first in its JSON, as they always were).
 
     Attributes:
         order: Tool call order applied.
@@ -68,11 +70,6 @@ class AgenticSummary(BaseModel):
         unscored: Per metric, conversations left out and the most common reason.
     """
 
-    model_config = ConfigDict(frozen=True)
-
-    order: ToolCallOrder
-    mode: TopicMode
-    variant: TopicVariant
     level: float
     metrics: tuple[str, ...]
     tool_call_accuracy: DimensionStat | None = None
@@ -82,7 +79,7 @@ class AgenticSummary(BaseModel):
     topic_approximate: bool = False
     goal_accuracy: ProportionStat | None = None
     goal_graded: DimensionStat | None = None
-    unscored: dict[str, tuple[int, str]] = {}
+    unscored: dict[str, tuple[int, str]] = Field(default_factory=dict)
 
 
 class AgenticSelectors(TypedDict, total=False):
@@ -189,7 +186,6 @@ def summarise_agentic(
         **selectors: ``order``, ``mode`` or ``variant`` one by one, replacing the view's.
     """
     chosen = _view(view, selectors)
-    order, mode, variant = chosen.order, chosen.mode, chosen.variant
     table = agentic_table(metrics, session_ids, chosen)
     out: dict[str, object] = {}
     unscored: dict[str, tuple[int, str]] = {}
@@ -204,7 +200,7 @@ def summarise_agentic(
         total = TopicCounts(**{k: int(table[c][scored].sum()) for k, c in col.TOPIC_COUNTS.items()}) \
             if scored.any() else None
         out["topic_counts"] = total
-        out["topic_pooled"] = topic_adherence(total, mode, variant) if total is not None else None
+        out["topic_pooled"] = topic_adherence(total, chosen.mode, chosen.variant) if total is not None else None
         out["topic_approximate"] = any(m.topic is not None and m.topic.approximate for m in metrics.conversations)
         unscored["topic_adherence"] = _unscored(
             table[col.TOPIC_ADHERENCE], [m.topic.unscored_reason if m.topic else None for m in metrics.conversations]
@@ -219,7 +215,7 @@ def summarise_agentic(
         unscored["goal_accuracy"] = _unscored(
             table[col.GOAL_ACCURACY], [m.goal.unscored_reason if m.goal else None for m in metrics.conversations]
         )
-    return AgenticSummary(order=order, mode=mode, variant=variant, level=level, metrics=metrics.metrics,
+    return AgenticSummary(**chosen.model_dump(), level=level, metrics=metrics.metrics,
                           unscored=unscored, **out)
 
 

@@ -1,8 +1,9 @@
 """The ``learned`` judge, the product's default: a fitted model that says when it does not know.
 
 It measures a few features of each pair (:mod:`agentic_core.judges.learned_features`: MiniLM
-cosine, fuzzy word overlap, the lexical analysis' similarity, recall and precision, and one
-indicator per finding such as a missing reference number or a flipped negation), turns them into a
+cosine, fuzzy word overlap, the lexical analysis' similarity, recall and precision, one indicator
+per finding such as a flipped negation, and the agreement of the numbers, dates, times and amounts
+read by parsing libraries, :mod:`agentic_core.judges.facts`), turns them into a
 calibrated probability that the answer is correct with a logistic regression fitted on labelled
 pairs, and then:
 

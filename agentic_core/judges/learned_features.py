@@ -1,6 +1,6 @@
 """The learned judge's features: what it measures about one (query, answer, reference) triple.
 
-A feature is a number (in [0, 1], but for the count of findings) with a name and a way to say it in words. Two kinds:
+A feature is a number (in [0, 1], but for the count of findings) with a name and a way to say it in words. Three kinds:
 
 * **similarities**: the MiniLM embedding cosine, rapidfuzz's token-set ratio, and the lexical
   analysis' word similarity, recall (how much of the reference the answer states) and precision
@@ -9,6 +9,9 @@ A feature is a number (in [0, 1], but for the count of findings) with a name and
   from the answer, a flipped negation, swapped roles, a refusal, ...), else 0. The detectors keep
   the analysis' words for the reasoning but none of its hand-set caps: how much each finding
   weighs is a coefficient fitted on labelled pairs (``scripts/fit_learned_judge.py``).
+* **fact agreement** (:mod:`agentic_core.judges.facts`): per kind of fact (number, date, time, amount
+  with a unit), the share of the reference's facts the answer does not state, and whether it states
+  another one instead; parsed with ``text2num``, ``dateparser`` and ``pint``.
 
 The column order is :data:`FEATURES`; the fitted coefficients name their features, so a model
 file written for another order is refused rather than misread.
@@ -24,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 from rapidfuzz import fuzz
 
+from agentic_core.judges.facts import KINDS, fact_agreement
 from agentic_core.judges.lexical import LexicalAnalysis, lexical_analysis
 from agentic_core.judges.lexical_gates import GateName
 from agentic_core.judges.text_analysis import analyze_text
@@ -46,10 +50,13 @@ SIMILARITIES: tuple[str, ...] = (
     "findings",
     "entity_missing",
     "entity_conflict",
+    *(f"{kind}_{what}" for kind in KINDS for what in ("missing", "conflict")),
 )
 """The similarity and agreement features, in column order (``findings``: how many distinct detectors
 fired; ``entity_missing``: the reference names an entity the answer does not; ``entity_conflict``: and the
-answer names another one instead)."""
+answer names another one instead; ``number_missing`` .. ``amount_conflict``: the fact agreement of
+:mod:`agentic_core.judges.facts`, the share of the reference's facts of that kind the answer does not state and
+whether it states another one instead)."""
 DETECTORS: tuple[str, ...] = tuple(get_args(GateName))
 """One indicator per finding of the lexical analysis, in column order."""
 FEATURES: tuple[str, ...] = SIMILARITIES + DETECTORS
@@ -82,6 +89,9 @@ class PairFeatures:
     def describe(self, name: str) -> str:
         """One feature in words: ``"embedding cosine 0.81"`` or the detector's finding."""
         value = self.values[FEATURES.index(name)]
+        if name == "findings" and value:
+            # The count alone says nothing: name what was found.
+            return f"{value:.0f} finding(s): " + "; ".join(self.findings[d] for d in DETECTORS if d in self.findings)
         if name in _WORDS:
             return _WORDS[name].format(value)
         return self.findings.get(name, f"no {name.replace('_', ' ')}")
@@ -139,6 +149,12 @@ def pair_features(
         fired.setdefault(gate.name, f"[{gate.name}] {gate.detail}")
     missing, conflict, words = entity_agreement(query, answer, ground_truth)
     fired_entities = {"entity_missing": words, **({"entity_conflict": words} if conflict else {})} if missing else {}
+    facts = fact_agreement(query, answer, ground_truth)
+    fired_facts: dict[str, str] = {}
+    for kind, said in facts.words.items():
+        fired_facts[f"{kind}_missing"] = said
+        if facts.conflict[kind]:
+            fired_facts[f"{kind}_conflict"] = said + ", another stated instead"
     sims = (
         np.nan if cosine is None else float(np.clip(cosine, 0.0, 1.0)),
         fuzz.token_set_ratio(answer.lower(), ground_truth.lower()) / 100.0,
@@ -148,9 +164,10 @@ def pair_features(
         float(len(fired)),
         float(missing),
         float(conflict),
+        *(value for kind in KINDS for value in (facts.missing[kind], facts.conflict[kind])),
     )
     detectors = tuple(1.0 if d in fired else 0.0 for d in DETECTORS)
-    return PairFeatures(values=sims + detectors, findings={**fired, **fired_entities})
+    return PairFeatures(values=sims + detectors, findings={**fired, **fired_entities, **fired_facts})
 
 
 def feature_matrix(

@@ -46,6 +46,7 @@ from agentic_core.settings import (
     check_prior,
     check_target,
 )
+from agentic_core.stats import kernels
 from agentic_core.stats.bootstrap import bca_bounds, bootstrap_means, within_task_means
 from agentic_core.stats.counts import (
     BoolArray,
@@ -59,16 +60,6 @@ from agentic_core.stats.counts import (
     seed_entropy,
 )
 from agentic_core.stats.hierarchical import hyper_posterior, population_summary
-from agentic_core.stats.kernels import (
-    beta_bounds,
-    estimates,
-    pass_at_from_p,
-    pass_pow_from_p,
-    posterior_means,
-    posterior_params,
-    wilson,
-    z_of,
-)
 from agentic_core.stats.methods import IntervalMethod
 from agentic_core.stats.posterior import posterior_draws
 from agentic_core.stats.task_bootstrap import task_bootstrap_draws
@@ -334,15 +325,15 @@ Summary = tuple[FloatArray, FloatArray, FloatArray, IntervalMethod, list[str]]
 def _frequentist(
     dist: DistinctPairs, ks: IntArray, target: Target, estimator: Estimator, level: float, seed: int, draws: int
 ) -> Summary:
-    at_k, pow_k = estimates(dist.n, dist.c, ks, estimator)
+    at_k, pow_k = kernels.estimates(dist.n, dist.c, ks, estimator)
     values = np.concatenate([at_k, pow_k], axis=1)
     m = dist.m.astype(np.float64)
     size = float(m.sum())
     point = m @ values / size
     if size == 1:
-        lo_p, hi_p = wilson(dist.n.astype(np.float64), dist.c.astype(np.float64), z_of(level))
-        low = np.concatenate([pass_at_from_p(lo_p[0], ks), pass_pow_from_p(lo_p[0], ks)])
-        high = np.concatenate([pass_at_from_p(hi_p[0], ks), pass_pow_from_p(hi_p[0], ks)])
+        lo_p, hi_p = kernels.wilson(dist.n.astype(np.float64), dist.c.astype(np.float64), kernels.z_of(level))
+        low = np.concatenate([kernels.pass_at_from_p(lo_p[0], ks), kernels.pass_pow_from_p(lo_p[0], ks)])
+        high = np.concatenate([kernels.pass_at_from_p(hi_p[0], ks), kernels.pass_pow_from_p(hi_p[0], ks)])
         return point, low, high, "wilson", []
     if target == "population":
         low, high, notes = bca_population(dist, values, point, level, seed, draws)
@@ -357,7 +348,7 @@ def _frequentist(
 
     def value_of(n: int) -> FloatArray:
         c_star = np.arange(n + 1)
-        at, pw = estimates(np.full(n + 1, n), c_star, ks, estimator)
+        at, pw = kernels.estimates(np.full(n + 1, n), c_star, ks, estimator)
         return np.concatenate([at, pw], axis=1)
 
     replicates = within_task_means(dist, value_of, seed, draws)
@@ -425,7 +416,7 @@ def bca_population(
     # succeeded: a Bernoulli spread is the widest a [0, 1] value can have.
     constant = np.all(values == values[:1], axis=0)
     if constant.any():
-        lo_t, hi_t = wilson(np.full(constant.sum(), size), size * point[constant], z_of(level))
+        lo_t, hi_t = kernels.wilson(np.full(constant.sum(), size), size * point[constant], kernels.z_of(level))
         low[constant], high[constant] = lo_t, hi_t
         notes.append(
             "where every task had the same value the bootstrap has no spread to resample, so the interval "
@@ -462,13 +453,13 @@ def _bayesian(
         key = [np.asarray(x, dtype=np.int64).tobytes() for x in (dist.n, dist.c, dist.m, ks)]
         b_low, b_high = _bootstrap_bounds(*key, prior, level)
         return both[0], np.minimum(both[1], b_low), np.maximum(both[2], b_high), "hierarchical-grid", notes
-    a, b = posterior_params(dist.n, dist.c, prior)
-    mean_at, mean_pow = posterior_means(a, b, ks)
+    a, b = kernels.posterior_params(dist.n, dist.c, prior)
+    mean_at, mean_pow = kernels.posterior_means(a, b, ks)
     point = np.concatenate([m @ mean_at, m @ mean_pow]) / size
     if size == 1:
-        lo_p, hi_p = beta_bounds(a, b, level)
-        low = np.concatenate([pass_at_from_p(lo_p[0], ks), pass_pow_from_p(lo_p[0], ks)])
-        high = np.concatenate([pass_at_from_p(hi_p[0], ks), pass_pow_from_p(hi_p[0], ks)])
+        lo_p, hi_p = kernels.beta_bounds(a, b, level)
+        low = np.concatenate([kernels.pass_at_from_p(lo_p[0], ks), kernels.pass_pow_from_p(lo_p[0], ks)])
+        high = np.concatenate([kernels.pass_at_from_p(hi_p[0], ks), kernels.pass_pow_from_p(hi_p[0], ks)])
         return point, low, high, "beta-quantiles", notes
     samples = posterior_draws(dist, ks, prior, seed, draws, level)
     tail = (1.0 - level) / 2.0

@@ -16,18 +16,9 @@ from numpy.typing import ArrayLike
 from agentic_core.common.frame_columns import StatCols
 from agentic_core.errors import SettingsError, UndefinedEstimateError
 from agentic_core.settings import Estimator, Mode, check_estimator, check_k, check_level, check_mode, check_prior
+from agentic_core.stats import kernels
 from agentic_core.stats.counts import FloatArray, check_count_arrays, check_counts, distinct_pairs
 from agentic_core.stats.estimators import require_defined
-from agentic_core.stats.kernels import (
-    beta_bounds,
-    estimates,
-    pass_at_from_p,
-    pass_pow_from_p,
-    posterior_means,
-    posterior_params,
-    wilson,
-    z_of,
-)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,7 +47,7 @@ def wilson_interval(n: int, c: int, level: float = 0.95) -> tuple[float, float]:
         raise UndefinedEstimateError(
             "wilson_interval", "is undefined for a group with no attempts (n = 0)", show=False
         )
-    lo, hi = wilson(np.array([float(n_)]), np.array([float(c_)]), z_of(lvl))
+    lo, hi = kernels.wilson(np.array([float(n_)]), np.array([float(c_)]), kernels.z_of(lvl))
     return float(lo[0]), float(hi[0])
 
 
@@ -106,15 +97,15 @@ def posterior_estimate(
     if metric not in ("pass@k", "pass^k"):
         raise SettingsError("metric", "must be 'pass@k' or 'pass^k'", metric, "choose pass@k or pass^k")
     require_defined(n_, k_, "plug-in", f"{metric.replace('k', str(k_))} (Bayesian)")
-    a, b = posterior_params(np.array([n_]), np.array([c_]), pr)
-    mean_at, mean_pow = posterior_means(a, b, np.array([k_]))
-    lo_p, hi_p = beta_bounds(a, b, lvl)
+    a, b = kernels.posterior_params(np.array([n_]), np.array([c_]), pr)
+    mean_at, mean_pow = kernels.posterior_means(a, b, np.array([k_]))
+    lo_p, hi_p = kernels.beta_bounds(a, b, lvl)
     if metric == "pass@k":
         return Estimate(
-            float(mean_at[0, 0]), float(pass_at_from_p(lo_p, k_)[0]), float(pass_at_from_p(hi_p, k_)[0])
+            float(mean_at[0, 0]), float(kernels.pass_at_from_p(lo_p, k_)[0]), float(kernels.pass_at_from_p(hi_p, k_)[0])
         )
     return Estimate(
-        float(mean_pow[0, 0]), float(pass_pow_from_p(lo_p, k_)[0]), float(pass_pow_from_p(hi_p, k_)[0])
+        float(mean_pow[0, 0]), float(kernels.pass_pow_from_p(lo_p, k_)[0]), float(kernels.pass_pow_from_p(hi_p, k_)[0])
     )
 
 
@@ -171,14 +162,14 @@ def group_table(
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = cf / nf
     if md == "frequentist":
-        at_k, pow_k = (col[:, 0] for col in estimates(dist.n, dist.c, ks, est))
+        at_k, pow_k = (col[:, 0] for col in kernels.estimates(dist.n, dist.c, ks, est))
         mean_p = rate
-        lo_p, hi_p = wilson(nf, cf, z_of(lvl))
+        lo_p, hi_p = kernels.wilson(nf, cf, kernels.z_of(lvl))
     else:
-        a, b = posterior_params(dist.n, dist.c, pr)
-        at_k, pow_k = (col[:, 0] for col in posterior_means(a, b, ks))
+        a, b = kernels.posterior_params(dist.n, dist.c, pr)
+        at_k, pow_k = (col[:, 0] for col in kernels.posterior_means(a, b, ks))
         mean_p = a / (a + b)
-        lo_p, hi_p = beta_bounds(a, b, lvl)
+        lo_p, hi_p = kernels.beta_bounds(a, b, lvl)
         # n == 0: the posterior would be the prior alone. Undefined, never a number.
         pow_k = np.where(dist.n == 0, np.nan, pow_k)
     defined = ~np.isnan(pow_k)
@@ -190,8 +181,8 @@ def group_table(
     # Wilson bound; a skewed posterior's mean can pass its tail quantile. Widen to the point.
     bounds = {
         StatCols.SUCCESS_RATE: (mean_p, lo_p, hi_p),
-        StatCols.PASS_AT_K: (at_k, pass_at_from_p(lo_p, k_), pass_at_from_p(hi_p, k_)),
-        StatCols.PASS_POW_K: (pow_k, pass_pow_from_p(lo_p, k_), pass_pow_from_p(hi_p, k_)),
+        StatCols.PASS_AT_K: (at_k, kernels.pass_at_from_p(lo_p, k_), kernels.pass_at_from_p(hi_p, k_)),
+        StatCols.PASS_POW_K: (pow_k, kernels.pass_pow_from_p(lo_p, k_), kernels.pass_pow_from_p(hi_p, k_)),
     }
     columns: dict[str, FloatArray] = {}
     for name, (point, low, high) in bounds.items():

@@ -24,17 +24,8 @@ from agentic_core.settings import (
     check_prior,
     check_target,
 )
-from agentic_core.stats.counts import (
-    CHUNK,
-    DistinctPairs,
-    FloatArray,
-    IntArray,
-    check_count_arrays,
-    check_ks,
-    content_seed,
-    distinct_pairs,
-    seed_entropy,
-)
+from agentic_core.stats import counts
+from agentic_core.stats.counts import CHUNK, DistinctPairs, FloatArray, IntArray
 from agentic_core.stats.cumulants import cornish_fisher, moment_matched_rows, power_cumulants
 from agentic_core.stats.hierarchical import hyper_posterior, population_draws, population_values
 from agentic_core.stats.kernels import posterior_params, z_of
@@ -130,7 +121,7 @@ def posterior_draws(
     sum_q = np.zeros((ks_all.size, draws))
     if approx.any():
         rng = np.random.default_rng(
-            content_seed(TAG_NORMAL, seed, dist.n[approx], dist.c[approx], dist.m[approx])
+            counts.content_seed(TAG_NORMAL, seed, dist.n[approx], dist.c[approx], dist.m[approx])
         )
         z = rng.standard_normal(draws)
         for cum, sign, out in ((cum_p, 1.0, sum_p), (cum_q, -1.0, sum_q)):
@@ -229,10 +220,10 @@ def posterior_samples(
         SettingsError: invalid arguments.
         UndefinedEstimateError: no group has an attempt.
     """
-    n_arr, c_arr = check_count_arrays(n, c)
-    k_arr = check_ks(ks)
+    n_arr, c_arr = counts.check_count_arrays(n, c)
+    k_arr = counts.check_ks(ks)
     tg, pr, lvl = check_target(target), check_prior(prior), check_level(level)
-    return _checked_samples(n_arr, c_arr, k_arr, tg, pr, lvl, seed_entropy(seed), check_n_samples(n_samples))
+    return _checked_samples(n_arr, c_arr, k_arr, tg, pr, lvl, counts.seed_entropy(seed), check_n_samples(n_samples))
 
 
 def _checked_samples(
@@ -254,11 +245,11 @@ def _checked_samples(
             f"{n_arr.size} groups, none with attempts",
             "load data with at least one scored attempt",
         )
-    dist = distinct_pairs(n_arr[keep], c_arr[keep])
+    dist = counts.distinct_pairs(n_arr[keep], c_arr[keep])
     if tg == "population" and int(dist.m.sum()) > 1:
         ks_all = np.union1d(k_arr, np.array([1], dtype=np.int64))
         post = hyper_posterior(dist, ks_all, lvl)
-        values = population_draws(post, ks_all, draws, content_seed(TAG_POPULATION, sd, dist.n, dist.c, dist.m))
+        values = population_draws(post, ks_all, draws, counts.content_seed(TAG_POPULATION, sd, dist.n, dist.c, dist.m))
         cols = np.searchsorted(ks_all, k_arr)
         return PosteriorSamples(
             ks=tuple(int(k) for k in k_arr),
@@ -305,7 +296,7 @@ def prob_pass_pow_exceeds(
         SettingsError: invalid arguments.
         UndefinedEstimateError: no group has an attempt.
     """
-    n_arr, c_arr = check_count_arrays(n, c)
+    n_arr, c_arr = counts.check_count_arrays(n, c)
     k_ = check_k(k)
     t = check_fraction(target, "target", "give a probability such as 0.8")
     pr = check_prior((a, b))
@@ -315,7 +306,7 @@ def prob_pass_pow_exceeds(
         return float(betaincc(alpha[0], beta[0], t ** (1.0 / k_)))  # P(p > t^(1/k))
     if population and int(keep.sum()) > 1:
         ks = np.array([k_], dtype=np.int64)
-        post = hyper_posterior(distinct_pairs(n_arr[keep], c_arr[keep]), ks, 0.95)
+        post = hyper_posterior(counts.distinct_pairs(n_arr[keep], c_arr[keep]), ks, 0.95)
         above = population_values(post, ks)["pass_pow"][:, 0] > t
         # Sum each side separately: exactly 1 (or 0) when every cell is above (or below) the target.
         p_above, p_below = float(post.weight[above].sum()), float(post.weight[~above].sum())
@@ -323,5 +314,5 @@ def prob_pass_pow_exceeds(
     # k, the counts and the prior were validated above: the draws take them as they are.
     ks_ = np.array([k_], dtype=np.int64)
     draws = check_n_samples(n_samples)
-    samples = _checked_samples(n_arr, c_arr, ks_, "these-tasks", pr, 0.95, seed_entropy(seed), draws)
+    samples = _checked_samples(n_arr, c_arr, ks_, "these-tasks", pr, 0.95, counts.seed_entropy(seed), draws)
     return float(np.mean(samples.pass_pow_k[:, 0] > t))

@@ -33,14 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_core.io.importers.build import interaction, missing_reply, spread_over_turns, unanswered
-from agentic_core.io.importers.common import (
-    KeyTally,
-    RecordMap,
-    file_stem,
-    import_records,
-    text_id,
-)
+from agentic_core.io.importers import chat_records
+from agentic_core.io.importers.common import RecordMap, import_records
 from agentic_core.io.importers.messages import Call, Turn, read_call, walk_messages, whole_trace
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.render import json_type
@@ -97,12 +91,8 @@ def per_turn(
 
 def expected_per_turn(rec: RecordMap, raw: dict[str, Any], turns: list[Turn]) -> list[list[Call]] | None:
     """The expected calls of each turn, or ``None`` when the trace gives none."""
-    given = raw.get("expected_tool_calls")
+    given = chat_records.listed_calls(rec, raw, "expected_tool_calls", '[{"name": ..., "arguments": {...}}]')
     if given is None:
-        return None
-    if not isinstance(given, list):
-        rec.warn("expected_tool_calls", f"must be a list of tool calls; it is {json_type(given)}, left out",
-                 given, 'write "expected_tool_calls": [{"name": ..., "arguments": {...}}]')
         return None
     if given and all(isinstance(item, list) for item in given):
         if len(given) != len(turns):
@@ -113,83 +103,32 @@ def expected_per_turn(rec: RecordMap, raw: dict[str, Any], turns: list[Turn]) ->
             read = (read_call(c, f"expected_tool_calls[{t}][{j}]", rec) for j, c in enumerate(calls))
             out[t] = [c for c in read if c is not None]
         return out
-    read = (read_call(c, f"expected_tool_calls[{j}]", rec) for j, c in enumerate(given))
-    return spread_over_turns([c for c in read if c is not None], turns)
+    return chat_records.spread_calls(rec, given, "expected_tool_calls", turns)
 
 
-def conversation_ids(rec: RecordMap, raw: dict[str, Any], stem: str) -> tuple[str, str, str | None]:
-    """``(session_id, assistant_id, task_id)`` of a trace or sample, with their origins noted."""
-    key = next((k for k in ("session_id", "id") if text_id(raw.get(k)) is not None), None)
-    session_id = text_id(raw.get(key)) if key else None
-    if session_id is None:
-        session_id = f"{stem}-{rec.line or rec.index + 1}"
-    rec.session_id = session_id
-    rec.origin("session_id", key)
-    agent_key = next((k for k in ("assistant_id", "model") if isinstance(raw.get(k), str) and raw[k].strip()), None)
-    rec.origin("assistant_id", agent_key)
-    task_id = text_id(raw.get("task_id"))
-    if task_id is not None:
-        rec.origin("task_id", "task_id")
-    return session_id, raw[agent_key] if agent_key else stem, task_id
-
-
-class _OpenAIImporter:
-    """The state of one file's import: its stem (for default ids) and the keys not read."""
-
-    def __init__(self, file: str) -> None:
-        self.stem = file_stem(file)
-        self.keys = KeyTally("an OpenAI chat trace", _KNOWN, _UNUSED)
-
-    def one(self, rec: RecordMap, raw: dict[str, Any]) -> dict[str, Any] | None:
-        """One trace as a seed conversation (``None``, with an error recorded, when it cannot be mapped)."""
-        session_id, assistant_id, task_id = conversation_ids(rec, raw, self.stem)
-        messages = raw.get("messages")
-        if not isinstance(messages, list):
-            rec.error("messages", f"must be a list of chat messages; it is {json_type(messages)}", messages,
-                      'give the trace as {"messages": [{"role": "user", "content": "..."}, ...]}')
-            return None
-        walk = walk_messages(messages, rec, "messages")
-        if walk.ended_unanswered is not None:
-            unanswered(rec, walk.ended_unanswered)
-        turns = walk.turns
-        if not turns:
-            rec.error("messages", "holds no user message answered by the agent: nothing to evaluate", None,
-                      "give at least one user message and the agent's reply")
-            return None
-        references = per_turn(rec, raw, "reference", len(turns), (str,), single_for_all=False)
-        scores = per_turn(rec, raw, "score", len(turns), (int, float), single_for_all=True)
-        expected = expected_per_turn(rec, raw, turns)
-        sequence = raw.get("tool_sequence_matters", False)
-        interactions = []
-        for t, turn in enumerate(turns):
-            if turn.answer is None:
-                missing_reply(rec, turn)
-            text, text_path = references[t]
-            if text is not None and not isinstance(text, str):
-                rec.warn(text_path or "reference", f"must be a string; it is {json_type(text)}, left out", text,
-                         "give each reference answer as a string")
-                text = None
-            at = f"conversation[{t}]"
-            interactions.append(
-                interaction(
-                    rec, at, f"{task_id or session_id}-{t + 1}", turn, ground_truth=(text, text_path),
-                    score=scores[t], expected=None if expected is None else expected[t], sequence=sequence,
-                )
-            )
-            if expected is not None:
-                rec.origin(f"{at}.ground_truth_agentic.tool_sequence_matters", "tool_sequence_matters")
-        rec.origin("conversation", "messages")
-        rec.origin("context", walk.context_path)
-        out: dict[str, Any] = {"session_id": session_id, "assistant_id": assistant_id, "conversation": interactions}
-        if task_id is not None:
-            out["task_id"] = task_id
-        if walk.context is not None:
-            out["context"] = walk.context
-        out["trace"] = whole_trace(walk)
-        rec.origin("trace", "messages")
-        if isinstance(raw.get("language"), str):
-            out["language"] = raw["language"]
-        return out
+def _trace(rec: RecordMap, raw: dict[str, Any], ids: chat_records.ConversationIds) -> dict[str, Any] | None:
+    """One trace as a seed conversation (``None``, with an error recorded, when it cannot be mapped)."""
+    messages = raw.get("messages")
+    if not isinstance(messages, list):
+        rec.error("messages", f"must be a list of chat messages; it is {json_type(messages)}", messages,
+                  'give the trace as {"messages": [{"role": "user", "content": "..."}, ...]}')
+        return None
+    walk = walk_messages(messages, rec, "messages")
+    turns = chat_records.walked_turns(rec, walk, "messages", "user")
+    if turns is None:
+        return None
+    references = per_turn(rec, raw, "reference", len(turns), (str,), single_for_all=False)
+    scores = per_turn(rec, raw, "score", len(turns), (int, float), single_for_all=True)
+    expected = expected_per_turn(rec, raw, turns)
+    sequence = (raw.get("tool_sequence_matters", False), "tool_sequence_matters")
+    interactions = chat_records.turn_interactions(
+        rec, ids, turns, references, scores=scores, expected=expected, sequence=sequence
+    )
+    context = (walk.context, walk.context_path)
+    out = chat_records.chat_conversation(rec, ids, interactions, "messages", context, whole_trace(walk))
+    if isinstance(raw.get("language"), str):
+        out["language"] = raw["language"]
+    return out
 
 
 def import_openai(file: str, parsed: Parsed) -> Parsed:
@@ -197,4 +136,5 @@ def import_openai(file: str, parsed: Parsed) -> Parsed:
 
     As :func:`~agentic_core.io.importers.common.import_records`.
     """
-    return import_records(file, parsed, _OpenAIImporter(file), what="a trace object with 'messages'")
+    importer = chat_records.ChatImporter(file, "an OpenAI chat trace", _KNOWN, _UNUSED, _trace)
+    return import_records(file, parsed, importer, what="a trace object with 'messages'")

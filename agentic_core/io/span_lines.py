@@ -53,7 +53,7 @@ def is_span_lines(head: bytes) -> bool:
             and _SPAN.search(first) is not None)
 
 
-def _scan(stream: IO[bytes]) -> tuple[array[int], array[int], array[int]]:
+def _line_bounds(stream: IO[bytes]) -> tuple[array[int], array[int], array[int]]:
     """Where each line with text starts and ends, and its 1-based number (blank lines are skipped)."""
     starts, ends, numbers = array("q"), array("q"), array("q")
     base = line_start = 0
@@ -97,7 +97,7 @@ def span_lines(file: str, source: bytes | Path) -> Parsed:
     """
     handle: IO[bytes] = io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb")  # noqa: SIM115
     try:
-        starts, ends, numbers = _scan(handle)
+        starts, ends, numbers = _line_bounds(handle)
     except OSError:
         handle.close()
         raise

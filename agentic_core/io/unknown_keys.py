@@ -60,7 +60,10 @@ _MODEL_CHILDREN: dict[type[BaseModel], tuple[tuple[str, type[BaseModel], str], .
 
 
 def has_model_extras(conv: Conversation) -> bool:
-    """Whether a validated conversation holds any unknown key (this runs on every record: it stops at the first)."""
+    """Whether a validated conversation holds any unknown key; stops at the first.
+
+    Runs on every record validated as a model (twins refuse unknown keys and are not walked).
+    """
     return _holds_extras(conv, Conversation)
 
 

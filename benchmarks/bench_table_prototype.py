@@ -19,7 +19,10 @@ process (``VmRSS`` growth, in MiB, and CPU time):
    parameter values are any JSON value, which a struct column cannot type: they travel as JSON
    text here, which is the prototype's best case, not an exact equivalent);
 3. distinct judge items: :func:`count_distinct_items` against ``Table.group_by`` over the three
-   texts and the score's bits (the same count, exactly).
+   texts and the score's bits (the same count, exactly);
+4. interaction columns: a load worker's piece (4,000 conversations) sent as the dataclass and
+   merged by :class:`ColumnBuilder`, against the same columns sent as a Table per conversation and
+   one per interaction, joined, and read back as the fields the callers read (the same values).
 """
 
 from __future__ import annotations
@@ -39,13 +42,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import numpy as np  # noqa: E402
 import orjson  # noqa: E402
 import pyarrow as pa  # noqa: E402
 from make_large import make_records, write_jsonl  # noqa: E402
 
+from agentic_core.columnar.columns import ColumnBuilder, InteractionColumns  # noqa: E402
+from agentic_core.columnar.component_list import ComponentList  # noqa: E402
 from agentic_core.io.loader import load_paths  # noqa: E402
 from agentic_core.judges.base import score_bits  # noqa: E402
 from agentic_core.judges.item_counts import count_distinct_items  # noqa: E402
+from agentic_core.tools.combine import TABLE_COLUMNS  # noqa: E402
 from agentic_core.tools.results import MatchRow, ParamError, ToolComponents  # noqa: E402
 
 _BLOCK = 64  # the store's records per block
@@ -173,6 +180,88 @@ def distinct_items(columns: Any) -> None:
         print(f"| {name} | {count:,} | {took:.2f} s | {grew:+,.0f} MiB |")
 
 
+def _pieces(columns: InteractionColumns, conversations: int) -> list[InteractionColumns]:
+    """``columns`` cut into pieces of ``conversations`` conversations (as the load workers send them)."""
+    ends = np.concatenate([[0], np.cumsum(columns.sizes)])
+    pieces = []
+    for c0 in range(0, len(columns.sizes), conversations):
+        c1 = min(c0 + conversations, len(columns.sizes))
+        r0, r1 = int(ends[c0]), int(ends[c1])
+        pieces.append(
+            InteractionColumns(
+                sizes=columns.sizes[c0:c1], session_ids=columns.session_ids[c0:c1],
+                assistant_ids=columns.assistant_ids[c0:c1], task_keys=columns.task_keys[c0:c1],
+                texts={n: pa.chunked_array([t.slice(r0, r1 - r0).combine_chunks()]) for n, t in columns.texts.items()},
+                score=columns.score[r0:r1], tool_components=ComponentList(),
+                max_text_length=columns.max_text_length[r0:r1], human_label=columns.human_label[r0:r1],
+                human_score=columns.human_score[r0:r1], expected_names=columns.expected_names[r0:r1],
+                used_names=columns.used_names[r0:r1], tool_table=columns.tool_table[r0:r1],
+            )
+        )  # fmt: skip
+    return pieces
+
+
+def _as_tables(piece: InteractionColumns) -> tuple[pa.Table, pa.Table]:
+    """A piece as a Table per conversation and a Table per interaction (the tool table one column each)."""
+    per_conversation = pa.table(
+        {"size": piece.sizes, "session_id": piece.session_ids, "assistant_id": piece.assistant_ids,
+         "task_key": piece.task_keys}
+    )  # fmt: skip
+    numbers = {"score": piece.score, "max_text_length": piece.max_text_length, "human_label": piece.human_label,
+               "human_score": piece.human_score}  # fmt: skip
+    names = {"expected_names": pa.array(piece.expected_names, pa.list_(pa.string())),
+             "used_names": pa.array(piece.used_names, pa.list_(pa.string()))}  # fmt: skip
+    tools = {name: piece.tool_table[:, k] for k, name in enumerate(TABLE_COLUMNS)}
+    return per_conversation, pa.table({**piece.texts, **numbers, **names, **tools})
+
+
+def _merge_tables(blobs: list[bytes]) -> InteractionColumns:
+    """The parent's side: the pieces' Tables joined, then read as the fields callers read."""
+    pairs = [pickle.loads(b) for b in blobs]
+    conv = pa.concat_tables([c for c, _ in pairs])
+    rows = pa.concat_tables([r for _, r in pairs])
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+    names = {
+        n: [shared.setdefault(t, t) for t in map(tuple, rows[n].to_pylist())] for n in ("expected_names", "used_names")
+    }
+    return InteractionColumns(
+        sizes=conv["size"].to_numpy(), session_ids=conv["session_id"].to_pylist(),
+        assistant_ids=conv["assistant_id"].to_pylist(), task_keys=conv["task_key"].to_pylist(),
+        texts={n: rows[n] for n in ("qa_id", "query", "answer", "ground_truth")}, score=rows["score"].to_numpy(),
+        tool_components=ComponentList(), max_text_length=rows["max_text_length"].to_numpy(),
+        human_label=rows["human_label"].to_numpy(), human_score=rows["human_score"].to_numpy(),
+        expected_names=names["expected_names"], used_names=names["used_names"],
+        tool_table=np.column_stack([rows[n].to_numpy() for n in TABLE_COLUMNS]),
+    )  # fmt: skip
+
+
+def _merge_columns(blobs: list[bytes]) -> InteractionColumns:
+    """The parent's side today: each piece's columns unpickled and appended (ColumnBuilder.add_columns)."""
+    builder = ColumnBuilder()
+    for blob in blobs:
+        builder.add_columns(pickle.loads(blob))
+    return builder.build()
+
+
+def interaction_columns(columns: InteractionColumns) -> None:
+    """Compare a piece's columns sent as the dataclass with the same columns sent as Tables."""
+    pieces = _pieces(columns, 4000)
+    print(f"\n| interaction columns, {len(pieces)} pieces | bytes sent | pack + send (CPU) | merge (CPU, parent) |")
+    print("|---|---:|---:|---:|")
+    dumps = partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+    blobs, packed, _ = _timed(lambda: [dumps(p) for p in pieces])
+    merged, took, _ = _timed(partial(_merge_columns, blobs))
+    _row("the dataclass, pickled (today)", sum(map(len, blobs)) / 2**20, packed, took)
+    blobs, packed, _ = _timed(lambda: [dumps(_as_tables(p)) for p in pieces])
+    from_tables, took, _ = _timed(partial(_merge_tables, blobs))
+    _row("a Table per conversation and one per interaction", sum(map(len, blobs)) / 2**20, packed, took)
+    same = all(
+        np.array_equal(getattr(merged, f), getattr(from_tables, f), equal_nan=True)
+        for f in ("sizes", "score", "max_text_length", "human_label", "human_score", "tool_table")
+    ) and all(getattr(merged, f) == getattr(from_tables, f) for f in ("session_ids", "task_keys", "used_names"))
+    print(f"\n(the same columns either way: {same})")
+
+
 def main() -> None:
     """CLI entry."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -189,6 +278,7 @@ def main() -> None:
         report = load_paths([path])
         columns = report.conversations.columns
         distinct_items(columns)
+        interaction_columns(columns)
         tool_components(list(columns.tool_components))
 
 

@@ -17,6 +17,7 @@ Expected answers and tools come from a separate reference file
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -119,6 +120,11 @@ def read_spans(file: str, parsed: Parsed, out: Parsed, tally: _Tally, spans: Spa
 def import_otel(file: str, parsed: Parsed) -> Parsed:
     """Map a file of OpenTelemetry spans to seed-format conversations (see the module's description).
 
+    The spans are all read now; the conversations are mapped when the loader asks for them
+    (:meth:`Parsed.parse_until`), a chunk at a time, so the mapped records of a large export are never
+    all held at once. The unread attributes and the reference file's issues join ``issues`` once the last
+    conversation is mapped.
+
     Args:
         file: The file name.
         parsed: The file as parsed (OTLP JSON documents or chunks, or one span per record).
@@ -127,44 +133,72 @@ def import_otel(file: str, parsed: Parsed) -> Parsed:
         The mapped file: one record per conversation, every issue located in the original spans.
     """
     out = Parsed(parsed.kind, issues=list(parsed.issues), stdlib=parsed.stdlib, origins={})
-    assert out.origins is not None
     tally = _Tally()
-    line_of = parsed.line_of
-    with SpanSpool() as spool:
+    spool = SpanSpool()
+    try:
         read_spans(file, parsed, out, tally, spool)
-        out.stdlib = parsed.stdlib  # JSON lines read lazily: known once every line is parsed (surrogates repaired)
-        _map(file, out, spool, line_of)
-    out.issues.extend(tally.issues(file, line_of))
-    references = active_references()
-    if references is not None:
-        out.issues.extend(references.join(file, out))
+    except BaseException:
+        spool.close()
+        raise
+    out.stdlib = parsed.stdlib  # JSON lines read lazily: known once every line is parsed (surrogates repaired)
+    _Mapping(file, out, spool, tally, parsed.line_of)
     return out
 
 
-def _map(file: str, out: Parsed, spool: SpanSpool, line_of: Callable[[int], int | None]) -> None:
-    """Each conversation's spans mapped to one record of ``out`` (its errors and warnings recorded there)."""
-    assert out.origins is not None
-    groups = spool.groups()
-    first_lines: list[int | None] = []
-    stem = file_stem(file)
-    for index, key in enumerate(list(groups)):
-        # A conversation's spans are read (back) now and go once it is mapped: spans and records never peak together.
-        members = spool.spans(groups.pop(key))
-        first_lines.append(line_of(members[0].record))
-        rec = RecordMap(file, index, lambda i: first_lines[i] if i < len(first_lines) else None)
+class _Mapping:
+    """Each conversation's spans mapped to one record of ``out`` when asked for, its issues recorded there."""
 
-        def warn_span(span: Span, path: str, rule: str, value: Any, fix: str, rec: RecordMap = rec) -> None:
+    def __init__(self, file: str, out: Parsed, spool: SpanSpool, tally: _Tally,
+                 line_of: Callable[[int], int | None]) -> None:
+        self.file, self.out, self.spool, self.tally, self.line_of = file, out, spool, tally, line_of
+        self.groups = spool.groups()
+        self.keys = list(self.groups)
+        self.references = active_references()  # read now: the load that set it is still running
+        self.joined: list[Issue] = []
+        self.first_lines: list[int | None] = []
+        self.stem = file_stem(file)
+        self.done = 0
+        first_lines = self.first_lines
+        out.records = [None] * len(self.keys)
+        out.line_of = lambda i: first_lines[i] if 0 <= i < len(first_lines) else None
+        out.more = self.more
+        self._closed = weakref.finalize(out, spool.close)  # a load abandoned half-way still removes the spool
+        if not self.keys:
+            self.more(0)
+
+    def more(self, stop: int) -> None:
+        """Map the conversations up to index ``stop`` (what :meth:`Parsed.parse_until` calls)."""
+        for index in range(self.done, min(stop, len(self.keys))):
+            # A conversation's spans are read (back) now and go once it is mapped.
+            self._map(index, self.spool.spans(self.groups.pop(self.keys[index])))
+            self.done = index + 1
+        if self.done >= len(self.keys):
+            self._closed()
+            out = self.out
+            out.more = None
+            out.issues.extend(self.tally.issues(self.file, self.line_of))
+            out.issues.extend(self.joined)
+
+    def _map(self, index: int, members: list[Span]) -> None:
+        out, line_of = self.out, self.line_of
+        assert out.origins is not None
+        self.first_lines.append(line_of(members[0].record))
+        first_lines = self.first_lines
+        rec = RecordMap(self.file, index, lambda i: first_lines[i] if i < len(first_lines) else None)
+
+        def warn_span(span: Span, path: str, rule: str, value: Any, fix: str) -> None:
             # Located at the span's own line (a conversation's spans may lie anywhere in the file).
             found = rec.issue("warning", path, rule, value, fix)
             rec.warnings[-1] = replace(found, line=line_of(span.record))
 
-        mapped = conversation(rec, key, members, stem, warn_span, line_of)
+        mapped = conversation(rec, self.keys[index], members, self.stem, warn_span, line_of)
         if mapped is not None and not rec.errors:
-            out.records.append(mapped)
+            out.records[index] = mapped
             out.origins[index] = rec.origins
+            if self.references is not None:
+                self.joined.extend(self.references.join(mapped))
         else:
-            out.records.append(UNPARSABLE)
+            out.records[index] = UNPARSABLE
             out.record_errors[index] = rec.errors[0]
             out.record_issues.extend(rec.errors[1:])
         out.record_issues.extend(rec.warnings)
-    out.line_of = lambda i: first_lines[i] if 0 <= i < len(first_lines) else None

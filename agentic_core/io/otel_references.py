@@ -84,24 +84,19 @@ class References:
                                              "was not read", None, "the keys read: " + ", ".join(sorted(_KNOWN)),
                                              self.line_of(index)))
 
-    def join(self, data_file: str, out: Parsed) -> list[Issue]:
-        """Give the mapped conversations of ``out`` their references; returns the issues found doing so."""
-        issues: list[Issue] = []
-        for conv in out.records:
-            if conv is UNPARSABLE:
-                continue
-            index = self.by_session.get(conv["session_id"])
-            if index is None and conv.get("task_id") is not None:
-                index = self.by_task.get(conv["task_id"])
-            if index is None:
-                continue
-            self.used.add(index)
-            raw = self.records[index]
-            rec = RecordMap(self.file, index, self.line_of)
-            rec.session_id = conv["session_id"]
-            apply(rec, raw, conv)
-            issues.extend(rec.warnings)
-        return issues
+    def join(self, conv: dict[str, Any]) -> list[Issue]:
+        """Give one mapped conversation its reference, if one matches; returns the issues found doing so."""
+        index = self.by_session.get(conv["session_id"])
+        if index is None and conv.get("task_id") is not None:
+            index = self.by_task.get(conv["task_id"])
+        if index is None:
+            return []
+        self.used.add(index)
+        raw = self.records[index]
+        rec = RecordMap(self.file, index, self.line_of)
+        rec.session_id = conv["session_id"]
+        apply(rec, raw, conv)
+        return rec.warnings
 
     def unmatched(self) -> list[Issue]:
         """A warning for each reference record joined to no conversation."""

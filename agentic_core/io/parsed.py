@@ -61,6 +61,8 @@ class Parsed:
         more: Parses the pending JSON lines up to a record index (set by the JSON Lines parser).
         line_numbers: JSON Lines: each record's line number (what ``line_of`` looks up), else ``None``.
         imported_as: The format the records were read as (``seed``, or the importer that mapped them).
+        when_read: Run once, in order, when the last record read lazily is read (an importer's summary of
+            records it maps on demand); empty for records read at once.
     """
 
     kind: Kind
@@ -76,20 +78,29 @@ class Parsed:
     more: Callable[[int], None] | None = None
     line_numbers: list[int] | None = None
     imported_as: str = "seed"
+    when_read: list[Callable[[], None]] = field(default_factory=list)
 
     def parse_until(self, stop: int) -> None:
         """Make sure records ``[0, stop)`` are parsed (a no-op unless read lazily)."""
         if self.more is not None:
-            self.more(stop)
+            self._more(stop)
+
+    def _more(self, stop: int) -> None:
+        assert self.more is not None
+        self.more(stop)
+        if self.more is None:  # the last record is read: what waited for all of them runs now, once
+            hooks, self.when_read = self.when_read, []
+            for hook in hooks:
+                hook()
 
     def parse_first(self, count: int) -> None:
         """Parse records until ``count`` of them are valid JSON (what format detection reads), or all are."""
         if self.more is None:
             return
         stop = 0
-        while stop < len(self.records):
+        while stop < len(self.records) and self.more is not None:
             stop = min(len(self.records), max(stop * 2, 64))
-            self.more(stop)
+            self._more(stop)
             if sum(1 for r in self.records[:stop] if r is not UNPARSABLE) >= count:
                 return
 

@@ -223,3 +223,28 @@ def test_a_text_orjson_would_read_differently_always_goes_to_the_exact_parser(va
     text = json.dumps(value, indent=indent).encode()
     if orjson.loads(text) != json.loads(text) or repr(orjson.loads(text)) != repr(json.loads(text)):
         assert has_big_integer(text)
+
+
+def test_conversations_mapped_chunk_by_chunk_give_the_same_records_note_and_warnings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The loader asks for the mapped conversations a chunk at a time and lets each chunk go once validated: the
+    # note's counts, the missing-reference warning and the reference file's join must still cover every one.
+    from agentic_core.io.otel_load import load_otel
+
+    traces = tmp_path / "traces.json"
+    traces.write_bytes(_several_conversations())
+    refs = tmp_path / "golden.jsonl"
+    refs.write_text(json.dumps({"session_id": "conv-1", "reference": ["first", "second"], "extra": 1}) + "\n"
+                    + json.dumps({"session_id": "nowhere", "reference": "x"}) + "\n")
+    whole = load_otel([traces], refs, workers=1)
+    monkeypatch.setattr("agentic_core.io.record_stream.CHUNK", 1)
+    _spill_everything(monkeypatch)
+    chunked = load_otel([traces], refs, workers=1)
+    assert _conversations(chunked) == _conversations(whole) and len(whole.conversations) > 2
+    assert _issues(chunked) == _issues(whole)
+    messages = [m for m, _ in _issues(whole)]
+    assert any(m.startswith(f"{traces}: read as OpenTelemetry") for m in messages)
+    assert any("have no reference answer and no score" in m for m in messages)
+    assert any("matches no loaded conversation" in m for m in messages)
+    assert any(c["conversation"][0]["ground_truth_assistant"] == "first" for c in _conversations(whole))

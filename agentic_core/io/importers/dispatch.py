@@ -76,58 +76,81 @@ def import_parsed(file: str, parsed: Parsed, fmt: str) -> Parsed:
     importer = IMPORTERS[chosen]
     out = importer.run(file, parsed)
     out.imported_as = chosen
-    out.issues.insert(0, import_note(file, out, chosen, importer.noun, forced=fmt != "auto"))
-    missing = no_reference_issue(file, out)
-    if missing is not None:
-        out.issues.append(missing)
+    summary = _Summary(file, out, chosen, importer.noun, forced=fmt != "auto")
+    if out.more is None:
+        summary.see(0, len(out.records))
+        summary.finish()
+    else:  # records mapped as the loader reads them (OpenTelemetry): counted as they are mapped, before it lets
+        # them go; the note is written once the last one is mapped
+        mapped_until = out.more
+
+        def more(stop: int) -> None:
+            seen = summary.seen
+            mapped_until(stop)
+            summary.see(seen, min(stop, len(out.records)))
+
+        out.more = more
+        out.when_read.append(summary.finish)
     return out
 
 
-def import_note(file: str, out: Parsed, fmt: str, noun: str, *, forced: bool) -> Issue:
-    """The note saying how a file was read: ``read as OpenAI chat traces: 12 traces, 31 interactions``."""
-    mapped = [r for r in out.records if r is not UNPARSABLE]
-    n_interactions = sum(len(r["conversation"]) for r in mapped)
-    how = "the format chosen" if forced else "detected from the content"
-    text = (
-        f"read as {FORMAT_LABELS[fmt]} ({how}): {plural(len(mapped), noun)}, "
-        f"{plural(n_interactions, 'interaction')}"
-    )
-    skipped = len(out.records) - len(mapped)
-    if skipped:
-        text += f"; {plural(skipped, noun)} could not be mapped (see the errors)"
-    if fmt == "tau-bench":
-        text += "; each trial's reward is its score: judge with the dataset judge to reproduce tau-bench's pass^k"
-    return Issue("info", file, None, "", text)
+class _Summary:
+    """What the import note and the missing-reference warning say, counted record by record."""
 
+    def __init__(self, file: str, out: Parsed, fmt: str, noun: str, *, forced: bool) -> None:
+        self.file, self.out, self.fmt, self.noun, self.forced = file, out, fmt, noun, forced
+        self.seen = self.mapped = self.interactions = self.missing = 0
+        self.first: tuple[int, str] | None = None  # the first interaction without a reference or a score
 
-def no_reference_issue(file: str, out: Parsed) -> Issue | None:
-    """One warning for the interactions that came without a reference answer and without a score."""
-    count = 0
-    first: tuple[int, str] | None = None
-    for index, record in enumerate(out.records):
-        if record is UNPARSABLE:
-            continue
-        for j, turn in enumerate(record["conversation"]):
-            if not turn["ground_truth_assistant"] and turn.get("score") is None:
-                count += 1
-                if first is None:
-                    first = (index, f"conversation[{j}]")
-    if first is None:
-        return None
-    index, path = first
-    pairs = out.origins.get(index, []) if out.origins is not None else []
-    total = sum(len(r["conversation"]) for r in out.records if r is not UNPARSABLE)
-    return Issue(
-        "warning",
-        file,
-        index,
-        source_path(path, pairs),
-        f"{count} of {plural(total, 'interaction')} have no reference answer and no score (the first is here); "
-        "their ground truth is left empty, so answer judges grade them as wrong",
-        None,
-        "give a reference answer for every user turn (a list, one per turn), or a score, or evaluate tool use only",
-        out.line_of(index),
-    )
+    def see(self, start: int, stop: int) -> None:
+        """Count records ``[start, stop)`` (those not counted yet)."""
+        records = self.out.records
+        for index in range(max(start, self.seen), stop):
+            record = records[index]
+            if record is UNPARSABLE:
+                continue
+            self.mapped += 1
+            self.interactions += len(record["conversation"])
+            for j, turn in enumerate(record["conversation"]):
+                if not turn["ground_truth_assistant"] and turn.get("score") is None:
+                    self.missing += 1
+                    if self.first is None:
+                        self.first = (index, f"conversation[{j}]")
+        self.seen = max(self.seen, stop)
+
+    def finish(self) -> None:
+        """Put the note first among the file's issues and the missing-reference warning, if any, last."""
+        out = self.out
+        out.issues.insert(0, self.note())
+        if self.first is not None:
+            index, path = self.first
+            pairs = out.origins.get(index, []) if out.origins is not None else []
+            out.issues.append(Issue(
+                "warning",
+                self.file,
+                index,
+                source_path(path, pairs),
+                f"{self.missing} of {plural(self.interactions, 'interaction')} have no reference answer and no "
+                "score (the first is here); their ground truth is left empty, so answer judges grade them as wrong",
+                None,
+                "give a reference answer for every user turn (a list, one per turn), or a score, or evaluate tool "
+                "use only",
+                out.line_of(index),
+            ))
+
+    def note(self) -> Issue:
+        """How the file was read: ``read as OpenAI chat traces: 12 traces, 31 interactions``."""
+        how = "the format chosen" if self.forced else "detected from the content"
+        text = (
+            f"read as {FORMAT_LABELS[self.fmt]} ({how}): {plural(self.mapped, self.noun)}, "
+            f"{plural(self.interactions, 'interaction')}"
+        )
+        skipped = len(self.out.records) - self.mapped
+        if skipped:
+            text += f"; {plural(skipped, self.noun)} could not be mapped (see the errors)"
+        if self.fmt == "tau-bench":
+            text += "; each trial's reward is its score: judge with the dataset judge to reproduce tau-bench's pass^k"
+        return Issue("info", self.file, None, "", text)
 
 
 def mismatch(file: str, parsed: Parsed, fmt: str, found: Detected) -> Parsed:

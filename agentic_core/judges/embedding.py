@@ -33,7 +33,6 @@ __all__ = [
     "JUDGE_VERSION",
     "RECOMMENDED_THRESHOLD",
     "EmbeddingJudge",
-    "asimilarities",
     "similarities",
 ]
 
@@ -141,21 +140,6 @@ def similarities(
     return _cosines(vectors, answer_rows, truth_rows)
 
 
-async def asimilarities(
-    answers: Sequence[str],
-    ground_truths: Sequence[str],
-    *,
-    encoder: MiniLMEncoder | None = None,
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    progress: BatchProgress | None = None,
-) -> np.ndarray:
-    """:func:`similarities` for async callers: embedding runs off the event loop, batch by batch."""
-    _check_lengths(answers, ground_truths)
-    texts, answer_rows, truth_rows = _distinct_texts(answers, ground_truths)
-    vectors = await (encoder or _default_encoder()).aencode(texts, batch_size=batch_size, progress=progress)
-    return _cosines(vectors, answer_rows, truth_rows)
-
-
 def item_cosines(items: Sequence[JudgeItem], progress: ProgressFn | None) -> np.ndarray:
     """The answer / ground-truth cosine of every item, for judges that weigh it with other evidence.
 
@@ -245,13 +229,11 @@ class EmbeddingJudge:
                 progress(reported, total)
 
         try:
-            cosines = await asimilarities(
-                [item.answer for item in items],
-                [item.ground_truth for item in items],
-                encoder=self.encoder,
-                batch_size=self.batch_size,
-                progress=on_batch,
-            )
+            # similarities() off the event loop: the model runs in a worker thread, batch by batch.
+            texts, answer_rows, truth_rows = _distinct_texts([item.answer for item in items],
+                                                             [item.ground_truth for item in items])
+            vectors = await self.encoder.aencode(texts, batch_size=self.batch_size, progress=on_batch)
+            cosines = _cosines(vectors, answer_rows, truth_rows)
         except JudgeConfigError:
             raise
         except Exception as exc:  # an onnxruntime / memory failure: unscored, never 0

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from agentic_core.judges.answer_shape import HEDGE_WORDS, Correction, alternative_groups, find_correction, hedge_cue
 from agentic_core.judges.lexical_gates import Gate, fmt_tokens, negation_conflict, show_token
-from agentic_core.judges.lexical_overlap import dedupe, is_fact, present_in, run_present, stated_in_query
+from agentic_core.judges.lexical_overlap import AnalysedPair, dedupe, is_fact, present_in, run_present, stated_in_query
 from agentic_core.judges.text_analysis import TextAnalysis, analyze_text
 from agentic_core.judges.tokens import Token, unit_family
 
@@ -265,10 +265,7 @@ def _buried_negation(ans: TextAnalysis, qry: TextAnalysis) -> str | None:
 
 
 def claim_gates(
-    ans: TextAnalysis,
-    gt: TextAnalysis,
-    qry: TextAnalysis,
-    runs: Sequence[Sequence[Token]],
+    pair: AnalysedPair,
     claim: Claim | None,
     truth_polarity: str | None,
     yes_no: bool,
@@ -277,10 +274,7 @@ def claim_gates(
     """The claim gates that fire for one pair, and notes on what the judge cannot be sure of.
 
     Args:
-        ans: The analysed answer.
-        gt: The analysed ground truth.
-        qry: The analysed query.
-        runs: The ground truth's key runs.
+        pair: The analysed answer, ground truth and query, and the ground truth's key runs.
         claim: The answer's final claim when it corrects itself (:func:`read_claim`).
         truth_polarity: The ground truth's yes/no, if any.
         yes_no: Whether the query is a yes/no question.
@@ -289,6 +283,7 @@ def claim_gates(
     Returns:
         ``(gates, notes)``.
     """
+    ans, gt, qry, runs = pair
     gates: list[Gate] = []
     notes: list[str] = []
     names = {g.name for g in fired}

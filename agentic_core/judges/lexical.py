@@ -96,7 +96,7 @@ from agentic_core.judges.claim_gates import (
     retraction_from_polarity,
 )
 from agentic_core.judges.lexical_gates import Gate, fire_gates, gated_score
-from agentic_core.judges.lexical_overlap import key_runs, measure_precision, measure_recall
+from agentic_core.judges.lexical_overlap import AnalysedPair, key_runs, measure_precision, measure_recall
 from agentic_core.judges.list_gates import list_gates
 from agentic_core.judges.role_gates import role_gates
 from agentic_core.judges.text_analysis import TextAnalysis, analyze_text
@@ -279,17 +279,18 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
     gt_pol = _polarity(gt, qry, yes_no)
     runs = key_runs(gt, qry)
 
-    recall = measure_recall(ans, gt, qry, runs, (ans_pol[0], gt_pol[0]))
+    pair = AnalysedPair(ans, gt, qry, runs)
+    recall = measure_recall(pair, (ans_pol[0], gt_pol[0]))
     matched, new = measure_precision(ans, gt, qry, (ans_pol[0], gt_pol[0]))
     precision = matched / new if new else 1.0
     # Rounded before the gates so the reasoning's numbers reproduce the score exactly.
     similarity = round(recall.value * (PRECISION_FLOOR + (1.0 - PRECISION_FLOOR) * precision), 4)
-    gates = fire_gates(ans, gt, qry, runs, (ans_pol, gt_pol), None if claim is None else claim.after)
+    gates = fire_gates(pair, (ans_pol, gt_pol), None if claim is None else claim.after)
     if pol_from_claim:
         gates = retraction_from_polarity(gates)
-    more, notes = claim_gates(ans, gt, qry, runs, claim, gt_pol[0], yes_no, gates)
+    more, notes = claim_gates(pair, claim, gt_pol[0], yes_no, gates)
     gates += more
-    gates += role_gates(ans, gt, qry, runs)
+    gates += role_gates(pair)
     gates += list_gates(ans, gt, qry)
     score = gated_score(similarity, gates)
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from agentic_core.judges.lexical_overlap import dedupe, is_fact, present_in, run_present, stated_in_query
+from agentic_core.judges.lexical_overlap import AnalysedPair, dedupe, is_fact, present_in, run_present, stated_in_query
 from agentic_core.judges.text_analysis import TextAnalysis
 from agentic_core.judges.tokens import Token, unit_family
 from agentic_core.judges.values import format_date, numbers_equal
@@ -320,20 +320,14 @@ def _extra_values(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> str
 
 
 def fire_gates(
-    ans: TextAnalysis,
-    gt: TextAnalysis,
-    qry: TextAnalysis,
-    runs: list[list[Token]],
+    pair: AnalysedPair,
     polarity: tuple[tuple[str | None, str], tuple[str | None, str]],
     final: TextAnalysis | None = None,
 ) -> list[Gate]:
     """Every gate that fires for one pair, in the fixed order of the table in :mod:`agentic_core.judges.lexical`.
 
     Args:
-        ans: The analysed answer.
-        gt: The analysed ground truth.
-        qry: The analysed query (facts it states are not required in the answer).
-        runs: The ground truth's key runs (:func:`agentic_core.judges.lexical_overlap.key_runs`).
+        pair: The analysed answer, ground truth and query, and the ground truth's key runs.
         polarity: ``(yes/no, how it is given)`` of the answer and of the ground truth.
         final: The answer's final claim when it corrects itself: values it dropped before the
             correction are not extra values.
@@ -341,6 +335,7 @@ def fire_gates(
     Returns:
         The gates that fired.
     """
+    ans, gt, qry, runs = pair
     (ans_pol, ans_how), (gt_pol, gt_how) = polarity
     gates: list[Gate] = []
     if ans.refusal and not gt.refusal:

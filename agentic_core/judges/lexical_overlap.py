@@ -14,8 +14,9 @@ so they sit below both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from agentic_core.judges.text_analysis import TextAnalysis
 from agentic_core.judges.tokens import Token, in_base_unit, unit_family
@@ -212,25 +213,32 @@ class Recall:
         return "nothing to match"
 
 
-def measure_recall(
-    ans: TextAnalysis,
-    gt: TextAnalysis,
-    qry: TextAnalysis,
-    runs: list[list[Token]],
-    polarities: tuple[str | None, str | None],
-) -> Recall:
+@dataclass(frozen=True, slots=True)
+class AnalysedPair:
+    """One pair as every lexical check reads it: the answer, the ground truth and the query analysed, and
+    the ground truth's key runs (:func:`key_runs`). What the query states counts less, and is never a fact."""
+
+    ans: TextAnalysis
+    gt: TextAnalysis
+    qry: TextAnalysis
+    runs: list[list[Token]]
+
+    def __iter__(self) -> Iterator[Any]:
+        """``ans, gt, qry, runs = pair``."""
+        return iter((self.ans, self.gt, self.qry, self.runs))
+
+
+def measure_recall(pair: AnalysedPair, polarities: tuple[str | None, str | None]) -> Recall:
     """Share of the ground truth found in the answer (step 2 in :mod:`agentic_core.judges.lexical`).
 
     Args:
-        ans: The analysed answer.
-        gt: The analysed ground truth.
-        qry: The analysed query (what it states counts less, and is never a fact).
-        runs: The ground truth's key runs (:func:`key_runs`).
+        pair: The analysed answer, ground truth and query, and the ground truth's key runs.
         polarities: The yes/no of the answer and of the ground truth (``None``: none given).
 
     Returns:
         The :class:`Recall`, in parts.
     """
+    ans, gt, qry, runs = pair
     ans_pol, gt_pol = polarities
     entity_keys = {t.key for run in runs for t in run}
     # A named entity found as a whole counts whole ("Shakespeare" for "William Shakespeare").

@@ -33,7 +33,7 @@ from agentic_core.judges.fact_roles import (
     window_words,
 )
 from agentic_core.judges.lexical_gates import Gate, fmt_tokens
-from agentic_core.judges.lexical_overlap import dedupe
+from agentic_core.judges.lexical_overlap import AnalysedPair, dedupe
 from agentic_core.judges.text_analysis import TextAnalysis
 from agentic_core.judges.tokens import Token
 
@@ -233,18 +233,16 @@ def _sibling(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis, runs: Seque
     return None
 
 
-def role_gates(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis, runs: Sequence[Sequence[Token]]) -> list[Gate]:
+def role_gates(pair: AnalysedPair) -> list[Gate]:
     """The role gates that fire for one pair, in the order of the table above.
 
     Args:
-        ans: The analysed answer.
-        gt: The analysed ground truth.
-        qry: The analysed query.
-        runs: The ground truth's key runs (:func:`agentic_core.judges.lexical_overlap.key_runs`).
+        pair: The analysed answer, ground truth and query, and the ground truth's key runs.
 
     Returns:
         The gates that fired.
     """
+    ans, gt, qry, runs = pair
     gates: list[Gate] = []
     entities = entity_keys(ans, gt)
     t_items = find_items(gt, entities)

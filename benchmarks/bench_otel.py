@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -112,7 +111,9 @@ def _child(path: str, how: str) -> None:
     else:
         report = load_paths([path], workers=1)
     elapsed = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # VmHWM, not ru_maxrss: Linux starts a launched process's ru_maxrss at its launcher's peak.
+    peak = next(int(line.split()[1]) for line in Path("/proc/self/status").read_text().splitlines()
+                if line.startswith("VmHWM")) / 1024
     n_int = sum(len(c.conversation) for c in report.conversations)
     print(json.dumps({"seconds": round(elapsed, 1), "peak_mb": round(peak), "conversations": len(report.conversations),
                       "interactions": n_int, "errors": len(report.errors)}))

@@ -7,9 +7,11 @@ the rest is read, and reading stops one byte past the limit.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
+from typing import IO
 
 ENV_MAX_FILE_MB = "AGENTIC_MAX_FILE_MB"
 DEFAULT_MAX_FILE_MB = 4096
@@ -96,3 +98,19 @@ def _too_large(what: str, limit_mb: int) -> tuple[str, str]:
         f"{what}: the limit per data file is {limit_mb} MB",
         f"split it into several files (JSON Lines split cleanly at line breaks), or raise {ENV_MAX_FILE_MB}",
     )
+
+
+def read_at(handle: IO[bytes], offset: int, length: int) -> bytes:
+    """``length`` bytes of an open file from ``offset`` (``os.pread``; a seek where there is none, as on Windows).
+
+    Raises:
+        OSError: The read failed, or the file ends before ``offset + length`` (it changed since it was scanned).
+    """
+    if hasattr(os, "pread"):
+        data = os.pread(handle.fileno(), length, offset)
+    else:  # pragma: no cover - Windows
+        handle.seek(offset)
+        data = handle.read(length)
+    if len(data) != length:
+        raise OSError(errno.EIO, "the file is shorter than when it was scanned (it changed while it was read)")
+    return data

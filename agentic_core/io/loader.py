@@ -29,6 +29,7 @@ garbage cycle to find.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -73,7 +74,6 @@ agents' attempts (the seed-000 notebook data does this) and still catches a file
 """
 
 _TRIM_FROM = 10_000  # records: a load this large frees hundreds of MB along the way
-_HEAD = 64 * 1024  # bytes that tell JSON lines of spans from other files
 
 _First = tuple[str, int, LineOf, str]
 
@@ -134,7 +134,7 @@ class _Loader:
         self._add_data(name, data)
 
     def _add_data(self, name: str, data: bytes) -> None:
-        if len(data) >= STREAM_FROM and is_span_lines(data[:_HEAD]) and not is_one_otlp_document(data):
+        if len(data) >= STREAM_FROM and is_span_lines(io.BytesIO(data)) and not is_one_otlp_document(data):
             # JSON lines of OpenTelemetry spans (an upload): read a line at a time, never split into a second copy.
             self._add_parsed(name, span_lines(name, data), owned=True)
             return
@@ -181,17 +181,22 @@ class _Loader:
     # -- records ---------------------------------------------------------------------------
 
     def _add_parsed(self, name: str, parsed: Parsed, *, owned: bool) -> None:
-        # Another format's records become seed records here; a seed file comes back as it is.
-        parsed = import_parsed(name, parsed, self._format)
-        report = self.report
-        report.files.append(name)
-        report.formats[name] = parsed.imported_as
-        records = parsed.records
-        report.n_records += len(records)
-        issues: list[Issue] = []
-        skipped: list[SkippedRecord] = []
-        self._stream(name, parsed, owned, issues, skipped)
-        parsed.release()
+        source = parsed
+        try:
+            # Another format's records become seed records here; a seed file comes back as it is.
+            parsed = import_parsed(name, parsed, self._format)
+            report = self.report
+            report.files.append(name)
+            report.formats[name] = parsed.imported_as
+            records = parsed.records
+            report.n_records += len(records)
+            issues: list[Issue] = []
+            skipped: list[SkippedRecord] = []
+            self._stream(name, parsed, owned, issues, skipped)
+        finally:
+            # Also when a step fails half-way: a file still open, the spans waiting on the disk, go now.
+            parsed.release()
+            source.release()
 
         issues.extend(parsed.record_issues)
         if parsed.origins is not None:

@@ -162,7 +162,8 @@ class _Mapping:
         out.records = [None] * len(self.keys)
         out.line_of = lambda i: first_lines[i] if 0 <= i < len(first_lines) else None
         out.more = self.more
-        self._closed = weakref.finalize(out, spool.close)  # a load abandoned half-way still removes the spool
+        out.closers.append(spool.close)  # the loader releases it, also after a failure
+        self._closed = weakref.finalize(out, spool.close)  # and one nobody releases removes it when it goes
         if not self.keys:
             self.more(0)
 
@@ -170,7 +171,12 @@ class _Mapping:
         """Map the conversations up to index ``stop`` (what :meth:`Parsed.parse_until` calls)."""
         for index in range(self.done, min(stop, len(self.keys))):
             # A conversation's spans are read (back) now and go once it is mapped.
-            self._map(index, self.spool.spans(self.groups.pop(self.keys[index])))
+            try:
+                members = self.spool.spans(self.groups.pop(self.keys[index]))
+            except OSError as err:
+                self._lost(index, err)
+                break
+            self._map(index, members)
             self.done = index + 1
         if self.done >= len(self.keys):
             self._closed()
@@ -178,6 +184,17 @@ class _Mapping:
             out.more = None
             out.issues.extend(self.tally.issues(self.file, self.line_of))
             out.issues.extend(self.joined)
+
+    def _lost(self, index: int, err: OSError) -> None:
+        """The temporary file failed: one error here, and this conversation and the rest are not loaded."""
+        out, rest = self.out, len(self.keys) - index
+        out.records[index:] = [UNPARSABLE] * rest
+        self.first_lines.extend([None] * rest)
+        out.record_errors[index] = Issue(
+            "error", self.file, index, "", f"cannot be read back from the temporary file its spans waited in "
+            f"({err.strerror or err}); this conversation and the {rest - 1} after it were not loaded", None,
+            "check the disk of the temporary folder (TMPDIR) and load the file again")
+        self.done = len(self.keys)
 
     def _map(self, index: int, members: list[Span]) -> None:
         out, line_of = self.out, self.line_of

@@ -19,6 +19,7 @@ import tempfile
 from array import array
 from typing import IO, Any
 
+from agentic_core.io.bounded_read import read_at
 from agentic_core.io.otel_messages import conversation_id
 from agentic_core.io.otel_spans import Event, Span
 
@@ -66,7 +67,7 @@ class SpanSpool:
         self._pending_at: list[tuple[int, int]] = []  # (position, length) of the spans in the pending buffer
         self._written = 0
         self._resources: list[dict[str, Any]] = []  # resources are shared by many spans: written once each
-        self._resource_index: dict[Any, int] = {}
+        self._resource_index: dict[bytes, int] = {}
 
     def __enter__(self) -> SpanSpool:
         return self
@@ -114,7 +115,11 @@ class SpanSpool:
         return groups
 
     def spans(self, positions: list[int]) -> list[Span]:
-        """The spans at ``positions`` (from :meth:`groups`), read back from the disk where they went."""
+        """The spans at ``positions`` (from :meth:`groups`), read back from the disk where they went.
+
+        Raises:
+            OSError: The temporary file cannot be read back.
+        """
         out: list[Span] = []
         for position in positions:
             held = self._held.pop(position, None)
@@ -122,8 +127,7 @@ class SpanSpool:
                 out.append(held)
                 continue
             assert self._file is not None
-            blob = os.pread(self._file.fileno(), self._lengths[position], self._offsets[position])
-            out.append(self._decode(blob))
+            out.append(self._decode(read_at(self._file, self._offsets[position], self._lengths[position])))
         return out
 
     def close(self) -> None:
@@ -152,12 +156,9 @@ class SpanSpool:
 
     def _resource(self, resource: dict[str, Any]) -> int:
         """The index of a span's resource in :attr:`_resources` (equal resources are kept once)."""
-        try:
-            # The SDK's to_json repeats the resource in every span: equal ones are one entry, not one per span.
-            key: Any = tuple(resource.items())
-            hash(key)
-        except TypeError:  # a list value: told apart by identity (kept alive here, so the id is never reused)
-            key = id(resource)
+        # The SDK's to_json repeats the resource in every span: equal ones are one entry, not one per span. The
+        # encoded form is the key (lists are values too; 1 and true stay apart).
+        key = marshal.dumps(resource)
         index = self._resource_index.get(key)
         if index is None:
             index = self._resource_index[key] = len(self._resources)

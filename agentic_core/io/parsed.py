@@ -63,6 +63,7 @@ class Parsed:
         imported_as: The format the records were read as (``seed``, or the importer that mapped them).
         when_read: Run once, in order, when the last record read lazily is read (an importer's summary of
             records it maps on demand); empty for records read at once.
+        closers: Close what a lazy reader holds open (run by :meth:`release`).
     """
 
     kind: Kind
@@ -79,6 +80,7 @@ class Parsed:
     line_numbers: list[int] | None = None
     imported_as: str = "seed"
     when_read: list[Callable[[], None]] = field(default_factory=list)
+    closers: list[Callable[[], None]] = field(default_factory=list)
 
     def parse_until(self, stop: int) -> None:
         """Make sure records ``[0, stop)`` are parsed (a no-op unless read lazily)."""
@@ -105,9 +107,13 @@ class Parsed:
                 return
 
     def release(self) -> None:
-        """Drop what is only kept for line lookups (the file's bytes) once loading is done."""
+        """Drop what is only kept for line lookups (the file's bytes), and close what a lazy reader holds open (a
+        file, a temporary file), once loading is done or has failed; a second call does nothing more."""
         self.raw = b""
         self.lines = None
+        closers, self.closers = self.closers, []
+        for close in closers:
+            close()
         if isinstance(self.line_of, LazyLines):
             self.line_of.release()
 

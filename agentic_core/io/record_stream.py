@@ -99,14 +99,15 @@ def stream_records(
         stop: Past the last record (all of them when ``None``).
     """
     records, lines, line_of = parsed.records, parsed.lines, parsed.line_of
-    # Records kept as JSON text: the line itself (JSON Lines, parsed by orjson), else the
-    # record re-serialised when orjson parsed the bytes this load owns (an exact round trip).
-    exact = owned and not parsed.stdlib
     end = len(records) if stop is None else stop
     twins = True  # until most of a chunk's records have unknown keys (see _validate_chunk)
     for first in range(start, end, CHUNK):
         last = min(first + CHUNK, end)
         parsed.parse_until(last)
+        # Records kept as JSON text: the line itself (JSON Lines, parsed by orjson), else the record
+        # re-serialised when orjson parsed the bytes this load owns (an exact round trip). Asked after each
+        # chunk is parsed: a file read lazily learns that a line needed the standard library only then.
+        exact = owned and not parsed.stdlib
         for index in range(first, last):
             issue = parsed.record_errors.get(index)
             if issue is not None:

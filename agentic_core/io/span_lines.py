@@ -12,7 +12,6 @@ written).
 from __future__ import annotations
 
 import io
-import os
 import re
 import weakref
 from array import array
@@ -20,7 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+import orjson
+
+from agentic_core.io.bounded_read import read_at
 from agentic_core.io.load_report import Issue
+from agentic_core.io.otel_import import looks_like_otel
 from agentic_core.io.otel_stream import STREAM_FROM
 from agentic_core.io.parse import line_error, loads_json
 from agentic_core.io.parsed import UNPARSABLE, Parsed
@@ -29,28 +32,46 @@ __all__ = ["is_span_lines", "span_lines", "span_lines_file"]
 
 _CHUNK = 8 * 1024 * 1024
 _TEXT = re.compile(rb"[^ \t\r\n\f\v]")
-_DOCUMENT = re.compile(rb'\s*\{\s*"(?:resourceSpans|resource_spans)"\s*:')
-_TRACE = re.compile(rb'"(?:traceId|trace_id)"\s*:')
-_SPAN = re.compile(rb'"(?:spanId|span_id)"\s*:')
+_DOCUMENT = re.compile(rb'\{\s*"(?:resourceSpans|resource_spans)"\s*:')
+_PROBE = 64 * 1024
+FIRST_LINE_MAX = 16 * 1024 * 1024
+"""Bytes read to find a file's first line; a first line longer than this is not read here (the usual reader)."""
 
 
-def is_span_lines(head: bytes) -> bool:
-    """Whether a file's first bytes are a JSON line of a span or of an OTLP document (read here, not split).
+def is_span_lines(stream: IO[bytes]) -> bool:
+    """Whether a file's first line (blank lines skipped) is a span or an OTLP document (then it is read here).
 
-    A first line that starts an OTLP document may be the whole file (one document, streamed instead: the caller
-    rules that out first, :func:`~agentic_core.io.otel_stream.is_one_otlp_document`).
+    A span line has the span's ids as top-level keys (:func:`~agentic_core.io.otel_import.looks_like_otel`; a seed
+    record holding ``trace_id`` in a tool's parameters is not one); a document line starts with ``resourceSpans``.
+    A document may be the whole file (one document, streamed instead: the caller rules that out first,
+    :func:`~agentic_core.io.otel_stream.is_one_otlp_document`).
 
     Args:
-        head: The file's first bytes (64 KB or so); a byte-order mark, or CR-only line ends, say no (the
-            usual reader handles those).
+        stream: The file from its start; up to the first line with text is read (at most
+            :data:`FIRST_LINE_MAX` bytes). A byte-order mark says no (the usual reader drops it).
     """
-    if head.startswith(b"\xef\xbb\xbf") or (b"\r" in head and b"\n" not in head):
+    head = stream.read(_PROBE)
+    if head.startswith(b"\xef\xbb\xbf"):
         return False
-    first = head.split(b"\n", 1)[0]
-    if _DOCUMENT.match(first) is not None:
-        return True  # a document per line (the Collector's file exporter): its line may be longer than the head
-    return (b"\n" in head and first.lstrip().startswith(b"{") and _TRACE.search(first) is not None
-            and _SPAN.search(first) is not None)
+    body = head.lstrip(b" \t\r\n")
+    if _DOCUMENT.match(body) is not None:
+        return True  # a document per line (the Collector's file exporter): its line may be longer than any probe
+    if not body.startswith(b"{"):
+        return False
+    line = bytearray(body)
+    while b"\n" not in line and len(line) < FIRST_LINE_MAX:  # a chat span carrying a long history
+        more = stream.read(_PROBE)
+        if not more:
+            break
+        line += more
+    first = bytes(line.split(b"\n", 1)[0])
+    if b"\r" in first.rstrip(b"\r"):  # CR-only line ends: the usual reader turns them into newlines
+        return False
+    try:
+        record = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(record, dict) and looks_like_otel(record) is not None
 
 
 def _line_bounds(stream: IO[bytes]) -> tuple[array[int], array[int], array[int]]:
@@ -108,16 +129,16 @@ def span_lines(file: str, source: bytes | Path) -> Parsed:
         def line(i: int) -> bytes:
             return view[starts[i]:ends[i]]
     else:
-        fd = handle.fileno()
 
         def line(i: int) -> bytes:
-            return os.pread(fd, ends[i] - starts[i], starts[i])
+            return read_at(handle, starts[i], ends[i] - starts[i])
 
     parsed = Parsed("jsonl")
     parsed.records = [None] * len(numbers)
     parsed.line_of = numbers.__getitem__
     parsed.more = _reader(file, parsed, line, numbers, handle)
-    weakref.finalize(parsed, handle.close)  # a load abandoned half-way still closes the file
+    parsed.closers.append(handle.close)  # the loader releases it, also after a failure
+    weakref.finalize(parsed, handle.close)  # and one nobody releases closes it when it goes
     return parsed
 
 
@@ -172,9 +193,8 @@ def span_lines_file(path: str | Path, limit_mb: int) -> Parsed | None:
         if not file.is_file() or not STREAM_FROM <= file.stat().st_size <= limit_mb * 1024 * 1024:
             return None
         with file.open("rb") as handle:
-            head = handle.read(64 * 1024)
-        if not is_span_lines(head):
-            return None
+            if not is_span_lines(handle):
+                return None
         return span_lines(str(path), file)
     except OSError:
         return None

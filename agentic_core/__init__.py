@@ -16,6 +16,7 @@ only faces (tests/test_structure.py); inside a package, modules import their sib
 """
 
 from agentic_core.agentic_metrics.compute import compute_agentic_metrics
+from agentic_core.agentic_metrics.results import AgenticView
 from agentic_core.analysis.agentic_summary import agentic_table, summarise_agentic
 from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.analysis.calibration import calibrate_run
@@ -38,6 +39,7 @@ from agentic_core.version import __version__
 
 __all__ = [
     "AgenticError",
+    "AgenticView",
     "Aggregate",
     "AggregateSettings",
     "CurvePoint",

@@ -17,11 +17,18 @@ from typing import TypedDict, Unpack
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agentic_core.agentic_metrics.results import AgenticMetrics, AgenticView, ConversationMetrics
-from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
-from agentic_core.agentic_metrics.topic_adherence import TopicCounts, TopicMode, TopicVariant, topic_adherence
+from agentic_core.agentic_metrics.tool_call_accuracy import TOOL_CALL_ORDERS, ToolCallOrder
+from agentic_core.agentic_metrics.topic_adherence import (
+    TOPIC_MODES,
+    TOPIC_VARIANTS,
+    TopicCounts,
+    TopicMode,
+    TopicVariant,
+    topic_adherence,
+)
 from agentic_core.analysis.tool_summary import DimensionStat, mean_with_t_interval
 from agentic_core.common.frame_columns import AgenticCols
 from agentic_core.errors import SettingsError
@@ -97,7 +104,14 @@ def _view(view: AgenticView | None, given: AgenticSelectors) -> AgenticView:
         if name not in AgenticView.model_fields:
             raise SettingsError(name, "is not a selector of the agentic metrics", value, "give order, mode or variant")
     if given:
-        chosen = AgenticView.model_validate({**chosen.model_dump(), **given})
+        try:
+            chosen = AgenticView.model_validate({**chosen.model_dump(), **given})
+        except ValidationError as err:
+            error = err.errors()[0]
+            name = str(error["loc"][0])
+            choices = {"order": TOOL_CALL_ORDERS, "mode": TOPIC_MODES, "variant": TOPIC_VARIANTS}[name]
+            raise SettingsError(name, f"must be one of {', '.join(choices)}", error.get("input"),
+                                f"give {name}= one of {', '.join(choices)}") from None
     return chosen
 
 

@@ -77,3 +77,10 @@ def test_the_selectors_one_by_one_read_as_a_view() -> None:
 def test_an_unknown_selector_is_named_not_dropped() -> None:
     with pytest.raises(SettingsError, match="topic_mode: is not a selector"):
         agentic_table(_metrics(), ["booking", "science", "swapped"], topic_mode="recall")  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(("selector", "value"), [("order", "bogus"), ("mode", "f2"), ("variant", 3)])
+def test_a_selector_out_of_its_choices_is_a_settings_error_naming_them(selector: str, value: object) -> None:
+    with pytest.raises(SettingsError, match=f"{selector}: must be one of") as caught:
+        summarise_agentic(_metrics(), ["booking", "science", "swapped"], **{selector: value})  # type: ignore[arg-type]
+    assert caught.value.value == value or str(value) in str(caught.value)

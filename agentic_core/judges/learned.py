@@ -16,7 +16,8 @@ pairs, and then:
 The coefficients and the band ``(low, high)`` are data (``data/learned_judge.json``), written by
 ``scripts/fit_learned_judge.py`` from ``sample_data/judge_devset.jsonl``; a new failure class
 becomes labelled rows and a refit, never a new rule here. The judge's identity holds the model
-file's sha256, so a refit never reuses verdicts cached under the old coefficients.
+file's sha256, the fact parser's version (:data:`agentic_core.judges.facts.FACTS_VERSION`) and its
+libraries' versions, so neither a refit nor a change in how facts are read reuses cached verdicts.
 
 Without the embedding packages the judge uses the model fitted without the cosine feature, and
 says so in its notice and identity.
@@ -40,6 +41,7 @@ import numpy as np
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, uncertain_verdict
 from agentic_core.judges.embedding import item_cosines
+from agentic_core.judges.facts import FACTS_VERSION, library_versions
 from agentic_core.judges.learned_features import FEATURES, PairFeatures, pair_features
 from agentic_core.judges.lexical import RULES_VERSION, lexical_analysis
 from agentic_core.judges.minilm_files import MODEL_NAME, embedding_choice
@@ -171,7 +173,15 @@ class LearnedJudge:
         self.identity = JudgeIdentity(
             kind="learned",
             model=MODEL_NAME if self.embedding else None,
-            params={"version": version, "model_sha256": digest, "rules": RULES_VERSION, "embedding": self.embedding},
+            params={
+                "version": version,
+                "model_sha256": digest,
+                "rules": RULES_VERSION,
+                # The fact parser and its libraries decide features too: a change there must not reuse verdicts.
+                "facts": FACTS_VERSION,
+                "fact_libraries": library_versions(),
+                "embedding": self.embedding,
+            },
         )
 
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:

@@ -89,3 +89,114 @@ def test_ordinary_words_are_not_units_and_codes_not_numbers() -> None:
     facts = text_facts("Order 4521 has shipped; seats 14A and 14B.")
     assert facts.keys["amount"] == frozenset()  # "has" is not hectares
     assert facts.keys["number"] == frozenset({4521.0})  # 14A is a seat, not 14
+
+
+# Issue 24 review: each case below failed before the fix it names.
+
+
+@pytest.mark.parametrize(
+    ("answer", "truth"),
+    [
+        # An ISO timestamp keeps its date ("\b" never matched before the "T"), and its time.
+        ("It starts on 14 March 2025 at 23:30 UTC.", "2025-03-14T23:30:00Z"),
+        # A time inside a date's words: cut by position, the date's day is no leftover number.
+        ("It leaves on 12 Dec. Boarding closes at 14:30.", "It leaves on 12 Dec at 14:30."),
+    ],
+)
+def test_a_time_inside_a_date_leaves_no_numbers_behind(answer: str, truth: str) -> None:
+    facts = text_facts(truth)
+    assert facts.keys["date"] and facts.keys["time"] and not facts.keys["number"], facts
+    result = agree(answer, truth)
+    assert not any(result.missing.values()) and not any(result.conflict.values()), result.words
+
+
+@pytest.mark.parametrize(("answer", "truth"), [("5 µg", "50 µg"), ("5 mg", "5.4 mg"), ("5 ng", "6 ng")])
+def test_small_amounts_keep_their_significant_figures(answer: str, truth: str) -> None:
+    result = agree(answer, truth)
+    assert result.missing["amount"] == 1.0 and result.conflict["amount"] == 1.0
+
+
+def test_two_temperature_scales_are_two_readings() -> None:
+    facts = text_facts("38 °C, 100 °F")
+    assert len(facts.keys["amount"]) == 2 and facts.words["amount"] == ("38 degC", "100 degF")
+    assert all(kelvin < 320 for _, kelvin in facts.keys["amount"])  # not summed to 622 K
+    assert agree("It was 38 °C.", "38 °C, 100 °F").missing["amount"] == 0.0  # one reading, in two scales
+
+
+def test_feet_and_inches_are_one_amount_and_in_elsewhere_is_a_word() -> None:
+    assert agree("He is 5 ft 11 in tall.", "71 inches").missing["amount"] == 0.0
+    assert not text_facts("He is 5 ft 11 in tall.").keys["number"]  # the 11 is part of the height
+    facts = text_facts("It opened 5 in 2010.")
+    assert not facts.keys["amount"] and facts.keys["number"] == frozenset({5.0, 2010.0})
+
+
+@pytest.mark.parametrize("said", ["25C", "25 C", "77F"])
+def test_a_bare_c_or_f_after_a_number_is_degrees(said: str) -> None:
+    assert agree(f"It is {said} outside.", "25 °C").missing["amount"] == 0.0
+    (key,) = text_facts(said).keys["amount"]
+    assert key[0] == "[temperature]"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1" * 320 + " and a half", "1" * 320 + " thirds", "1" * 5000, "9" * 400 + ".5 km", "$" + "9" * 400 + " billion"],
+    ids=["and-a-half", "thirds", "5000-digits", "km", "billion"],
+)
+def test_long_digit_runs_are_no_fact_and_raise_nothing(text: str) -> None:
+    facts = text_facts(text)
+    values = [v for v in facts.keys["number"]] + [v for _, v in facts.keys["amount"]]
+    assert all(abs(v) < 1e40 for v in values), facts  # finite, and never the 300-digit run itself
+
+
+def test_a_long_number_on_both_sides_is_no_disagreement() -> None:
+    same = "9" * 400
+    result = agree(same, same)
+    assert not any(result.missing.values()) and not any(result.conflict.values())
+
+
+def test_an_infinite_value_agrees_with_nothing() -> None:
+    from agentic_core.judges.facts import _same
+
+    assert not _same("number", float("inf"), 3.0) and not _same("amount", ("[length]", float("inf")), ("[length]", 1.0))
+
+
+@pytest.mark.parametrize("text", ["No one came.", "One of them left.", "One thing matters."])
+def test_one_as_a_pronoun_is_no_number(text: str) -> None:
+    assert not text_facts(text).keys["number"]
+
+
+def test_number_words_from_two_up_and_one_in_fractions_still_read() -> None:
+    assert text_facts("twenty one people and three dogs").keys["number"] == frozenset({21.0, 3.0})
+    assert agree("One third of the class passed.", "33%").missing["number"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1" * 10_000, "1" * 10_000 + "x", "$" + "1" * 10_000 + " million", "Jan 5 " * 2_000, "12/03/2025 " * 1_000],
+    ids=["digits", "code", "money", "month-dates", "numeric-dates"],
+)
+def test_any_input_is_read_in_linear_time(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from agentic_core.judges import facts
+
+    seen: list[int] = []
+    search = facts._search_dates
+    monkeypatch.setattr(facts, "_search_dates", lambda window: seen.append(len(window)) or search(window))
+    facts.text_facts.cache_clear()
+    start = time.perf_counter()
+    facts.text_facts(text)
+    assert time.perf_counter() - start < 1.5  # took 2-10 s before the digit caps and date windows
+    # dateparser sees a bounded share of the text, however long the text is.
+    cap = facts.MAX_DATE_CANDIDATES * (6 * facts._DATE_WINDOW)
+    assert sum(seen) <= cap, (len(seen), sum(seen))
+
+
+def test_the_judge_identity_names_the_fact_parser() -> None:
+    from agentic_core.judges.facts import FACTS_VERSION, library_versions
+    from agentic_core.judges.learned import LearnedJudge
+
+    params = LearnedJudge(use_embedding=False).identity.params
+    assert params["facts"] == FACTS_VERSION
+    assert params["fact_libraries"] == library_versions()
+    assert all(f"{name} " in params["fact_libraries"] and "?" not in params["fact_libraries"] for name in ("pint",))

@@ -144,7 +144,8 @@ class Facts:
         keys: For each kind, the set of normalised values (a float, a ``(year, month, day)`` tuple
             with ``None`` for an unstated part, ``(hour, minute)``, or ``(unit, base value)``).
         words: For each kind, the text of each fact as written, for the reasoning.
-        written: The numbers of the amounts as written (``366 days`` states the number 366).
+        written: The numbers of the amounts and the day and year of the dates as written (``366 days``
+            states the number 366, ``June 10`` the number 10: dateparser may read a date on one side only).
     """
 
     keys: dict[FactKind, frozenset[Any]]
@@ -354,6 +355,8 @@ def text_facts(text: str) -> Facts:
     for kind, key, said, _ in found:
         keys[kind].add(key)
         words[kind].append(said)
+        if kind == "date":
+            written.update(float(part) for part in (key[0], key[2]) if part is not None)
     # Cut by position, blanked to the same length so later positions still hold ("14:30" cut out of
     # a date by its words would leave the date's own words unmatched and its day and year as numbers).
     rest = _blanked(normalised, [where for *_, where in found])

@@ -200,3 +200,10 @@ def test_the_judge_identity_names_the_fact_parser() -> None:
     assert params["facts"] == FACTS_VERSION
     assert params["fact_libraries"] == library_versions()
     assert all(f"{name} " in params["fact_libraries"] and "?" not in params["fact_libraries"] for name in ("pint",))
+
+
+def test_a_date_states_its_day_and_year_as_numbers() -> None:
+    # dateparser reads "June 10" in one text and not in another ("UA739 on June 10 is booked"):
+    # the date's own numbers still match the other side's bare 10.
+    assert text_facts("It departs at 06:10 on June 10, 2025.").written >= {10.0, 2025.0}
+    assert agree("It departs at 06:10 on June 10.", "Booked for the 10th, flight 10.").missing["number"] == 0.0

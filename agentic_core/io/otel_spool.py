@@ -67,7 +67,7 @@ class SpanSpool:
         self._pending_at: list[tuple[int, int]] = []  # (position, length) of the spans in the pending buffer
         self._written = 0
         self._resources: list[dict[str, Any]] = []  # resources are shared by many spans: written once each
-        self._resource_index: dict[bytes, int] = {}
+        self._resource_index: dict[Any, int] = {}  # kept alive in _resources, so an id is never reused
 
     def __enter__(self) -> SpanSpool:
         return self
@@ -158,7 +158,10 @@ class SpanSpool:
         """The index of a span's resource in :attr:`_resources` (equal resources are kept once)."""
         # The SDK's to_json repeats the resource in every span: equal ones are one entry, not one per span. The
         # encoded form is the key (lists are values too; 1 and true stay apart).
-        key = marshal.dumps(resource)
+        try:
+            key: Any = marshal.dumps(resource)
+        except ValueError:  # a value marshal cannot write (none a JSON parser makes): told apart by identity
+            key = id(resource)
         index = self._resource_index.get(key)
         if index is None:
             index = self._resource_index[key] = len(self._resources)
@@ -168,8 +171,12 @@ class SpanSpool:
     def _encode(self, position: int, span: Span) -> None:
         resource = self._resource(span.resource)
         events = tuple((e.name, e.time_ns, e.attrs, e.path) for e in span.events)
-        blob = marshal.dumps((span.trace_id, span.span_id, span.parent_id, span.name, span.start_ns, span.end_ns,
-                              span.attrs, events, span.record, span.place, resource, span.order))
+        try:
+            blob = marshal.dumps((span.trace_id, span.span_id, span.parent_id, span.name, span.start_ns,
+                                  span.end_ns, span.attrs, events, span.record, span.place, resource, span.order))
+        except ValueError:  # a value marshal cannot write (none a JSON parser makes): this span stays in memory
+            self._held[position] = span
+            return
         self._pending_at.append((position, len(blob)))
         self._pending += blob
         if len(self._pending) >= _WRITE_EVERY:

@@ -348,3 +348,14 @@ def test_conversations_mapped_chunk_by_chunk_give_the_same_records_note_and_warn
                for m in messages) == 1 and 0 < missing < len(turns)
     assert any("matches no loaded conversation" in m for m in messages)
     assert any(c["conversation"][0]["ground_truth_assistant"] == "first" for c in convs)
+
+
+def test_a_span_marshal_cannot_write_stays_in_memory() -> None:
+    # Only JSON values reach a span today; a value of another kind must not break the load.
+    odd = read_span({"traceId": "a", "spanId": "1"}, 0, "", {"odd": object()}, 0)
+    odd.attrs["when"] = object()
+    with SpanSpool(spill_from=0) as spool:
+        spool.append(read_span({"traceId": "a", "spanId": "0f"}, 0, "", {}, 0))
+        spool.append(odd)
+        back = spool.spans(spool.groups()["a"])
+    assert back[1] is odd and back[0].span_id == "0f"

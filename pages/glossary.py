@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from agentic_core.glossary import ANCHORS, search_entries
+from ui.anchor_scroll import land_on_anchor
 
 st.title("Glossary")
 st.caption(
@@ -33,3 +34,4 @@ for entry in entries:
     if entry.see_also:
         links = ", ".join(f"[{ANCHORS[a].term}](#{a})" for a in entry.see_also)
         st.caption(f"See also: {links}")
+land_on_anchor()

@@ -149,7 +149,9 @@ def test_glossary_anchor_lands_on_its_entry_and_has_contents(travel_app: tuple[s
     page = context.new_page()
     open_page(page, f"{url}/glossary#cohens-kappa", "Glossary", 180_000)
     assert page.url.endswith("#cohens-kappa")
-    # Scrolled to the entry, not left at the top of the page (the browser scrolls once the entry is drawn).
+    # Scrolled to the entry, not left at the top of the page: Streamlit scrolls when the entry is drawn, and the
+    # page's own script (ui/anchor_scroll.py) again once everything above it is drawn.
+    page.wait_for_function("() => window.__agenticLanded === 'cohens-kappa'", timeout=15_000)
     page.wait_for_function(
         "() => { const e = document.getElementById('cohens-kappa');"
         " return e && e.getBoundingClientRect().top >= 0 && e.getBoundingClientRect().top < 600 }",

@@ -157,7 +157,10 @@ def paired_t(differences: FloatArray, m: ArrayLike, level: float) -> tuple[Float
     weights = np.asarray(m, dtype=np.float64)
     tasks = float(weights.sum())
     mean = weights @ differences / tasks
-    var = weights @ (differences - mean) ** 2 / (tasks - 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # One task has no spread to measure: the variance is NaN, so is the interval, and P comes from the sign
+        # below; compare_counts reports that task's difference as a point (it is "flat").
+        var = weights @ (differences - mean) ** 2 / (tasks - 1.0)
     se = np.sqrt(np.clip(var, 0.0, None) / tasks)
     half = float(stdtrit(tasks - 1.0, 0.5 + level / 2.0)) * se
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -124,3 +124,17 @@ def test_the_delta_interval_covers_the_population_difference(mode: str, scenario
         assert sure[0] <= 0.12  # P(B > A) >= 0.95 about 5% of the time when there is no difference
     else:
         assert sure[0] >= 0.5
+
+
+def test_a_paired_t_over_one_task_is_no_interval_and_no_warning() -> None:
+    # One task has no spread: NaN bounds, P from the difference's sign, and no RuntimeWarning on the way
+    # (the Compare page met this with two runs sharing one task).
+    import warnings
+
+    from agentic_core.stats.compare import paired_t
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lows, highs, p = paired_t(np.array([[0.5, -0.25, 0.0]]), [1], 0.95)
+    assert np.isnan(lows).all() and np.isnan(highs).all()
+    assert p.tolist() == [1.0, 0.0, 0.5]

@@ -13,22 +13,15 @@ Every selector (tool call order, topic mode and variant, interval level) is appl
 
 from __future__ import annotations
 
-from typing import TypedDict, Unpack
+from typing import TypedDict, Unpack, get_args
 
 import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agentic_core.agentic_metrics.results import AgenticMetrics, AgenticView, ConversationMetrics
-from agentic_core.agentic_metrics.tool_call_accuracy import TOOL_CALL_ORDERS, ToolCallOrder
-from agentic_core.agentic_metrics.topic_adherence import (
-    TOPIC_MODES,
-    TOPIC_VARIANTS,
-    TopicCounts,
-    TopicMode,
-    TopicVariant,
-    topic_adherence,
-)
+from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
+from agentic_core.agentic_metrics.topic_adherence import TopicCounts, TopicMode, TopicVariant, topic_adherence
 from agentic_core.analysis.tool_summary import DimensionStat, mean_with_t_interval
 from agentic_core.common.frame_columns import AgenticCols
 from agentic_core.errors import SettingsError
@@ -109,7 +102,7 @@ def _view(view: AgenticView | None, given: AgenticSelectors) -> AgenticView:
         except ValidationError as err:
             error = err.errors()[0]
             name = str(error["loc"][0])
-            choices = {"order": TOOL_CALL_ORDERS, "mode": TOPIC_MODES, "variant": TOPIC_VARIANTS}[name]
+            choices = get_args(AgenticView.model_fields[name].annotation)  # the selector's Literal
             raise SettingsError(name, f"must be one of {', '.join(choices)}", error.get("input"),
                                 f"give {name}= one of {', '.join(choices)}") from None
     return chosen

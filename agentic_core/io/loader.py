@@ -43,7 +43,7 @@ from agentic_core.io.importers import DEFAULT_FORMAT, check_format, import_parse
 from agentic_core.io.importers.common import relocate
 from agentic_core.io.load_pieces import PiecePool, PieceSettings, load_in_pieces, plan
 from agentic_core.io.load_report import Issue, LoadReport, SkippedRecord
-from agentic_core.io.otel_stream import STREAM_FROM, is_one_otlp_document, streamed_otlp_file
+from agentic_core.io.otel_stream import STREAM_FROM, is_one_otlp_document, streamed_otlp, streamed_otlp_file
 from agentic_core.io.parse import from_document, parse
 from agentic_core.io.parsed import Parsed
 from agentic_core.io.record_stream import LineOf, stream_records
@@ -134,9 +134,12 @@ class _Loader:
         self._add_data(name, data)
 
     def _add_data(self, name: str, data: bytes) -> None:
-        if len(data) >= STREAM_FROM and is_span_lines(io.BytesIO(data)) and not is_one_otlp_document(data):
-            # JSON lines of OpenTelemetry spans (an upload): read a line at a time, never split into a second copy.
-            self._add_parsed(name, span_lines(name, data), owned=True)
+        if len(data) >= STREAM_FROM and is_span_lines(io.BytesIO(data)):
+            # A large OpenTelemetry upload: one OTLP document is streamed span by span, JSON lines of spans (or of
+            # documents) are read a line at a time; never parsed whole, never split into a second copy. (One scan
+            # tells the two apart; the parser would scan again.)
+            parsed = streamed_otlp(data) if is_one_otlp_document(data) else span_lines(name, data)
+            self._add_parsed(name, parsed, owned=True)
             return
         pieces = plan(self._pool, name, data, self._format)
         if pieces is not None:

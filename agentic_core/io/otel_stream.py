@@ -159,6 +159,20 @@ def streamed_otlp(data: bytes) -> Parsed:
     return Parsed("object", records=[{"resourceSpans": StreamedSpans(data)}], line_of=lambda _i: 1)
 
 
+def large_regular_file(path: str | Path, limit_mb: int) -> Path | None:
+    """``path`` when it is a regular file of :data:`STREAM_FROM` bytes or more within the per-file limit, else
+    ``None`` (also when it cannot be looked at: the loader reads such a file as usual and names the cause).
+
+    What qualifies a trace file to be read from the disk as it streams (here, and JSON lines of spans in
+    :mod:`agentic_core.io.span_lines`); any other file is read whole, and one past the limit refused.
+    """
+    file = Path(path)
+    try:
+        return file if file.is_file() and STREAM_FROM <= file.stat().st_size <= limit_mb * 1024 * 1024 else None
+    except OSError:
+        return None
+
+
 def streamed_otlp_file(path: str | Path, limit_mb: int) -> Parsed | None:
     """A large OTLP JSON file given by path, streamed from the disk; ``None`` when it is not one.
 
@@ -171,10 +185,10 @@ def streamed_otlp_file(path: str | Path, limit_mb: int) -> Parsed | None:
         path: The file.
         limit_mb: The per-file limit in MB (:func:`~agentic_core.io.bounded_read.max_file_mb`).
     """
-    file = Path(path)
+    file = large_regular_file(path, limit_mb)
+    if file is None:
+        return None
     try:
-        if not file.is_file() or not STREAM_FROM <= file.stat().st_size <= limit_mb * 1024 * 1024:
-            return None
         with file.open("rb") as handle:
             head = handle.read(4096)
     except OSError:

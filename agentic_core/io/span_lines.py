@@ -24,7 +24,7 @@ import orjson
 from agentic_core.io.bounded_read import read_at
 from agentic_core.io.load_report import Issue
 from agentic_core.io.otel_import import looks_like_otel
-from agentic_core.io.otel_stream import STREAM_FROM
+from agentic_core.io.otel_stream import large_regular_file
 from agentic_core.io.parse import line_error, loads_json
 from agentic_core.io.parsed import UNPARSABLE, Parsed
 
@@ -188,10 +188,10 @@ def span_lines_file(path: str | Path, limit_mb: int) -> Parsed | None:
         path: The file.
         limit_mb: The per-file limit in MB.
     """
-    file = Path(path)
+    file = large_regular_file(path, limit_mb)
+    if file is None:
+        return None
     try:
-        if not file.is_file() or not STREAM_FROM <= file.stat().st_size <= limit_mb * 1024 * 1024:
-            return None
         with file.open("rb") as handle:
             if not is_span_lines(handle):
                 return None

@@ -130,8 +130,16 @@ def test_a_disk_that_refuses_keeps_the_spans_in_memory_with_the_same_result(
 
 
 def _large(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(span_lines, "STREAM_FROM", 0)
-    monkeypatch.setattr("agentic_core.io.loader.STREAM_FROM", 0)
+    monkeypatch.setattr("agentic_core.io.otel_stream.STREAM_FROM", 0)  # what qualifies a file by path
+    monkeypatch.setattr("agentic_core.io.loader.STREAM_FROM", 0)  # and an upload
+
+
+def _large_span_lines_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A file of JSON lines of spans, taken as large (read a line at a time)."""
+    path = tmp_path / "spans.jsonl"
+    path.write_bytes(_span_lines())
+    _large(monkeypatch)
+    return path
 
 
 def test_json_lines_of_spans_read_a_line_at_a_time_match_the_lines_split_up_front(
@@ -213,9 +221,7 @@ def test_a_spool_keeps_one_copy_of_each_resource_even_with_list_values() -> None
 def test_a_load_that_fails_half_way_closes_its_spool_and_file_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "spans.jsonl"
-    path.write_bytes(_span_lines())
-    _large(monkeypatch)
+    path = _large_span_lines_file(tmp_path, monkeypatch)
     _spill_everything(monkeypatch)
     closed: list[str] = []
     real_close = SpanSpool.close
@@ -262,9 +268,7 @@ def test_a_spool_that_cannot_be_read_back_is_one_error_after_the_conversations_r
 def test_a_file_that_fails_mid_read_is_one_issue_after_the_lines_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "spans.jsonl"
-    path.write_bytes(_span_lines())
-    _large(monkeypatch)
+    path = _large_span_lines_file(tmp_path, monkeypatch)
     parsed = span_lines_file(path, 4096)
     assert parsed is not None
     calls = [0]
@@ -359,3 +363,18 @@ def test_a_span_marshal_cannot_write_stays_in_memory() -> None:
         spool.append(odd)
         back = spool.spans(spool.groups()["a"])
     assert back[1] is odd and back[0].span_id == "0f"
+
+
+def test_a_large_uploaded_otlp_document_is_streamed_with_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The loader tells one document from JSON lines with one scan and streams the document itself.
+    from agentic_core.io import loader
+
+    data = _several_conversations()
+    whole = load_bytes("traces.json", data, workers=1)
+    streamed: list[int] = []
+    real = loader.streamed_otlp
+    monkeypatch.setattr(loader, "streamed_otlp", lambda d: streamed.append(len(d)) or real(d))
+    _large(monkeypatch)
+    large = load_bytes("traces.json", data, workers=1)
+    assert streamed == [len(data)]
+    assert _conversations(large) == _conversations(whole) and _issues(large) == _issues(whole)

@@ -78,16 +78,15 @@ def import_parsed(file: str, parsed: Parsed, fmt: str) -> Parsed:
     out.imported_as = chosen
     summary = _Summary(file, out, chosen, importer.noun, forced=fmt != "auto")
     if out.more is None:
-        summary.see(0, len(out.records))
+        summary.see(len(out.records))
         summary.finish()
     else:  # records mapped as the loader reads them (OpenTelemetry): counted as they are mapped, before it lets
         # them go; the note is written once the last one is mapped
         mapped_until = out.more
 
         def more(stop: int) -> None:
-            seen = summary.seen
             mapped_until(stop)
-            summary.see(seen, min(stop, len(out.records)))
+            summary.see(min(stop, len(out.records)))
 
         out.more = more
         out.when_read.append(summary.finish)
@@ -102,10 +101,10 @@ class _Summary:
         self.seen = self.mapped = self.interactions = self.missing = 0
         self.first: tuple[int, str] | None = None  # the first interaction without a reference or a score
 
-    def see(self, start: int, stop: int) -> None:
-        """Count records ``[start, stop)`` (those not counted yet)."""
+    def see(self, stop: int) -> None:
+        """Count the records before index ``stop`` not counted yet."""
         records = self.out.records
-        for index in range(max(start, self.seen), stop):
+        for index in range(self.seen, stop):
             record = records[index]
             if record is UNPARSABLE:
                 continue

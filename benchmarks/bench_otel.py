@@ -10,7 +10,11 @@ document of ``STREAM_FROM`` bytes or more), given as bytes (an upload: the calle
 parsed whole (streaming switched off); then the same spans as JSON lines (one span per line), by
 path and as bytes.
 
-Run: ``.venv/bin/python benchmarks/bench_otel.py [--size-mb 256]``
+``--parents N`` measures instead one trace of ``N`` spans linked by their parents: a chain (each span the
+parent of the next) against a cycle (the first span's parent is the last), CPU seconds of the load (a
+cycle must cost what a chain costs: the walk up the parents is linear).
+
+Run: ``.venv/bin/python benchmarks/bench_otel.py [--size-mb 256] [--parents 60000]``
 """
 
 from __future__ import annotations
@@ -94,6 +98,41 @@ def write_export(path: Path, size_mb: int, jsonl: bool = False) -> int:
     return n
 
 
+def parent_links(n: int, cycle: bool) -> bytes:
+    """One trace of ``n`` spans, each the parent of the next (a chain), or with the first's parent the last (a cycle).
+
+    The first span is a model call with a user message and an answer (the trace is one conversation of one turn).
+    """
+    def attr(key: str, value: str) -> dict[str, Any]:
+        return {"key": key, "value": {"stringValue": value}}
+
+    spans = []
+    for i in range(n):
+        attrs = [attr("gen_ai.conversation.id", "parents")] if i else [
+            attr("gen_ai.conversation.id", "parents"), attr("gen_ai.operation.name", "chat"),
+            attr("gen_ai.input.messages", json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Hi"}]}])),
+            attr("gen_ai.output.messages", json.dumps([{"role": "assistant", "parts": [
+                {"type": "text", "content": "Hello."}]}]))]
+        parent = f"{(i - 1) % n + 1:016x}" if i or cycle else ""
+        spans.append({"traceId": "ab" * 16, "spanId": f"{i + 1:016x}", "parentSpanId": parent, "name": f"step {i}",
+                      "startTimeUnixNano": str(1_700_000_000_000_000_000 + i),
+                      "endTimeUnixNano": str(1_700_000_000_000_000_000 + n + i), "attributes": attrs})
+    return json.dumps({"resourceSpans": [{"resource": {}, "scopeSpans": [{"spans": spans}]}]}).encode()
+
+
+def _parents_child(n: int, how: str) -> None:
+    sys.path.insert(0, str(ROOT))
+    from agentic_core.io.loader import load_bytes
+
+    data = parent_links(n, how == "cycle")
+    start, cpu = time.perf_counter(), time.process_time()
+    report = load_bytes("parents.json", data, workers=1)
+    cpu, elapsed = time.process_time() - cpu, time.perf_counter() - start
+    warned = [i.rule for i in report.issues if "cycle" in i.rule]
+    print(json.dumps({"spans": n, "cpu_seconds": round(cpu, 2), "seconds": round(elapsed, 2),
+                      "conversations": len(report.conversations), "cycle_warnings": len(warned)}))
+
+
 def _child(path: str, how: str) -> None:
     sys.path.insert(0, str(ROOT))
     import agentic_core.io.loader as loader_module
@@ -122,10 +161,20 @@ def _child(path: str, how: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--size-mb", type=int, default=256)
+    parser.add_argument("--parents", type=int, default=0, help="measure a chain and a cycle of this many spans")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        _child(args.child[0], args.child[1])
+        if args.child[1] in ("chain", "cycle"):
+            _parents_child(int(args.child[0]), args.child[1])
+        else:
+            _child(args.child[0], args.child[1])
+        return
+    if args.parents:
+        for how in ("chain", "cycle"):
+            done = subprocess.run([sys.executable, __file__, "--child", str(args.parents), how], capture_output=True,
+                                  text=True, cwd=ROOT, check=True)
+            print(f"one trace of {args.parents:,} spans, parents in a {how}:", done.stdout.strip())
         return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "export.json"

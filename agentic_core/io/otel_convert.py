@@ -1,8 +1,10 @@
 """Spans to seed conversations: grouped by conversation (else trace), ordered by time and parent.
 
 A conversation is every trace sharing a ``gen_ai.conversation.id`` (OpenInference ``session.id``);
-a trace without one is a conversation of its own, named by its trace id. Its spans are read in
-start-time order (a parent before its children at the same instant, then the file's order):
+a trace without one is a conversation of its own, named by its trace id (a trace naming several is split:
+:meth:`~agentic_core.io.otel_spool.SpanSpool.groups`). Exact copies of a span are left out and parent cycles
+cut (:mod:`agentic_core.io.otel_tree`); the spans are read in start-time order (a parent before its children
+at the same instant, then the file's order):
 
 - each model call (``chat`` span, OpenInference ``LLM``) whose input holds a user message not
   seen before starts a user turn; the turn's answer is the text of its last model output;
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from agentic_core.common.wording import plural
 from agentic_core.io.importers.common import RecordMap, decode_result, tool_arguments
 from agentic_core.io.importers.messages import step_text
 from agentic_core.io.otel_messages import (
@@ -37,12 +40,14 @@ from agentic_core.io.otel_messages import (
     first_text,
     messages,
     model,
+    roles,
     span_kind,
     system_text,
     token_usage,
     tool_call,
 )
 from agentic_core.io.otel_spans import Span
+from agentic_core.io.otel_tree import Found, cut_cycles, drop_copies, ordered
 
 
 @dataclass
@@ -60,26 +65,6 @@ class _Turn:
     calls: list[Call] = field(default_factory=list)  # the turn's tool calls as mapped
 
 
-def ordered(spans: list[Span]) -> list[Span]:
-    """Spans by start time, a parent before its children at the same instant, then in file order."""
-    parent = {s.span_id: s.parent_id for s in spans}
-    depth: dict[str, int] = {}
-
-    def depth_of(span_id: str) -> int:
-        # Iterative walk up the parents (a deep or cyclic chain must not recurse without bound).
-        chain: list[str] = []
-        node = span_id
-        while node in parent and node not in depth and node not in chain:
-            chain.append(node)
-            node = parent[node]
-        base = depth.get(node, 0)
-        for n, item in enumerate(reversed(chain)):
-            depth[item] = base + n + 1
-        return depth.get(span_id, 0)
-
-    return sorted(spans, key=lambda s: (s.start_ns, depth_of(s.span_id), s.order))
-
-
 class ConversationBuilder:
     """Builds one seed conversation from one group of spans, recording issues and origins in ``rec``."""
 
@@ -92,6 +77,7 @@ class ConversationBuilder:
         self.results: dict[str, tuple[Any, str]] = {}
         self.context: tuple[str, str] | None = None
         self.pending_tools: list[Span] = []
+        self.both = Found()  # spans read as a model call and as a tool call
 
     def _warn_for(self, span: Span) -> Callable[[str, str, Any, str], None]:
         return lambda path, rule, value, fix: self.warn_span(span, path, rule, value, fix)
@@ -159,17 +145,19 @@ class ConversationBuilder:
         seen_users = 0
         spans = ordered(spans)
         for span in spans:
-            kind = span_kind(span)
-            if kind == "llm":
+            llm, tool = roles(span)
+            if llm:
                 seen_users = self._model_call(span, seen_users)
-            elif kind == "tool":
+            if tool:  # after its own model call: a span that is both keeps its call in the turn it started
                 (self.turns[-1].tools if self.turns else self.pending_tools).append(span)
+            if llm and tool:
+                self.both.add(span)
         if not self.turns:
             roots = [s for s in spans if span_kind(s) == "agent"] or [s for s in spans if not s.parent_id]
             for span in roots:
                 self._agent_turn(span)
             for span in spans:
-                if span_kind(span) == "tool":
+                if roles(span)[1]:
                     later = [t for t in self.turns if t.spans[0].start_ns <= span.start_ns]
                     (later[-1].tools if later else self.pending_tools).append(span)
         if self.turns and self.pending_tools:
@@ -268,6 +256,53 @@ class ConversationBuilder:
         return found
 
 
+def _mend_tree(spans: list[Span], warn_span: Callable[[Span, str, str, Any, str], None],
+               line_of: Callable[[int], int | None] | None) -> list[Span]:
+    """The spans with exact copies left out and parent cycles cut, each problem warned once (see otel_tree)."""
+    def at(span: Span) -> str:
+        line = line_of(span.record) if line_of is not None else None
+        return (span.path or f"record {span.record}") + (f" (line {line})" if line is not None else "")
+
+    def times(found: Found, what: str) -> str:
+        return f"; {plural(found.count, what)} in this conversation" if found.count > 1 else ""
+
+    spans, copies, differing = drop_copies(spans)
+    if copies.first is not None and copies.other is not None:
+        span = copies.first
+        warn_span(span, span.path, f"repeats span {span.span_id} of trace {span.trace_id} exactly as written at "
+                  f"{at(copies.other)} (one span exported twice): this copy was left out, the first kept"
+                  f"{times(copies, 'copy')}", None, "export each span once (a retried batch can repeat its spans)")
+    if differing.first is not None and differing.other is not None:
+        span = differing.first
+        warn_span(span, span.path, f"has the id of span {span.span_id} of trace {span.trace_id} written at "
+                  f"{at(differing.other)}, but says something else: both were kept, and a child naming this id "
+                  f"was placed under the first in the file{times(differing, 'repeated id')}", None,
+                  "give each span of a trace its own span id")
+    cycles = cut_cycles(spans)
+    if cycles.first is not None and cycles.other is not None:
+        span = cycles.first
+        warn_span(span, span.path, f"is on a parent cycle of {plural(cycles.size, 'span')} in trace {span.trace_id} "
+                  f"(span {span.span_id}: its parents lead back to it): its link to its parent "
+                  f"{cycles.other.span_id} was cut, the cycle's first span in the file read as a root"
+                  f"{times(cycles, 'cycle')}", None,
+                  "export the spans as recorded: a span's parentSpanId names its caller, never one of its callees")
+    return spans
+
+
+def _warn_both_roles(builder: ConversationBuilder) -> None:
+    """One warning for the spans read as a model call and as a tool call (the two conventions disagree)."""
+    span = builder.both.first
+    if span is None:
+        return
+    more = f"; {plural(builder.both.count, 'span')} in this conversation" if builder.both.count > 1 else ""
+    kinds = {k: span.attrs[k] for k in ("gen_ai.operation.name", "openinference.span.kind") if k in span.attrs}
+    builder.warn_span(span, span.path, "is both a model call and a tool call (its GenAI operation and its "
+                      "OpenInference kind disagree): it was read as both, its messages in the turn and its tool call "
+                      "in that turn's tools (input.value and output.value read as the model's when its kind is "
+                      f"LLM){more}", kinds, "nothing to do if it is one model call that ran a tool; else record "
+                      "gen_ai.operation.name and openinference.span.kind alike")
+
+
 def conversation(rec: RecordMap, key: str, spans: list[Span], stem: str,
                  warn_span: Callable[[Span, str, str, Any, str], None],
                  line_of: Callable[[int], int | None] | None = None) -> dict[str, Any] | None:
@@ -276,7 +311,8 @@ def conversation(rec: RecordMap, key: str, spans: list[Span], stem: str,
     Args:
         rec: The mapped record (issues and origins go there).
         key: The group's conversation id (or trace id).
-        spans: The group's spans, in file order.
+        spans: The group's spans, in file order (repeated ids and parent cycles are dealt with here, see
+            :mod:`agentic_core.io.otel_tree`).
         stem: The file's stem (the agent's name when the spans name neither agent nor model nor service).
         warn_span: Records a warning located at a span.
         line_of: The line of a file record (warnings about a tool call name the line of its span).
@@ -289,8 +325,10 @@ def conversation(rec: RecordMap, key: str, spans: list[Span], stem: str,
     if id_span is not None:
         attr = "gen_ai.conversation.id" if "gen_ai.conversation.id" in id_span.attrs else "session.id"
         rec.origin("session_id", id_span.attr_path(attr))
+    spans = _mend_tree(spans, warn_span, line_of)
     builder = ConversationBuilder(rec, warn_span, line_of)
     builder.read(spans)
+    _warn_both_roles(builder)
     if not builder.turns:
         rec.error(spans[0].path, f"the {len(spans)} spans of this conversation hold no user message answered by the "
                   "agent: nothing to evaluate", key, "record the model calls' input and output messages (content "

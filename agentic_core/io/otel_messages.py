@@ -76,6 +76,21 @@ def span_kind(span: Span) -> str:
     return "other"
 
 
+def roles(span: Span) -> tuple[bool, bool]:
+    """Whether a span is (a model call, a tool call): both when the two conventions disagree.
+
+    A span whose ``gen_ai.operation.name`` is ``execute_tool`` and whose ``openinference.span.kind`` is
+    ``LLM`` (or ``chat`` and ``TOOL``) is read as both: its messages start or continue a turn, its tool
+    call is one of that turn's (reading it as one kind only would drop the other's turn or call).
+    """
+    kind = span_kind(span)
+    other = span.attrs.get("openinference.span.kind")
+    other = other.upper() if isinstance(other, str) else None
+    op = span.attrs.get("gen_ai.operation.name")
+    return (kind == "llm" or (op == "execute_tool" and other == "LLM"),
+            kind == "tool" or (op in LLM_OPERATIONS and other == "TOOL"))
+
+
 def first_text(span: Span, *keys: str) -> str | None:
     """The first of ``keys`` that holds a non-blank string (or an id given as an integer)."""
     for key in keys:
@@ -285,11 +300,14 @@ def tool_call(span: Span) -> Call:
     name = first_text(span, "gen_ai.tool.name", "tool.name") or span.name
     call_id = first_text(span, "gen_ai.tool.call.id", "tool_call.id", "tool.id") or ""
     call = Call(call_id, name, None, span.path, record=span.record)
-    for key in ("gen_ai.tool.call.arguments", "tool.parameters", "input.value"):
+    # An OpenInference LLM span that is also a tool span (see roles): its input and output values are the model's.
+    kind = span.attrs.get("openinference.span.kind")
+    model_io = isinstance(kind, str) and kind.upper() == "LLM"
+    for key in ("gen_ai.tool.call.arguments", "tool.parameters", *(() if model_io else ("input.value",))):
         if key in span.attrs:
             call.arguments, call.arguments_path = span.attrs[key], span.attr_path(key)
             break
-    for key in ("gen_ai.tool.call.result", "output.value"):
+    for key in ("gen_ai.tool.call.result", *(() if model_io else ("output.value",))):
         if key in span.attrs:
             call.result, call.result_path = decode(span.attrs[key]), span.attr_path(key)
             break

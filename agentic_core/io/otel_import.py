@@ -28,10 +28,10 @@ from agentic_core.io.load_report import Issue
 from agentic_core.io.otel_convert import conversation
 from agentic_core.io.otel_messages import attribute_use
 from agentic_core.io.otel_references import active_references
-from agentic_core.io.otel_spans import Span, spans_of
+from agentic_core.io.otel_spans import Span, UnreadableStart, spans_of
 from agentic_core.io.otel_spool import SpanSpool
 from agentic_core.io.parsed import UNPARSABLE, Parsed
-from agentic_core.io.render import json_type
+from agentic_core.io.render import json_type, safe_value
 
 
 def looks_like_otel(record: dict[str, Any]) -> str | None:
@@ -53,6 +53,12 @@ class _Tally:
 
     def __init__(self) -> None:
         self.seen: dict[str, tuple[int, Span, str]] = {}
+        self.starts = 0  # spans whose start is written but is no time: counted, the first kept (memory stays flat)
+        self.first_start: UnreadableStart | None = None
+
+    def unreadable(self, flaw: UnreadableStart) -> None:
+        self.starts += 1
+        self.first_start = self.first_start or flaw
 
     def see(self, span: Span) -> None:
         for key in span.attrs:
@@ -86,6 +92,15 @@ class _Tally:
             rule = f"{plural(len(unused), 'attribute')} not used: " + "; ".join(unused)
             out.append(Issue("info", file, None, first[0].path, rule, None, "",
                              line_of(first[0].record)))
+        bad = self.first_start
+        if bad is not None:
+            out.append(Issue("warning", file, None, bad.path, f"must be the span's start in nanoseconds since the "
+                             f"epoch (digits, or the SDK's ISO time); on {plural(self.starts, 'span')} (the first is "
+                             "here) it is no time: each such span was ordered at its parent's start, just "
+                             "after it (without a parent that has one: first, in file order), and no latency counts "
+                             "its start", safe_value(bad.value), "export the spans with an OpenTelemetry exporter "
+                             '(startTimeUnixNano as a string of digits, e.g. "1700000000000000000")',
+                             line_of(bad.span.record)))
         return out
 
 
@@ -109,6 +124,8 @@ def read_spans(file: str, parsed: Parsed, out: Parsed, tally: _Tally, spans: Spa
             if isinstance(item, Span):
                 tally.see(item)
                 spans.append(item)
+            elif isinstance(item, UnreadableStart):
+                tally.unreadable(item)
             else:
                 out.issues.append(Issue("error", file, index, item[0], f"{item[1]}; this part was skipped", None,
                                         "export the traces with an OTLP exporter (OTLP JSON)", parsed.line_of(index)))

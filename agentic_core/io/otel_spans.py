@@ -79,6 +79,26 @@ class Span:
         return under(self.path, f"attributes.{key}")
 
 
+@dataclass(frozen=True, slots=True)
+class UnreadableStart:
+    """A span whose start time is written but is not a time (``"soon"``): it was read as 0 (unknown).
+
+    Attributes:
+        span: The span (its place and record say where).
+        key: The key that holds the start (``startTimeUnixNano``).
+        value: The start as written.
+    """
+
+    span: Span
+    key: str
+    value: Any
+
+    @property
+    def path(self) -> str:
+        """The place of the start time in the file (``...spans[3].startTimeUnixNano``)."""
+        return under(self.span.path, self.key)
+
+
 def place_text(place: str | tuple[str, int]) -> str:
     """A span's place as text: the path itself, or a list's path and an index (``...spans[3]``)."""
     return place if isinstance(place, str) else f"{place[0]}[{place[1]}]"
@@ -167,6 +187,27 @@ def time_ns(value: Any) -> int:
     return 0
 
 
+_START_KEYS = ("startTimeUnixNano", "start_time_unix_nano", "start_time")
+
+
+def _start_key(raw: dict[str, Any]) -> str:
+    """The key a span's start is read from: the first of :data:`_START_KEYS` it has (the first when none)."""
+    return next((key for key in _START_KEYS if key in raw), _START_KEYS[0])
+
+
+def unreadable_start(span: Span, raw: dict[str, Any]) -> UnreadableStart | None:
+    """The span's start when it is written but is no time (``None`` when it was read, is 0 or is missing)."""
+    if span.start_ns:
+        return None
+    key = _start_key(raw)
+    value = raw.get(key)
+    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        return None
+    if isinstance(value, str) and value.strip().isdigit():  # "0": a zero, read as written
+        return None
+    return UnreadableStart(span, key, value)
+
+
 def is_span(record: dict[str, Any]) -> bool:
     """Whether a record is one span (OTLP's ``traceId``/``spanId``, or the SDK's ``context``)."""
     if "spanId" in record or "span_id" in record:
@@ -184,7 +225,7 @@ def read_span(raw: dict[str, Any], record: int, place: str | tuple[str, int], re
     trace = raw.get("traceId", raw.get("trace_id", context.get("trace_id")))
     span = raw.get("spanId", raw.get("span_id", context.get("span_id")))
     parent = raw.get("parentSpanId", raw.get("parent_span_id", raw.get("parent_id")))
-    start = raw.get("startTimeUnixNano", raw.get("start_time_unix_nano", raw.get("start_time")))
+    start = raw.get(_start_key(raw))
     end = raw.get("endTimeUnixNano", raw.get("end_time_unix_nano", raw.get("end_time")))
     events = tuple(  # most spans have none: the empty tuple is one shared object, an empty list is not
         Event(str(ev.get("name", "")), time_ns(ev.get("timeUnixNano", ev.get("time_unix_nano", ev.get("timestamp")))),
@@ -200,15 +241,23 @@ def read_span(raw: dict[str, Any], record: int, place: str | tuple[str, int], re
                 resource, order)
 
 
-def spans_of(record: int, raw: dict[str, Any], first_order: int) -> Iterator[Span | tuple[str, str]]:
+SpanItem = Span | UnreadableStart | tuple[str, str]
+"""What :func:`spans_of` yields: a span, a flaw of the span just yielded, or a part that is not a span."""
+
+
+def spans_of(record: int, raw: dict[str, Any], first_order: int) -> Iterator[SpanItem]:
     """The spans of one record: an OTLP document (or one of its ``resourceSpans`` chunks) or one span.
 
     Yields:
-        Each span; or ``(path, problem)`` for a part that is not a span where one was expected.
+        Each span, followed by its :class:`UnreadableStart` when its start time is not a time; or
+        ``(path, problem)`` for a part that is not a span where one was expected.
     """
     order = first_order
     if is_span(raw):
-        yield read_span(raw, record, "", {}, order)
+        one = read_span(raw, record, "", {}, order)
+        yield one
+        if not one.start_ns and (flaw := unreadable_start(one, raw)) is not None:
+            yield flaw
         return
     chunks = raw.get("resourceSpans", raw.get("resource_spans"))
     if isinstance(chunks, StreamedSpans):
@@ -229,6 +278,8 @@ def spans_of(record: int, raw: dict[str, Any], first_order: int) -> Iterator[Spa
                 yield (place_text(place), "is nested too deeply to be read")
                 continue
             yield read
+            if not read.start_ns and (flaw := unreadable_start(read, span)) is not None:
+                yield flaw
             order += 1
         return
     if not isinstance(chunks, list):
@@ -254,7 +305,10 @@ def spans_of(record: int, raw: dict[str, Any], first_order: int) -> Iterator[Spa
             for k, span in enumerate(spans):
                 where = f"{at}.{scopes_key}[{s}].spans[{k}]"
                 if isinstance(span, dict):
-                    yield read_span(span, record, where, resource, order)
+                    read = read_span(span, record, where, resource, order)
+                    yield read
+                    if not read.start_ns and (flaw := unreadable_start(read, span)) is not None:
+                        yield flaw
                     order += 1
                 else:
                     yield (where, "must be a span object")

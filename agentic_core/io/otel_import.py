@@ -170,6 +170,7 @@ class _Mapping:
         self.file, self.out, self.spool, self.tally, self.line_of = file, out, spool, tally, line_of
         self.groups = spool.groups()
         self.keys = list(self.groups)
+        out.issues.extend(self._split_issues())
         self.references = active_references()  # read now: the load that set it is still running
         self.joined: list[Issue] = []
         self.first_lines: list[int | None] = []
@@ -183,6 +184,37 @@ class _Mapping:
         self._closed = weakref.finalize(out, spool.close)  # and one nobody releases removes it when it goes
         if not self.keys:
             self.more(0)
+
+    def _split_issues(self) -> list[Issue]:
+        """A warning for the traces split by conversation id, and one for their spans placed by no id (each once,
+        at the first, with the count)."""
+        splits, out = self.spool.splits, []
+        if splits.first is not None:
+            trace, ids, position = splits.first
+            path, line = self._span_place(position, "gen_ai.conversation.id", "session.id")
+            more = f"; {plural(splits.traces, 'trace')} of this file were split alike" if splits.traces > 1 else ""
+            names = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            out.append(Issue("warning", self.file, None, path, f"trace {trace} names {len(ids)} conversation ids "
+                             f"({names}): it was split into one conversation per id, each span going to its own id, "
+                             f"else to its nearest ancestor's{more}", None, "nothing to do if the trace holds several "
+                             "conversations; else give its spans one gen_ai.conversation.id", line))
+        if splits.first_orphan is not None:
+            position, trace, conv = splits.first_orphan
+            path, line = self._span_place(position)
+            out.append(Issue("warning", self.file, None, path, f"names no conversation id, nor does any of its "
+                             f"ancestors, in trace {trace}, which names several: it went to the trace's first "
+                             f"conversation ({conv}); spans placed so in this file: {splits.orphans}", None,
+                             "set gen_ai.conversation.id on the trace's root span (or on this span)", line))
+        return out
+
+    def _span_place(self, position: int, *attrs: str) -> tuple[str, int | None]:
+        """A spooled span's place (or that of the first of ``attrs`` it has) and line; none if it cannot be read."""
+        try:
+            span = self.spool.peek(position)
+        except OSError:  # the temporary file failed: mapping reports it, this warning names the trace only
+            return "", None
+        key = next((a for a in attrs if a in span.attrs), None)
+        return span.path if key is None else span.attr_path(key), self.line_of(span.record)
 
     def more(self, stop: int) -> None:
         """Map the conversations up to index ``stop`` (what :meth:`Parsed.parse_until` calls)."""

@@ -17,13 +17,14 @@ import marshal
 import os
 import tempfile
 from array import array
+from dataclasses import dataclass
 from typing import IO, Any
 
 from agentic_core.io.bounded_read import read_at
 from agentic_core.io.otel_messages import conversation_id
 from agentic_core.io.otel_spans import Event, Span
 
-__all__ = ["SPILL_FROM", "SpanSpool"]
+__all__ = ["SPILL_FROM", "SpanSpool", "Splits"]
 
 SPILL_FROM = 64 * 1024 * 1024
 """Estimated bytes of span text held in memory before the spool starts writing spans to the disk."""
@@ -44,6 +45,36 @@ def _weight(span: Span) -> int:
             if isinstance(value, str):
                 size += len(value)
     return size
+
+
+@dataclass
+class Splits:
+    """Traces whose spans name several conversation ids, split into one conversation per id: counted, and the
+    first kept (for one warning each), never one note per trace or span.
+
+    Attributes:
+        traces: How many traces were split.
+        first: The first such trace: its id, its conversation ids (file order) and the position of its first
+            span naming an id other than the first.
+        orphans: Spans of such traces with no conversation id on them or their ancestors (given the trace's
+            first id).
+        first_orphan: The first of them: its position, its trace and the conversation it was given.
+    """
+
+    traces: int = 0
+    first: tuple[str, list[str], int] | None = None
+    orphans: int = 0
+    first_orphan: tuple[int, str, str] | None = None
+
+    def see(self, trace: str, ids: list[str], position: int) -> None:
+        """Count one split trace."""
+        self.traces += 1
+        self.first = self.first or (trace, ids, position)
+
+    def unplaced(self, position: int, trace: str, conversation: str) -> None:
+        """Count one span placed by no id of its own or of an ancestor."""
+        self.orphans += 1
+        self.first_orphan = self.first_orphan or (position, trace, conversation)
 
 
 class SpanSpool:
@@ -68,6 +99,7 @@ class SpanSpool:
         self._written = 0
         self._resources: list[dict[str, Any]] = []  # resources are shared by many spans: written once each
         self._resource_index: dict[Any, int] = {}  # kept alive in _resources, so an id is never reused
+        self.splits = Splits()
 
     def __enter__(self) -> SpanSpool:
         return self
@@ -101,18 +133,75 @@ class SpanSpool:
         self._encode(position, span)
 
     def groups(self) -> dict[str, list[int]]:
-        """Span positions by conversation id (a trace's id when none of its spans names one), in file order."""
+        """Span positions by conversation id (a trace's id when none of its spans names one), in file order.
+
+        A trace whose spans name several conversation ids is split (:meth:`_split`): each span goes to its own
+        id, a span without one to its nearest ancestor's; :attr:`splits` counts what was split.
+        """
         self._flush()
         trace_conv: dict[str, str] = {}
+        several: dict[str, list[int]] = {}  # traces naming more than one conversation id: their spans
         for trace, conv in zip(self._traces, self._conversations, strict=True):
-            if conv is not None and trace not in trace_conv:
-                trace_conv[trace] = conv
+            if conv is not None and trace_conv.setdefault(trace, conv) != conv:
+                several[trace] = []
+        if several:
+            for position, trace in enumerate(self._traces):
+                if trace in several:
+                    several[trace].append(position)
+            for trace, positions in several.items():
+                for position, conv in self._split(trace, positions, trace_conv[trace]).items():
+                    self._conversations[position] = conv  # no second table: memory stays one trace's
         groups: dict[str, list[int]] = {}
-        for position, trace in enumerate(self._traces):
-            groups.setdefault(trace_conv.get(trace, trace or "no-trace-id"), []).append(position)
+        for position, (trace, conv) in enumerate(zip(self._traces, self._conversations, strict=True)):
+            key = (conv if trace in several else None) or trace_conv.get(trace, trace or "no-trace-id")
+            groups.setdefault(key, []).append(position)
         self._traces = []  # grouping was their only use
         self._conversations = []
         return groups
+
+    def _split(self, trace: str, positions: list[int], first: str) -> dict[int, str]:
+        """The conversation of each span of a trace naming several: its own id, else its nearest ancestor's,
+        else the trace's first id (in file order). Linear: each span's walk up stops at a span already placed."""
+        placed: dict[int, str] = {p: c for p in positions if (c := self._conversations[p]) is not None}
+        ids = list(dict.fromkeys(placed.values()))
+        self.splits.see(trace, ids, next(p for p, c in placed.items() if c != first))
+        parents: dict[int, str] = {}
+        by_id: dict[str, int] = {}  # a repeated id names its first span, as the conversation's tree does
+        try:  # one trace's spans at a time, let go once placed
+            for p in positions:
+                span = self.peek(p)
+                parents[p] = span.parent_id
+                if span.span_id:
+                    by_id.setdefault(span.span_id, p)
+        except OSError:  # the temporary file failed: spans go by their own id only (mapping reports the file)
+            parents.clear()
+        for position in positions:
+            walk: list[int] = []
+            seen: set[int] = set()
+            node: int | None = position
+            while node is not None and node not in placed and node not in seen:
+                seen.add(node)
+                walk.append(node)
+                parent = parents.get(node)
+                node = by_id.get(parent) if parent else None
+            found = placed.get(node) if node is not None else None
+            for item in walk:
+                if found is None:
+                    self.splits.unplaced(item, trace, first)
+                placed[item] = found or first
+        return placed
+
+    def peek(self, position: int) -> Span:
+        """The span at ``position``, left in the spool (read back from the disk if it went there).
+
+        Raises:
+            OSError: The temporary file cannot be read back.
+        """
+        held = self._held.get(position)
+        if held is not None:
+            return held
+        assert self._file is not None
+        return self._decode(read_at(self._file, self._offsets[position], self._lengths[position]))
 
     def spans(self, positions: list[int]) -> list[Span]:
         """The spans at ``positions`` (from :meth:`groups`), read back from the disk where they went.

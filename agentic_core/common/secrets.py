@@ -256,4 +256,5 @@ def mask_request_target(target: str, secrets: Iterable[str | SecretStr | None] =
         plain = secret_text(secret)
         if plain is not None and len(plain) >= _MIN_SECRET_CHARS:
             forms.extend((plain, quote(plain), quote(plain, safe=""), quote_plus(plain)))
-    return mask_secrets(target, sorted(set(forms), key=len, reverse=True))
+    longest_first: list[str] = sorted(set(forms), key=len, reverse=True)  # a secret holding another is masked whole
+    return mask_secrets(target, longest_first)

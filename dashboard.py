@@ -12,6 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from agentic_core import AgenticError
+from ui.format import md_text
 from ui.housekeeping import remember_script_module, start_housekeeping
 from ui.run_job import current_job, settle_job
 from ui.state import ensure_run, get_data, running_via_app
@@ -90,9 +91,9 @@ with running_via_app():
 
     data = get_data()
     with st.sidebar:
-        st.caption(f"**Run:** {run.data_name}  \n**Judge:** {run.judge_label}")
+        st.caption(f"**Run:** {md_text(run.data_name)}  \n**Judge:** {md_text(run.judge_label)}")
         if data is not None and data.name != run.data_name:
-            st.caption(f":orange[Loaded but not run yet: {data.name}] (see Run)")
+            st.caption(f":orange[Loaded but not run yet: {md_text(data.name)}] (see Run)")
         job = current_job()
         if job is not None and job.running:
             # No count here: the sidebar is not redrawn while the Run page's progress is.

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core import AgenticError
+from agentic_core.common import md_code
 from agentic_core.io import (
     DEFAULT_FORMAT,
     FORMAT_CHOICES,
@@ -214,7 +215,8 @@ if data is not None and data.report.conversations:
     )
     conv = data.report.conversations[int(index)]
     st.caption(
-        f"Record {int(index)}: session_id {conv.session_id!r}, assistant_id {conv.assistant_id!r}. Strings over "
+        f"Record {int(index)}: session_id {md_code(conv.session_id)}, assistant_id {md_code(conv.assistant_id)}. "
+        f"Strings over "
         f"{VIEW_MAX_CHARS:,} characters and nesting deeper than {VIEW_MAX_DEPTH} levels are shortened here."
     )
     st.json(record_view(conv), expanded=2)

@@ -114,8 +114,8 @@ show_notice()
 
 st.title("Explorer")
 st.caption(
-    f"{run.data_name} — judged by {run.judge_label}. Conversations failing first (incorrect, then unscored, "
-    f"then correct) under the current settings: answer threshold {settings.threshold:.2f}"
+    f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}. Conversations failing first (incorrect, then "
+    f"unscored, then correct) under the current settings: answer threshold {settings.threshold:.2f}"
     + (", tool use required" if settings.require_tool_correctness else "")
     + "."
 )

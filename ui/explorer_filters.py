@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from agentic_core.common import ExplorerCols
+from agentic_core.common import ExplorerCols, md_code, md_text
 from agentic_core.report import (
     CONVERSATION_PARAM,
     PAGE_PARAMS,
@@ -75,8 +75,8 @@ def apply_link(run: ActiveRun, tables: dict[str, Any], choices: dict[str, list[s
         linked_row = resolve_conversation(tables["index"][ExplorerCols.SESSION_ID], wanted)
         if linked_row is None:
             messages.append(
-                f"The link's conversation `{wanted}` is not in this run ({run.data_name}): pick one from the list "
-                "below, or open the run it belongs to from the **History** page."
+                f"The link's conversation {md_code(wanted)} is not in this run ({md_text(run.data_name)}): pick one "
+                "from the list below, or open the run it belongs to from the **History** page."
             )
         else:
             st.session_state["conversation"] = linked_row

@@ -25,6 +25,7 @@ from agentic_core.service.config import (
     DEFAULT_OFFLINE_WORKERS,
     DEFAULT_REQUEST_DEADLINE_S,
     MIB,
+    token_rule_broken,
 )
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -122,6 +123,15 @@ def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 "must name an environment variable holding the token; it is unset or empty",
                 args.token_env,
                 f"export {args.token_env}=$(python -c 'import secrets; print(secrets.token_urlsafe(32))') first",
+            )
+        broken = token_rule_broken(token)
+        if broken is not None:  # refused here, not on every request: a client could never send it
+            raise SettingsError(
+                "--token-env",
+                f"must name a variable holding a token a client can send; its token {broken}",
+                args.token_env,
+                f"set {args.token_env} to printable text, such as "
+                "$(python -c 'import secrets; print(secrets.token_urlsafe(32))')",
             )
     config = ServiceConfig.build(
         **keywords_from(

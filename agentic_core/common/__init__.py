@@ -1,5 +1,5 @@
 """Leaves every layer may use: the pass rule, wording, whole-file writes, secret masking, GC pauses, lazy sequences,
-the run's frames' column names.
+the run's frames' column names, data values in Markdown.
 
 This face is what callers outside the core use; inside it, modules import the leaf they need directly.
 Eager: each leaf imports only the standard library, numpy or pydantic.
@@ -17,12 +17,13 @@ from agentic_core.common.frame_columns import (
     StatCols,
 )
 from agentic_core.common.gc_control import gc_paused, release_memory, trim_memory
+from agentic_core.common.markdown_text import md_code, md_text
 from agentic_core.common.passing import reaches
 from agentic_core.common.secrets import mask_known, mask_secrets, redact, register_secret
 from agentic_core.common.wording import plural, sentence_case
 
 __all__ = [
     "AgenticCols", "ConversationCols", "ExplorerCols", "GroupCols", "InteractionCols", "OutputError", "ResultCols",
-    "ShrinkageCols", "StatCols", "gc_paused", "mask_known", "mask_secrets", "plural", "reaches", "redact",
-    "register_secret", "release_memory", "sentence_case", "trim_memory", "write_atomic",
+    "ShrinkageCols", "StatCols", "gc_paused", "mask_known", "mask_secrets", "md_code", "md_text", "plural", "reaches",
+    "redact", "register_secret", "release_memory", "sentence_case", "trim_memory", "write_atomic",
 ]  # fmt: skip

@@ -20,6 +20,7 @@ import re
 import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
+from urllib.parse import quote, quote_plus, unquote_plus
 
 from pydantic import SecretStr
 
@@ -213,3 +214,47 @@ def json_holds_secret(text: str, secrets: Iterable[str | SecretStr | None]) -> b
         if any(form in text for form in forms):
             return True
     return False
+
+
+# -- request targets in log lines ----------------------------------------------------------------
+
+# Query parameters whose name says they carry a credential, besides those is_secret_key names
+# (access_token, api_key, password, ...): the short names API gateways and signed URLs use.
+_QUERY_SECRET_NAME = re.compile(r"^(?:x-)?(?:key|auth|sig|signature|jwt|bearer|pass|pwd)$", re.I)
+
+
+def is_query_secret(name: str) -> bool:
+    """True for query parameter names that usually carry a credential (``token``, ``api_key``, ``key``, ``sig``)."""
+    return is_secret_key(name) or _QUERY_SECRET_NAME.match(name) is not None
+
+
+def mask_request_target(target: str, secrets: Iterable[str | SecretStr | None] = ()) -> str:
+    """A request target (path and query string, as a server's access log writes it) fit for a log line.
+
+    A client may put the server's bearer token in the URL (``/run?token=...``), where an access
+    log would keep it. The value of every credential-looking query parameter (see
+    :func:`is_query_secret`; names read percent-decoded) becomes :data:`MASK`, the name kept so
+    the line still says what was sent; each of ``secrets`` is masked anywhere in the target, as
+    written or percent-encoded (a token in the path).
+
+    Args:
+        target: ``/path?query``; text without ``?`` has no query.
+        secrets: Secrets to mask wherever they appear (plain or ``SecretStr``; short ones ignored).
+
+    Returns:
+        The target with those values masked; everything else unchanged.
+    """
+    path, sep, query = target.partition("?")
+    if sep:
+        parts = []
+        for part in query.split("&"):
+            name, eq, _value = part.partition("=")
+            parts.append(f"{name}={MASK}" if eq and is_query_secret(unquote_plus(name)) else part)
+        target = f"{path}?{'&'.join(parts)}"
+    forms: list[str] = []
+    for secret in secrets:
+        plain = secret_text(secret)
+        if plain is not None and len(plain) >= _MIN_SECRET_CHARS:
+            forms.extend((plain, quote(plain), quote(plain, safe=""), quote_plus(plain)))
+    longest_first: list[str] = sorted(set(forms), key=len, reverse=True)  # a secret holding another is masked whole
+    return mask_secrets(target, longest_first)

@@ -22,6 +22,7 @@ import pandas as pd
 from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.analysis.calibration import run_verdicts
 from agentic_core.common.frame_columns import STATUSES, ConversationCols, ExplorerCols, InteractionCols, ResultCols
+from agentic_core.common.markdown_text import md_code
 from agentic_core.result import EvaluationResult
 
 TOOL_DIMENSIONS = ("selection", "parameters", "sequence", "utilization", "overall")
@@ -267,8 +268,8 @@ def filters_from_query(
                 if accepted is not None:
                     unknown = [x for x in items if x not in accepted]
                     if unknown:
-                        shown = ", ".join(accepted[:12]) + (" …" if len(accepted) > 12 else "")
-                        raise ValueError(f"{', '.join(map(repr, unknown))} not in this run (it has: {shown})")
+                        shown = md_code(", ".join(accepted[:12])) + (" …" if len(accepted) > 12 else "")
+                        raise ValueError(f"{', '.join(map(md_code, unknown))} not in this run (it has: {shown})")
                 values[name] = items
             elif name == "tool_dimension":
                 if text not in TOOL_DIMENSIONS:
@@ -283,7 +284,7 @@ def filters_from_query(
             else:
                 values[name] = text
         except ValueError as exc:
-            messages.append(f"The link's `{param}={text}` was ignored: {exc}.")
+            messages.append(f"The link's {md_code(f'{param}={text}')} was ignored: {exc}.")
     filters = replace(DEFAULT_FILTERS, **values)
     if filters.score_min > filters.score_max:
         messages.append(

@@ -30,6 +30,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect
 
 from agentic_core.errors import AgenticError, RequestError
+from agentic_core.service.access_log import mask_access_log
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.guard import Guard
 from agentic_core.service.models import ErrorResponse, Health, RunRequest, RunResponse
@@ -186,6 +187,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     """
     service = Service(config)
     settings = service.config
+    mask_access_log(settings.token)  # a client's ?token=... in the URL never reaches the access log
     app = FastAPI(title="Agent-evaluation workbench endpoint", version=__version__, description=_DESCRIPTION)
     app.state.service = service
     lanes = _Lanes(anyio.CapacityLimiter(settings.max_llm_requests), anyio.CapacityLimiter(settings.offline_workers))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
@@ -34,6 +35,31 @@ _ORIGIN = re.compile(r"^https?://[^/\s?#]+$")
 _TRUE = ("1", "true", "yes", "on")
 
 
+def token_rule_broken(token: str) -> str | None:
+    """The rule a bearer token breaks, or ``None`` when a client can send it.
+
+    Any Unicode text is accepted (the guard compares its UTF-8 bytes, and its Latin-1 bytes when it
+    has them, see :mod:`agentic_core.service.guard`), but not what no header can carry: nothing,
+    control characters (a line break ends a header), whitespace at either end (clients and the
+    guard strip it) or text that is not Unicode (an environment variable holding bytes that are not
+    UTF-8 reads as lone surrogates).
+
+    Args:
+        token: The token as configured (never shown in a message).
+    """
+    if not token.strip():
+        return "must not be empty (leave it unset for no authentication)"
+    try:
+        token.encode("utf-8")
+    except UnicodeEncodeError:
+        return "must be UTF-8 text (the environment variable holds bytes that are not UTF-8)"
+    if token != token.strip():
+        return "must not start or end with whitespace (clients strip it from the header)"
+    if any(unicodedata.category(c) == "Cc" for c in token):
+        return "must not hold control characters such as a line break (an HTTP header cannot carry them)"
+    return None
+
+
 class ServiceConfig(BaseModel):
     """How the endpoint serves requests.
 
@@ -53,7 +79,8 @@ class ServiceConfig(BaseModel):
             Never used for a request that names its own ``base_url``.
         token: When set, every request except ``GET /health`` must carry
             ``Authorization: Bearer <token>`` (otherwise 401). ``serve --token-env NAME`` reads it
-            from an environment variable, so it never appears on a command line.
+            from an environment variable, so it never appears on a command line. Any Unicode text
+            a header can carry (see :func:`token_rule_broken`); sent UTF-8-encoded (or Latin-1).
         allowed_origins: Web origins (``https://host:port``) whose pages may call the endpoint.
             A request with an ``Origin`` header that is neither the server's own address nor
             listed is refused (403): without this, any web page a user opens could post to a
@@ -90,8 +117,9 @@ class ServiceConfig(BaseModel):
     @field_validator("token")
     @classmethod
     def _token(cls, v: SecretStr | None) -> SecretStr | None:
-        if v is not None and not v.get_secret_value().strip():
-            raise ValueError("must not be empty (leave it unset for no authentication)")
+        broken = None if v is None else token_rule_broken(v.get_secret_value())
+        if broken is not None:
+            raise ValueError(broken)
         return v
 
     @field_validator("allowed_origins", mode="before")
@@ -124,8 +152,10 @@ class ServiceConfig(BaseModel):
             name = ".".join(str(p) for p in err["loc"]) or "service settings"
             # The token's value is never shown, not even a wrong one.
             value = None if name == "token" else err.get("input")
+            rule = err["msg"].removeprefix("Value error, ")  # pydantic's prefix of a validator's own rule
             raise SettingsError(
-                name, err["msg"].lower(), value, "see `python -m agentic_core serve --help`", show=name != "token"
+                name, rule[:1].lower() + rule[1:], value, "see `python -m agentic_core serve --help`",
+                show=name != "token",
             ) from None
 
     @classmethod

@@ -435,3 +435,32 @@ def request_judge(connector: dict[str, Any] | None, run_config: RunConfig, confi
     return connector_judge(
         connector, config, run_config.use_structured_output, run_config.concurrency, run_config.max_tokens
     )
+
+
+def nothing_scored_fix(chosen: ConnectorJudge, failed: bool) -> tuple[int, str]:
+    """The status and the fix of a request whose judge scored no interaction.
+
+    A model behind a connector that failed everywhere is a gateway failure (502: its model, key or
+    base_url); without a connector no model, key or base_url exists, so the offline judge's
+    failure is about the data it was given (422, and the first reason names what is wrong).
+
+    Args:
+        chosen: The request's judge (``class_path`` set when a connector was sent).
+        failed: Whether the judge failed on some interaction (otherwise it abstained on all).
+    """
+    from agentic_core.judges.registry import JUDGES
+
+    if chosen.class_path is not None:  # an LLM judge, alone or in the cascade
+        if failed:
+            return 502, "check the connector's model, key and base_url"
+        return 422, "use a connector model that gives verdicts, or set config.unscored_as_incorrect"
+    if failed:
+        offline = ", ".join(n for n, info in JUDGES.items() if info.offline)
+        return 422, (
+            f"the {chosen.source} could not judge this data: fix what the first reason names, choose another "
+            f"offline judge with config.judge ({offline}), or send a connector for an LLM judge"
+        )
+    return 422, (
+        "send a connector with config.judge 'cascade' (its LLM judges what the offline judge is unsure of) "
+        "or an LLM judge, or set config.unscored_as_incorrect"
+    )

@@ -10,16 +10,19 @@ needs no CORS preflight), and the server would judge it, with the operator's key
   the ``Host`` header a rebinding DNS name controls) nor configured in ``allowed_origins`` is
   refused with 403. Without ``Origin`` the caller is not a browser page (curl, a script, CI).
 * **Token.** With a token configured, every request except ``GET /health`` needs
-  ``Authorization: Bearer <token>`` (401 otherwise), compared in constant time.
+  ``Authorization: Bearer <token>`` (401 otherwise), compared in constant time; a non-ASCII
+  token is accepted sent as UTF-8 (or Latin-1).
 * **Content type.** ``POST`` bodies must be ``application/json`` (415 otherwise): a page can send
   that type cross-origin only after a preflight, which the origin rule answers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 from typing import Any
 
+from pydantic import SecretStr
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agentic_core.errors import RequestError
@@ -49,11 +52,32 @@ def own_origins(scope: Scope) -> set[str]:
     return {f"{scheme}://{h}:{port}" for h in hosts}
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def _raw_header(scope: Scope, name: bytes) -> bytes | None:
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
-            return bytes(value).decode("latin-1")
+            return bytes(value)
     return None
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    raw = _raw_header(scope, name)
+    return None if raw is None else raw.decode("latin-1")
+
+
+def token_matches(given: bytes, token: SecretStr) -> bool:
+    """Whether ``given`` (a header's raw bytes) is ``token``, compared in constant time.
+
+    Header bytes have no declared encoding: curl and most clients send a non-ASCII token as
+    UTF-8, Python's ``http.client`` (``requests``) as Latin-1. Both encodings of the one token are
+    accepted; decoding the header as Latin-1 and comparing UTF-8 (as before) accepted only the
+    second.
+    """
+    text = token.get_secret_value()
+    expected = {text.encode("utf-8")}
+    with contextlib.suppress(UnicodeEncodeError):  # characters past U+00FF have no Latin-1 form
+        expected.add(text.encode("latin-1"))
+    # compare_digest for each form, every time: the time taken does not say how much of a guess was right.
+    return any([hmac.compare_digest(given, form) for form in expected])
 
 
 def _origin_error(origin: str) -> RequestError:
@@ -103,11 +127,9 @@ def check_request(scope: Scope, config: ServiceConfig) -> RequestError | None:
         if cleaned not in config.allowed_origins and cleaned not in own_origins(scope):
             return _origin_error(origin)
     if config.token is not None and scope.get("path") not in _OPEN_PATHS:
-        given = _header(scope, b"authorization") or ""
-        scheme, _, token = given.strip().partition(" ")
-        expected = config.token.get_secret_value().encode("utf-8")
-        # compare_digest: the time taken does not say how much of a guess was right.
-        if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode("utf-8"), expected):
+        given = _raw_header(scope, b"authorization") or b""
+        scheme, _, token = given.strip().partition(b" ")
+        if scheme.lower() != b"bearer" or not token_matches(token.strip(), config.token):
             return _token_error(bool(given))
     if scope.get("method") == "POST":
         content_type = _header(scope, b"content-type")

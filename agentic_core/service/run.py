@@ -34,7 +34,7 @@ from agentic_core.io.parse import loads_json
 from agentic_core.io.unknown_keys import close_match
 from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.service.config import ServiceConfig
-from agentic_core.service.connector import allowed_class_paths, request_judge
+from agentic_core.service.connector import allowed_class_paths, nothing_scored_fix, request_judge
 from agentic_core.service.deadline import judge_within
 from agentic_core.service.models import Health, Problem, RunConfig
 from agentic_core.service.objects import json_object
@@ -426,11 +426,7 @@ class Service:
         counts = verdict_counts(result)
         if counts.judged == 0:
             # Every verdict an abstention is no gateway failure: the data needs a judge that can decide.
-            status, fix = (502, "check the connector's model, key and base_url") if counts.failed else (
-                422,
-                "send a connector with config.judge 'cascade' (its LLM judges what the offline judge is unsure of) "
-                "or an LLM judge, or set config.unscored_as_incorrect",
-            )
+            status, fix = nothing_scored_fix(chosen, counts.failed > 0)
             raise _Refused(
                 status, mask_known(f"judge: {why_nothing_scored(result)}. Fix: {fix}", secrets + chosen.secrets), []
             )

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from urllib.parse import quote_plus
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import SecretStr
 
 from agentic_core.common import secrets
@@ -13,8 +16,10 @@ from agentic_core.common.secrets import (
     MASK,
     MAX_REGISTERED_SECRETS,
     environment_secrets,
+    is_query_secret,
     known_secrets,
     mask_known,
+    mask_request_target,
     mask_values,
     register_secret,
 )
@@ -92,3 +97,40 @@ def test_a_secret_that_json_escapes_is_still_found_and_masked(key: str) -> None:
     answer = ServiceReply(200, body, (SecretStr(key),)).json_text()
     assert json.loads(answer)["reasoning"] == f"the judge said {MASK} twice: {MASK}"
     assert not secrets.json_holds_secret(json.dumps({"reasoning": "nothing here"}), [key])
+
+
+# -- request targets in log lines ------------------------------------------------------------------
+
+_CREDENTIAL_NAMES = ["token", "access_token", "api_key", "apikey", "X-Api-Key", "key", "sig", "password", "auth"]
+
+
+@given(
+    name=st.sampled_from(_CREDENTIAL_NAMES),
+    value=st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=30),
+)
+def test_a_credential_parameters_value_is_masked_whatever_it_holds(name: str, value: str) -> None:
+    target = f"/run?page=2&{name}={quote_plus(value)}&verbose=1"
+    # The expected line written out independently: the other parameters as sent, the value masked.
+    assert mask_request_target(target) == f"/run?page=2&{name}={MASK}&verbose=1"
+
+
+@pytest.mark.parametrize(
+    ("target", "shown"),
+    [
+        ("/health", "/health"),
+        ("/run?page=2&verbose=true&monkey=1", "/run?page=2&verbose=true&monkey=1"),  # nothing credential-looking
+        ("/run?%74oken=abc", f"/run?%74oken={MASK}"),  # the name percent-encoded
+        ("/run?token", "/run?token"),  # a name without a value: nothing to hide
+        ("/run?q=tok-SERVER-secret-1", f"/run?q={MASK}"),  # the known secret, by value
+        ("/docs/tok-SERVER-secret-1", f"/docs/{MASK}"),  # in the path
+        ("/docs/tok%2DSERVER%2Dsecret%2D1", "/docs/tok%2DSERVER%2Dsecret%2D1"),  # quote() never writes %2D
+        ("/docs/a%20b%2Fc-SERVER", f"/docs/{MASK}"),  # percent-encoded as a path writes it
+    ],
+)
+def test_request_targets(target: str, shown: str) -> None:
+    assert mask_request_target(target, [SecretStr("tok-SERVER-secret-1"), "a b/c-SERVER"]) == shown
+
+
+def test_query_secret_names() -> None:
+    assert all(is_query_secret(n) for n in _CREDENTIAL_NAMES)
+    assert not any(is_query_secret(n) for n in ("page", "keyword", "monkey", "signal", "passage", "q"))

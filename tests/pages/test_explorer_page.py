@@ -144,6 +144,8 @@ def test_data_values_are_shown_as_text_never_as_markdown(
     """A qa_id, a session id, a note or a tool parameter holding Markdown image syntax fetches nothing."""
     from markdown_it import MarkdownIt
 
+    from agentic_core.common.markdown_text import WORD_JOINER
+
     image = "![x](http://attacker.invalid/p.png)"
     record = {
         "session_id": f"s {image}",
@@ -173,5 +175,6 @@ def test_data_values_are_shown_as_text_never_as_markdown(
         return [str(src) for src in found]
 
     bodies = [m.value for m in [*at.markdown, *at.caption, *at.subheader, *at.warning, *at.error]]
-    assert any(image in body.replace("\\", "") for body in bodies)  # the values are on the page...
+    # the values are on the page (escaped, and with an invisible word joiner breaking the URL's autolink)...
+    assert any(image in body.replace("\\", "").replace(WORD_JOINER, "") for body in bodies)
     assert [src for body in bodies for src in images(body)] == []  # ...as text, never as an image

@@ -6,6 +6,7 @@ import pytest
 
 from agentic_core.io.samples import SAMPLES
 from tests.pages.conftest import OpenApp
+from ui.format import md_text
 
 PAGES = {
     "pages/overview.py": "Overview",
@@ -30,5 +31,5 @@ def test_page_renders_on_sample(path: str, sample: str, open_app: OpenApp) -> No
     assert not at.exception, f"{path} on {sample}: {[e.value for e in at.exception]}"
     assert not at.error, f"{path} on {sample}: {[e.value for e in at.error]}"
     assert PAGES[path] in [t.value for t in at.title], f"{path} on {sample} has no '{PAGES[path]}' title"
-    # The shared sidebar names the run on every page.
-    assert any(SAMPLES[sample].file in c.value for c in at.sidebar.caption), path
+    # The shared sidebar names the run on every page (as text: the file name's underscores escaped).
+    assert any(md_text(SAMPLES[sample].file) in c.value for c in at.sidebar.caption), path

@@ -169,6 +169,7 @@ def test_a_model_that_refuses_every_call_is_a_502_without_the_key(
     doc = response.json()
     assert doc["success"] is False and "failed on all 4 interaction(s)" in doc["error"]
     assert FAKE_KEY not in response.text and FAKE_KEY not in caplog.text
+    assert "check the connector's model, key and base_url" in doc["error"]
 
 
 def test_concurrent_requests(live_server: LiveServer, seed_request: dict[str, Any]) -> None:

@@ -113,11 +113,11 @@ def active_sentence(name: str, n_conv: int, n_int: int, judged_by: str | None) -
     """The status line of the active data: already judged (by whom) or waiting for a run."""
     if judged_by is not None:
         return (
-            f"Active data: **{name}** — {n_conv:,} conversations, {n_int:,} interactions. "
-            f"It already has a run (judged by {judged_by}): its results are on Overview. "
+            f"Active data: **{md_text(name)}** — {n_conv:,} conversations, {n_int:,} interactions. "
+            f"It already has a run (judged by {md_text(judged_by)}): its results are on Overview. "
             "Go to Run to judge it again with another judge."
         )
-    return f"Loaded {n_conv:,} conversations ({n_int:,} interactions) from **{name}** — go to Run to evaluate."
+    return f"Loaded {n_conv:,} conversations ({n_int:,} interactions) from **{md_text(name)}** — go to Run to evaluate."
 
 
 def preview_caption(table: pd.DataFrame) -> str:

@@ -74,6 +74,11 @@ BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{
 """The progress bar: share, bar, count and times; no items-per-second figure."""
 
 
+def _is_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty()) if callable(isatty) else False
+
+
 def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
     if not enabled:
         return None, None
@@ -86,7 +91,12 @@ def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
         if bar is None:
             # No rate: answers read from the cache arrive all at once, and done / elapsed then showed
             # tens of millions of items a second. Created at the first count, so "0%" is drawn once.
-            bar = tqdm(total=total, desc="judging", unit="item", file=stream, leave=False, bar_format=BAR_FORMAT)
+            # A terminal redraws the bar in place and clears it at the end; any other stream (a pipe, a CI log)
+            # keeps the last state and ends it with a newline, else the next message would share its line.
+            bar = tqdm(
+                total=total, desc="judging", unit="item", file=stream, leave=not _is_terminal(stream),
+                bar_format=BAR_FORMAT,
+            )  # fmt: skip
             if done == 0:
                 return
         if done != bar.n:

@@ -313,7 +313,14 @@ def _outcome(
     counts = verdict_counts(result)
     failed = counts.failed
     counted = "counted as incorrect" if settings.unscored_as_incorrect else "excluded"
-    if counts.judged == 0:
+    if counts.judged == 0 and result.agentic is not None and result.agentic.tool_metrics_only():
+        # Tool metrics need no answer judge: samples without reference answers are still evaluated.
+        print(
+            f"note: no answer was scored: the judge {why_nothing_scored(result)}. Only tool metrics were asked "
+            f"for (--metrics {','.join(result.agentic.metrics)}), and they need no answer judge.",
+            file=stderr,
+        )
+    elif counts.judged == 0:
         fix = (
             "Fix the judge's configuration or choose another judge."
             if failed
@@ -322,7 +329,7 @@ def _outcome(
         )
         print(f"error: nothing could be scored: the judge {why_nothing_scored(result)}. {fix}", file=stderr)
         return EXIT_NOTHING_SCORED
-    if failed:
+    elif failed:
         print(
             f"{failed} interaction(s) unscored by the judge ({counted}); "
             "see judge_reasoning in the JSON or the interactions CSV.",

@@ -13,6 +13,7 @@ import argparse
 from agentic_core.cli.calibrate_options import add_calibrate_parser
 from agentic_core.cli.engine_options import add_engine_options
 from agentic_core.cli.gate_options import EXIT_GATE, add_compare_parser, add_gate_options
+from agentic_core.cli.llm_option_types import llm_option_help, llm_option_type
 from agentic_core.cli.metric_options import add_metric_options
 from agentic_core.cli.plan_command import add_plan_parser
 from agentic_core.cli.runs_command import add_runs_parser
@@ -120,14 +121,10 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
     j.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
     j.add_argument("--api-key-env", help="name of the environment variable holding the API key")
     for option in LLM_OPTIONS.values():
-        default = option.default
         j.add_argument(
-            option.flag,
-            dest=option.name,
-            type=int if isinstance(default, int) else float,
-            default=default,
-            help=f"{option.help} (default: {'no limit' if default is None else f'{default:g}'})",
-        )
+            option.flag, dest=option.name, type=llm_option_type(option), default=option.default,
+            help=llm_option_help(option),
+        )  # fmt: skip
     j.add_argument("--structured-output", choices=STRUCTURED_MODES, default="auto", help=STRUCTURED_HELP)
     j.add_argument("--cache", choices=list(CACHE_MODES), default="use", help="judge cache mode")
     j.add_argument("--cache-path", help="judge cache file (default: the user cache directory)")

@@ -56,3 +56,38 @@ def test_the_contract_option_names_are_all_there() -> None:
         "--unscored-as-incorrect", "--out", "--json", "--strict", "--no-progress",
     ]
     assert set(contract) <= set(ACTIONS)
+
+
+def _refusal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exc:
+        build_parser().parse_args(argv)
+    assert exc.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["evaluate", "data.jsonl"], ["calibrate", "data.jsonl"]])
+def test_max_tokens_takes_the_endpoints_bounds(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from agentic_core.errors import JudgeConfigError
+    from agentic_core.service import ServiceConfig
+    from agentic_core.service.connector import connector_judge
+
+    limits = LLM_OPTIONS["max_tokens"]
+    low, high = int(limits.minimum), int(limits.maximum)
+    assert (low, high) == (16, 32_768)  # the bounds: the endpoint's
+    for inside in (low, high):
+        assert build_parser().parse_args([*command, "--max-tokens", str(inside)]).max_tokens == inside
+    for outside in (str(low - 1), str(high + 1), "0", "-5", "512.5", "lots"):
+        err = _refusal([*command, "--max-tokens", outside], capsys)
+        assert f"argument --max-tokens: must be a whole number in [{low}, {high}]" in err, err
+        shown = int(outside) if outside.lstrip("-").isdigit() else outside  # text that is no whole number: as given
+        assert f"(got {shown!r})" in err, err
+    # The endpoint refuses the same values with the same range (one table: LLM_OPTIONS).
+    connector = {"class_path": "langchain_openai.ChatOpenAI", "params": {"model": "m-1", "api_key": "sk-test"}}
+    for outside in (low - 1, high + 1):
+        with pytest.raises(JudgeConfigError, match=rf"config\.max_tokens: must be a whole number in \[{low}, {high}\]"):
+            connector_judge(connector, ServiceConfig(), None, None, outside)
+
+
+def test_the_other_llm_options_keep_their_number_types() -> None:
+    args = build_parser().parse_args(["evaluate", "d.jsonl", "--concurrency", "300", "--timeout", "0.5", "--rps", "2"])
+    assert (args.concurrency, args.timeout_s, args.rps) == (300, 0.5, 2.0)  # checked when the judge is built

@@ -107,6 +107,33 @@ def test_console_script_is_the_cli_with_its_own_name(capsys: pytest.CaptureFixtu
         assert command in out
 
 
+def _ruff(folder: Path) -> subprocess.CompletedProcess[str]:
+    """``ruff check .`` in ``folder``, with the pyproject.toml found there."""
+    return subprocess.run([sys.executable, "-m", "ruff", "check", ".", "--no-cache", "--output-format", "concise"],
+                          cwd=folder, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_what_building_leaves_in_a_clone_is_ignored_by_ruff_and_git(tmp_path: Path) -> None:
+    # `pip install .` and `pip wheel .` leave build/ (copies of the sources, outside ruff's per-file rules: the
+    # dashboard's copies failed the lint with 200 banned imports), `python -m build` leaves dist/.
+    shutil.copy2(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    page = (ROOT / "pages" / "run.py").read_text(encoding="utf-8")  # imports streamlit and ui: banned elsewhere
+    for where in ("build/lib/agentic_dashboard/pages", "dist/unpacked"):
+        (tmp_path / where).mkdir(parents=True)
+        (tmp_path / where / "run.py").write_text(page, encoding="utf-8")
+    done = _ruff(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # The same file anywhere else fails the lint: the exclusion is what lets the copies pass.
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "run.py").write_text(page, encoding="utf-8")
+    done = _ruff(tmp_path)
+    assert done.returncode == 1 and "elsewhere/run.py" in done.stdout and "build/" not in done.stdout, done.stdout
+    if (ROOT / ".git").exists() and shutil.which("git"):  # a clone (not an unpacked source archive)
+        for path in ("build/lib/agentic_core/evaluate.py", "dist/agentic_workbench-1.0-py3-none-any.whl"):
+            ignored = subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT, check=False)
+            assert ignored.returncode == 0, f"{path} is not ignored by git"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -236,6 +263,16 @@ def _group_alive(group: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+@pytest.mark.slow
+def test_building_then_linting_in_one_clone_passes(installed: tuple[Path, Path, dict[str, str]]) -> None:
+    # The wheel was built in place from src/ (the sources and this pyproject.toml), so src/ now holds what
+    # building leaves in a clone.
+    src = installed[1].parent / "src"
+    assert (src / "build" / "lib" / "agentic_dashboard").is_dir()
+    done = _ruff(src)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The defaults the active data's format needs (tau-bench: dataset judge, extra calls ignored), preselected.
+"""The defaults the active data's format needs (tau-bench: dataset judge, extra calls ignored, unit task), preselected.
 
 The format states them (:func:`agentic_core.io.importers.defaults.format_defaults`); here they are
 applied to the session's settings when data becomes active, and undone when the next data states
@@ -13,8 +13,10 @@ import streamlit as st
 
 from agentic_core.io import FormatDefaults, LoadReport, format_defaults
 from ui.memo import load_token, session_memo
-from ui.settings_store import DEFAULTS, set_value, value
+from ui.settings_store import DEFAULTS, KEYS, set_value, value
 
+_KEY_OF = {name: key for key, name in KEYS.items()}
+"""Each setting's widget key, by setting name."""
 APPLIED_KEY = "_format_defaults_applied"
 """The setting values the last format applied, by widget key (to undo them while unchanged)."""
 
@@ -37,8 +39,8 @@ def apply_format_defaults(report: LoadReport) -> FormatDefaults | None:
             set_value(key, DEFAULTS[key])
     found = defaults_of(report)
     now: dict[str, Any] = {}
-    if found is not None and found.ignore_extra_tools is not None:
-        now["ignore_extra"] = found.ignore_extra_tools
+    if found is not None:  # the settings it states (extra calls, unit); the judge is the Run page's
+        now = {_KEY_OF[name]: set_to for name, set_to in found.stated().items() if name in _KEY_OF}
     for key, set_to in now.items():
         set_value(key, set_to)
     st.session_state[APPLIED_KEY] = now

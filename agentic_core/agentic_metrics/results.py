@@ -18,6 +18,8 @@ from agentic_core.agentic_metrics.topic_adherence import TopicCounts, TopicMode,
 MetricName = Literal["tool_call_accuracy", "topic_adherence", "goal_accuracy"]
 METRIC_NAMES: tuple[MetricName, ...] = ("tool_call_accuracy", "topic_adherence", "goal_accuracy")
 """The seed-004 metrics, in the order they are listed everywhere."""
+TOOL_METRICS: tuple[MetricName, ...] = ("tool_call_accuracy",)
+"""The metrics computed from the tool calls alone: they need no answer judge (nor a reference answer)."""
 GOAL_JUDGES: tuple[str, ...] = ("lexical", "hybrid", "embedding")
 """The offline judges that may score goal accuracy with reference (``--goal-judge``)."""
 DEFAULT_GOAL_JUDGE = "lexical"
@@ -152,3 +154,9 @@ class AgenticMetrics(BaseModel):
     elapsed_s: float = 0.0
     warnings: list[str] = Field(default_factory=list)
     view: AgenticView = Field(default_factory=AgenticView)
+
+    def tool_metrics_only(self) -> bool:
+        """Only :data:`TOOL_METRICS` were asked for, and some conversation has one: no answer judge was needed."""
+        return set(self.metrics) <= set(TOOL_METRICS) and any(
+            c.tool_call_strict is not None or c.tool_call_flexible is not None for c in self.conversations
+        )

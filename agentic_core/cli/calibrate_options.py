@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from agentic_core.cli.llm_option_types import llm_option_help, llm_option_type
 from agentic_core.judges.llm_options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.judges.runner import CACHE_MODES
@@ -32,12 +33,9 @@ def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
     cal.add_argument("--api-key-env", help="name of the environment variable holding the API key")
     for option in LLM_OPTIONS.values():
         cal.add_argument(
-            option.flag,
-            dest=option.name,
-            type=int if isinstance(option.default, int) else float,
-            default=option.default,
-            help=option.help,
-        )
+            option.flag, dest=option.name, type=llm_option_type(option), default=option.default,
+            help=llm_option_help(option),
+        )  # fmt: skip
     cal.add_argument("--structured-output", choices=STRUCTURED_MODES, default="auto", help=STRUCTURED_HELP)
     cal.add_argument("--cache", choices=list(CACHE_MODES), default="use", help="judge cache mode (default: use)")
     cal.add_argument("--cache-path", help="judge cache file (default: the user cache directory)")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from agentic_core.agentic_metrics.compute import parse_metrics
 from agentic_core.analysis.nothing_scored import why_nothing_scored
 from agentic_core.cli.engine_options import engine_keywords
+from agentic_core.cli.format_options import FormatDefaultsDocument, apply_format_defaults, chosen
 from agentic_core.cli.gate_options import fail_under_exit
 from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR
@@ -44,6 +45,7 @@ def settings_from_args(args: argparse.Namespace, recommended: float) -> Aggregat
     """The aggregation settings the options ask for (``recommended``: the judge's threshold)."""
     a, b = parse_prior(args.prior)
     values: dict[str, Any] = {name: getattr(args, name) for name in _SETTING_OPTIONS}
+    values.update(unit=chosen(args, "unit"), ignore_extra_tools=chosen(args, "ignore_extra_tools"))
     values.update(
         k=parse_k(args.k),
         threshold=recommended if args.threshold is None else args.threshold,
@@ -58,7 +60,7 @@ def settings_from_args(args: argparse.Namespace, recommended: float) -> Aggregat
 def _judge_options(args: argparse.Namespace) -> dict[str, Any]:
     from agentic_core.judges.registry import LLM_OPTION_JUDGES
 
-    if args.judge not in LLM_OPTION_JUDGES:  # the cascade takes the LLM judge's options
+    if chosen(args, "judge") not in LLM_OPTION_JUDGES:  # the cascade takes the LLM judge's options
         return {}
     return {
         "provider": args.provider,
@@ -74,6 +76,11 @@ BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{
 """The progress bar: share, bar, count and times; no items-per-second figure."""
 
 
+def _is_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty()) if callable(isatty) else False
+
+
 def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
     if not enabled:
         return None, None
@@ -86,7 +93,12 @@ def _progress(enabled: bool, stream: TextIO) -> tuple[Any, Any]:
         if bar is None:
             # No rate: answers read from the cache arrive all at once, and done / elapsed then showed
             # tens of millions of items a second. Created at the first count, so "0%" is drawn once.
-            bar = tqdm(total=total, desc="judging", unit="item", file=stream, leave=False, bar_format=BAR_FORMAT)
+            # A terminal redraws the bar in place and clears it at the end; any other stream (a pipe, a CI log)
+            # keeps the last state and ends it with a newline, else the next message would share its line.
+            bar = tqdm(
+                total=total, desc="judging", unit="item", file=stream, leave=not _is_terminal(stream),
+                bar_format=BAR_FORMAT,
+            )  # fmt: skip
             if done == 0:
                 return
         if done != bar.n:
@@ -113,6 +125,9 @@ class EvaluateDocument(SummaryDocument, total=False):
     """The run's id in the history (null when it was not stored)."""
     run_not_stored: str
     """Why ``run_id`` is null, when storing failed."""
+    format_defaults: FormatDefaultsDocument | None
+    """The options the data's format set because they were not given, and those given that it would have set
+    otherwise (null when the format states nothing, or the command line gave what it states)."""
 
 
 def _counts_only(doc: dict[str, Any]) -> dict[str, Any]:
@@ -191,14 +206,15 @@ def judge_loaded(loaded: LoadReport, args: argparse.Namespace, stderr: TextIO, *
     from agentic_core.judges.cache import JudgeCache
     from agentic_core.judges.registry import build_judge
 
-    judge = build_judge(args.judge, **_judge_options(args))
+    name = chosen(args, "judge")
+    judge = build_judge(name, **_judge_options(args))
     cache = None
     if args.cache != "off" and judge.cacheable:
         cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
     keywords = engine_keywords(args)
     if keywords["engine"] == "ray":  # Ray's workers rebuild the judge from its name and options
         extra = {**_judge_options(args), **extra}
-    target = args.judge if keywords["engine"] == "ray" else judge
+    target = name if keywords["engine"] == "ray" else judge
     progress, close = _progress(not args.no_progress, stderr)
     try:
         return evaluate(loaded, target, cache=cache, cache_mode=args.cache, progress=progress, **keywords, **extra)
@@ -241,6 +257,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     if loaded.skipped:
         print(f"{len(loaded.skipped)} invalid record(s) skipped; evaluating the valid ones.", file=stderr)
     loaded.raise_if_empty()
+    format_applied = apply_format_defaults(args, loaded, stderr)  # before judging: it may choose the judge
     result = judge_loaded(loaded, args, stderr, metrics=metrics, goal_judge=args.goal_judge)
     for warning in result.judge_run.warnings + (result.agentic.warnings if result.agentic else []):
         print(f"warning: {warning}", file=stderr)
@@ -252,6 +269,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     # building them took 11 s of a 26 s run at 100k interactions (--out writes its own).
     doc = EvaluateDocument(**report.summary(result, agg, include_conversations=bool(args.json)))
     doc["engine"] = engine_keywords(args)["engine"]  # an added field: where the per-record work ran
+    doc["format_defaults"] = format_applied  # an added field: what the data's format chose
     cascade = result_cascade_counts(result)
     # An added field: who decided (null for judges other than the cascade).
     doc["cascade"] = None if cascade is None else cascade.as_json()
@@ -303,7 +321,14 @@ def _outcome(
     counts = verdict_counts(result)
     failed = counts.failed
     counted = "counted as incorrect" if settings.unscored_as_incorrect else "excluded"
-    if counts.judged == 0:
+    if counts.judged == 0 and result.agentic is not None and result.agentic.tool_metrics_only():
+        # Tool metrics need no answer judge: samples without reference answers are still evaluated.
+        print(
+            f"note: no answer was scored: the judge {why_nothing_scored(result)}. Only tool metrics were asked "
+            f"for (--metrics {','.join(result.agentic.metrics)}), and they need no answer judge.",
+            file=stderr,
+        )
+    elif counts.judged == 0:
         fix = (
             "Fix the judge's configuration or choose another judge."
             if failed
@@ -312,7 +337,7 @@ def _outcome(
         )
         print(f"error: nothing could be scored: the judge {why_nothing_scored(result)}. {fix}", file=stderr)
         return EXIT_NOTHING_SCORED
-    if failed:
+    elif failed:
         print(
             f"{failed} interaction(s) unscored by the judge ({counted}); "
             "see judge_reasoning in the JSON or the interactions CSV.",

@@ -12,14 +12,16 @@ import argparse
 
 from agentic_core.cli.calibrate_options import add_calibrate_parser
 from agentic_core.cli.engine_options import add_engine_options
+from agentic_core.cli.format_options import format_help
 from agentic_core.cli.gate_options import EXIT_GATE, add_compare_parser, add_gate_options
+from agentic_core.cli.llm_option_types import llm_option_help, llm_option_type
 from agentic_core.cli.metric_options import add_metric_options
 from agentic_core.cli.plan_command import add_plan_parser
 from agentic_core.cli.runs_command import add_runs_parser
 from agentic_core.cli.serve_command import add_serve_parser
 from agentic_core.io.importers.formats import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
 from agentic_core.judges.llm_options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
-from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
+from agentic_core.judges.registry import JUDGES
 from agentic_core.judges.runner import CACHE_MODES
 from agentic_core.settings import PRIORS, SETTINGS, default_of
 
@@ -111,28 +113,24 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
     j = ev.add_argument_group("judge")
     j.add_argument(
         "--judge",
-        default=DEFAULT_JUDGE,
+        default=None,  # None: not given, so evaluate may take the data format's judge (format_options)
         choices=list(JUDGES),
-        help=f"answer-correctness judge (default: {DEFAULT_JUDGE}, offline)",
+        help=f"answer-correctness judge {format_help('judge')}",
     )
     j.add_argument("--provider", help=f"LLM provider: {', '.join(PROVIDERS)}")
     j.add_argument("--model", help="LLM model name")
     j.add_argument("--base-url", help="base URL of an OpenAI-compatible or Ollama server")
     j.add_argument("--api-key-env", help="name of the environment variable holding the API key")
     for option in LLM_OPTIONS.values():
-        default = option.default
         j.add_argument(
-            option.flag,
-            dest=option.name,
-            type=int if isinstance(default, int) else float,
-            default=default,
-            help=f"{option.help} (default: {'no limit' if default is None else f'{default:g}'})",
-        )
+            option.flag, dest=option.name, type=llm_option_type(option), default=option.default,
+            help=llm_option_help(option),
+        )  # fmt: skip
     j.add_argument("--structured-output", choices=STRUCTURED_MODES, default="auto", help=STRUCTURED_HELP)
     j.add_argument("--cache", choices=list(CACHE_MODES), default="use", help="judge cache mode")
     j.add_argument("--cache-path", help="judge cache file (default: the user cache directory)")
     a = ev.add_argument_group("aggregation")
-    _add_setting(a, "unit")
+    _add_setting(a, "unit", default=None, help=f"{SETTINGS['unit'].help} {format_help('unit')}")
     _add_setting(a, "estimator")
     _add_setting(a, "mode")
     _add_setting(a, "target")
@@ -144,7 +142,13 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
     _add_setting(
         a, "tool_weights", default=None, help=f"{SETTINGS['tool_weights'].help} selection=..,parameters=..,.."
     )
-    _add_setting(a, "ignore_extra_tools")
+    _add_setting(
+        a,
+        "ignore_extra_tools",
+        action=argparse.BooleanOptionalAction,  # --no-ignore-extra-tools overrides a format that ignores them
+        default=None,
+        help=f"{SETTINGS['ignore_extra_tools'].help} {format_help('ignore_extra_tools')}",
+    )
     _add_setting(a, "require_tool_correctness")
     prior_default = f"{default_of('prior_a'):g},{default_of('prior_b'):g}"
     _add_setting(

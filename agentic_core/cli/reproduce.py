@@ -6,6 +6,7 @@ import shlex
 
 from agentic_core.agentic_metrics.results import DEFAULT_GOAL_JUDGE, GOAL_JUDGES
 from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.cli.format_options import option_text
 from agentic_core.judges.registry import JUDGES
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import DIMENSIONS, SETTINGS
@@ -47,7 +48,9 @@ def cli_command(result: EvaluationResult, agg: Aggregate, data: str = "DATA.json
         flag("tool_threshold"), repr(s.tool_threshold),
         flag("tool_weights"), weights,
     ]  # fmt: skip
-    for name in ("ignore_extra_tools", "require_tool_correctness", "unscored_as_incorrect"):
+    # Said either way: evaluate ignores extra calls by default where the data's format says so (tau-bench).
+    parts.append(option_text("ignore_extra_tools", s.ignore_extra_tools))
+    for name in ("require_tool_correctness", "unscored_as_incorrect"):
         if getattr(s, name):
             parts.append(flag(name))
     if result.agentic is not None:  # seed 004's metrics, read as the run reports them

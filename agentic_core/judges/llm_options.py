@@ -21,8 +21,9 @@ class LLMOption:
         flag: The command-line option.
         label: The words a page shows.
         default: The default (``None``: no limit).
-        minimum: The smallest value a page offers.
-        maximum: The largest value a page offers.
+        minimum: The smallest value a page offers (and the endpoint and the CLI accept, where they check it:
+            :meth:`check`).
+        maximum: The largest value a page offers (likewise).
         help: One sentence for tooltips and ``--help``.
     """
 
@@ -33,6 +34,33 @@ class LLMOption:
     minimum: float
     maximum: float
     help: str
+
+    @property
+    def integer(self) -> bool:
+        """Whether the option takes whole numbers (its default is one)."""
+        return isinstance(self.default, int)
+
+    def check(self, value: Any, place: str | None = None) -> float:
+        """``value`` when it lies in ``[minimum, maximum]`` (and is whole, for a whole-number option).
+
+        Args:
+            value: The value given.
+            place: Where it was given (default: the command-line flag).
+
+        Raises:
+            JudgeConfigError: naming the place, the range and the value.
+        """
+        number = isinstance(value, int) or (isinstance(value, float) and not self.integer)
+        if isinstance(value, bool) or not number or not self.minimum <= value <= self.maximum:
+            what = "a whole number" if self.integer else "a number"
+            example = "" if self.default is None else f", such as {self.default:g}"
+            raise JudgeConfigError(
+                place or self.flag,
+                f"must be {what} in [{self.minimum:g}, {self.maximum:g}]",
+                value,
+                f"give a value in that range{example}",
+            )
+        return float(value) if not self.integer else int(value)
 
 
 DEFAULT_CONCURRENCY = 8

@@ -184,3 +184,19 @@ def test_a_cancelled_run_stops_before_the_metrics() -> None:
         add_agentic_metrics(result, FakeJudge(0.9), metrics="tool_call_accuracy", cache_mode="off", monitor=monitor)
     assert result.agentic is None
     assert add_agentic_metrics(result, FakeJudge(0.9), metrics="tool_call_accuracy", cache_mode="off").metrics
+
+
+def test_only_tool_metrics_computed_need_no_answer_judge() -> None:
+    from agentic_core.agentic_metrics.results import TOOL_METRICS, AgenticMetrics, ConversationMetrics
+    from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallAccuracy
+
+    assert set(TOOL_METRICS) < set(METRIC_NAMES)
+    one = ToolCallAccuracy(value=1.0, aligned=True, made=1, referenced=1, compared=1)
+    scored = [ConversationMetrics(tool_call_strict=one, tool_call_flexible=one), ConversationMetrics()]
+    assert AgenticMetrics(metrics=("tool_call_accuracy",), conversations=scored).tool_metrics_only()
+    # Topic adherence or goal accuracy asked for too: not tool metrics only.
+    both = ("tool_call_accuracy", "topic_adherence")
+    assert not AgenticMetrics(metrics=both, conversations=scored).tool_metrics_only()
+    # Asked for, but no conversation has one (no reference calls anywhere): nothing was computed.
+    empty = [ConversationMetrics(), ConversationMetrics()]
+    assert not AgenticMetrics(metrics=("tool_call_accuracy",), conversations=empty).tool_metrics_only()

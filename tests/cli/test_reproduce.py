@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
 import shlex
 from pathlib import Path
 
 import pytest
 
+from agentic_core import evaluate, load_paths
 from agentic_core.analysis.aggregate import aggregate
 from agentic_core.cli import main as cli_main
 from agentic_core.cli.reproduce import cli_command
@@ -46,3 +48,20 @@ def test_cli_command_reproduces_the_same_files(
     assert code == 0
     for name, file_name in EXPORT_FILES.items():
         assert (tmp_path / "cli" / file_name).read_bytes() == export_bytes(seeds, agg, name), name
+
+
+def test_the_command_keeps_extra_calls_counted_on_data_whose_format_ignores_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tau-bench data: evaluate ignores extra calls unless told otherwise, so a run that counted them says so.
+    monkeypatch.setenv("AGENTIC_CACHE_PATH", str(tmp_path / "cache.sqlite"))
+    tau = SEEDS.parent / "tau_bench_airline.json"
+    result = evaluate(load_paths([tau]), "dataset")
+    agg = aggregate(result, make_settings(ignore_extra_tools=False))
+    argv = shlex.split(cli_command(result, agg, data=str(tau), out=str(tmp_path / "cli")))
+    assert "--no-ignore-extra-tools" in argv
+    out = io.StringIO()
+    assert cli_main([*argv[3:], "--no-progress", "--json", "--no-save"], stdout=out, stderr=io.StringIO()) == 0
+    doc = json.loads(out.getvalue())
+    assert doc["settings"]["ignore_extra_tools"] is False
+    assert doc["tool_correctness"]["correct_interactions"] == agg.tool_summary.correct_interactions

@@ -63,3 +63,22 @@ def test_ragas_states_nothing() -> None:
     report = load_paths([SAMPLES / "ragas_multiturn.jsonl"])
     assert list(report.formats.values()) == ["ragas"]
     assert format_defaults(report) is None
+
+
+def test_tau_bench_states_the_task_as_its_unit_with_a_reason_for_each_choice() -> None:
+    report = load_paths([SAMPLES / "tau_bench_airline.json"])
+    found = format_defaults(report)
+    assert found is not None
+    assert found.stated() == {"judge": "dataset", "ignore_extra_tools": True, "unit": "task"}
+    assert set(found.reasons) == set(found.stated()) and all(found.reasons.values())
+    assert "per task over its trials" in found.reasons["unit"] and "Unit of trial" in found.sentence
+    # The same numbers as the workbench's auto unit on this file (every task has 4 trials, so auto picks task).
+    result = evaluate(report, "dataset")
+    assert aggregate(result, make_settings(unit="task")).curve == aggregate(result).curve
+
+
+def test_a_format_stating_only_the_judge_states_nothing_else() -> None:
+    trace = {"id": "t1", "messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]}
+    found = format_defaults(load_bytes("traces.jsonl", json.dumps({**trace, "score": 1.0}).encode()))
+    assert found is not None and found.stated() == {"judge": "dataset"} and set(found.reasons) == {"judge"}
+    assert "Change it if" in found.sentence

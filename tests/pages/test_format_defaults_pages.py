@@ -64,3 +64,15 @@ def test_the_run_page_undoes_an_untouched_preselection_for_other_data(open_app: 
     assert not at.exception
     assert at.radio(key="run_judge").value == DEFAULT_JUDGE
     assert not any("Preselected for this data" in i.value for i in at.info)
+
+
+def test_tau_bench_preselects_the_task_unit_and_other_data_undoes_it(open_app: OpenApp) -> None:
+    at = open_app("pages/tools.py", TAU)
+    assert not at.exception
+    assert at.selectbox(key="unit").value == "task"
+    at.switch_page("pages/data.py").run()
+    assert any("*Unit of trial* in the sidebar" in i.value for i in at.info)
+    at.button(key="sample_travel").click().run()
+    at.switch_page("pages/tools.py").run()
+    assert not at.exception
+    assert at.selectbox(key="unit").value == "auto"

@@ -10,8 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from agentic_core import AgenticError
-from agentic_core.analysis import RunComparison, Side, compare_sides, leaderboard_of
-from agentic_core.report import RUN_A_PARAM, RUN_B_PARAM, linked_pair, same_verdicts
+from agentic_core.analysis import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
+from agentic_core.glossary import ANCHORS, glossary_link
+from agentic_core.report import RUN_A_PARAM, RUN_B_PARAM, linked_pair
 from agentic_core.runs import RunMeta
 from agentic_core.settings import AggregateSettings
 from agentic_core.stats import describe_method
@@ -105,19 +106,20 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
     card(row, "Paired tasks", f"{p.n_tasks:,}", help="Tasks both sides attempted (task_id, else the questions).")
     kpi(row, f"A: {cmp.a_label}", success.a, success.a_ci, help="Success rate of A on the paired tasks.")
     kpi(row, f"B: {cmp.b_label}", success.b, success.b_ci, help="Success rate of B on the paired tasks.")
-    if same_verdicts(cmp):
+    if cmp.same_verdicts:
         # No difference to test: an interval around 0 and P(B > A) = 50% would only suggest one.
         card(row, "Delta (B - A)", "the same verdicts", help="Every task has the same correct attempts in A and B.")
+        head, _, rest = SAME_VERDICTS_TEXT.partition(": ")
         st.info(
-            "**A and B have the same verdicts**: on every task the same attempts are correct, so there is no "
-            "difference to estimate. Pick two runs that differ (for example before and after a change to your agent).",
+            f"**{head}**: {rest}. Pick two runs that differ (for example before and after a change to your agent).",
             icon=":material/drag_handle:",
         )
         return
     delta = ci_text(success.delta_ci) or None
     card(row, "Delta (B - A)", views.delta_words(success.delta), help="Success rate of B minus A.", delta=delta)
     better = "n/a" if success.p_b_better is None else prob_text(success.p_b_better)
-    card(row, "P(B > A)", better, help=describe_method(success.p_method))
+    meaning = ANCHORS["p-b-greater-a"].plain  # the glossary's words, the one explanation of P(B > A)
+    card(row, "P(B > A)", better, help=f"{meaning} {glossary_link('p-b-greater-a')}")
 
     shown = views.delta_rows(p.metrics)
     if shown:

@@ -9,7 +9,7 @@ from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers, aggregat
 from agentic_core.analysis.assistant_breakdown import AssistantRow, by_assistant
 from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, has_human_verdicts
 from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
-from agentic_core.analysis.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
+from agentic_core.analysis.compare_runs import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.analysis.k_evidence import KEvidence, k_evidence
 from agentic_core.analysis.selective import AbstentionPoint, run_selective_accuracy
 from agentic_core.analysis.task_ranking import RANK_METRICS, RankMetric, TaskRanking, rank_tasks
@@ -18,8 +18,9 @@ from agentic_core.analysis.tool_summary import ToolSummary
 from agentic_core.analysis.uncertainty import PosteriorView, posterior_view
 
 __all__ = [
-    "CELLS", "MIN_PER_VERDICT", "RANK_METRICS", "AbstentionPoint", "AgenticSummary", "Aggregate", "AssistantRow",
-    "Calibration", "HeadlineNumbers", "KEvidence", "PosteriorView", "RankMetric", "RunComparison", "Side",
+    "CELLS", "MIN_PER_VERDICT", "RANK_METRICS", "SAME_VERDICTS_TEXT", "AbstentionPoint", "AgenticSummary",
+    "Aggregate", "AssistantRow", "Calibration", "HeadlineNumbers", "KEvidence", "PosteriorView", "RankMetric",
+    "RunComparison", "Side",
     "TaskRanking", "TelemetryCost", "ToolSummary", "agentic_table", "aggregate", "by_assistant", "calibrate_run",
     "compare_sides", "conversations_below", "has_human_verdicts", "k_evidence", "leaderboard_of", "posterior_view",
     "rank_tasks", "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",

@@ -42,6 +42,12 @@ TOOL_METRICS = tuple(f"tool_{name}" for name in (*DIMENSIONS, "overall"))
 Change = Literal["fixed", "broken", "same", "only_a", "only_b", "unscored"]
 """What happened to a task from A to B (see :class:`TaskChange`)."""
 
+SAME_VERDICTS_TEXT = (
+    "A and B have the same verdicts: on every task the same attempts are correct, so every difference is 0 (its "
+    "frequentist interval [0, 0]) and P(B > A) is not given, since neither side is ahead"
+)
+"""What every face says of a comparison whose sides have the same verdicts (:attr:`RunComparison.same_verdicts`)."""
+
 
 @dataclass(frozen=True)
 class Side:
@@ -111,6 +117,7 @@ class ComparisonDocument(TypedDict):
     metrics: list[dict[str, Any]]
     tasks: list[dict[str, Any]]
     notes: list[str]
+    same_verdicts: bool
 
 
 class RunComparison(BaseModel):
@@ -137,6 +144,17 @@ class RunComparison(BaseModel):
     notes: tuple[str, ...] = ()
 
     @property
+    def same_verdicts(self) -> bool:
+        """Both sides have the same attempts and the same correct ones on every task, and nothing is unpaired.
+
+        Then there is no difference to weigh (:data:`SAME_VERDICTS_TEXT`): every face says so instead of a
+        zero difference, and the CI gate cannot find B worse.
+        """
+        return bool(self.tasks) and all(
+            t.change not in ("only_a", "only_b") and (t.a_n, t.a_c) == (t.b_n, t.b_c) for t in self.tasks
+        )
+
+    @property
     def metrics(self) -> tuple[MetricComparison, ...]:
         """Every compared metric: the pass metrics, then the tool dimensions."""
         return (*self.paired.metrics, *self.tools)
@@ -150,7 +168,10 @@ class RunComparison(BaseModel):
         return [t for t in self.tasks if t.change in ("only_a", "only_b")]
 
     def to_json(self) -> ComparisonDocument:
-        """The ``compare --json`` document: ``metrics`` rows, ``tasks`` rows and a few facts about both."""
+        """The ``compare --json`` document: ``metrics`` rows, ``tasks`` rows and a few facts about both.
+
+        ``same_verdicts`` (added in issue 36) is :attr:`same_verdicts`.
+        """
         return {
             "a": self.a_label,
             "b": self.b_label,
@@ -163,6 +184,7 @@ class RunComparison(BaseModel):
             "metrics": [m.model_dump(mode="json", include=set(JSON_FIELDS)) for m in self.metrics],
             "tasks": [t.model_dump(mode="json") for t in self.tasks],
             "notes": list(self.notes),
+            "same_verdicts": self.same_verdicts,
         }
 
 
@@ -289,10 +311,13 @@ def compare_sides(a: Side, b: Side) -> RunComparison:
         notes.append("a comparison is always about the task population: the target setting does not apply to it")
     if tools and s.mode == "bayesian":
         notes.append("tool dimensions are compared with the paired bootstrap in either mode (they are not pass counts)")
-    return RunComparison(
+    comparison = RunComparison(
         a_label=a.label, b_label=b.label, k=k, paired=pairs, tools=tuple(tools), tasks=tuple(tasks),
         notes=tuple(dict.fromkeys(notes)),
     )  # fmt: skip
+    if comparison.same_verdicts:  # said first, in every face that prints the notes
+        return comparison.model_copy(update={"notes": (SAME_VERDICTS_TEXT, *comparison.notes)})
+    return comparison
 
 
 def leaderboard_of(

@@ -15,7 +15,7 @@ from typing import TextIO
 import numpy as np
 
 from agentic_core.analysis.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
-from agentic_core.analysis.gate import worse_than_baseline
+from agentic_core.analysis.gate import gate_passed, worse_than_baseline
 from agentic_core.cli.evaluate_command import judge_loaded, settings_from_args
 from agentic_core.cli.gate_options import EXIT_GATE
 from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK
@@ -98,7 +98,8 @@ def print_comparison(cmp: RunComparison, out: TextIO) -> None:
     """The comparison as a table of metrics, then the flipped and unpaired tasks."""
     p = cmp.paired
     print(f"A: {cmp.a_label}   B: {cmp.b_label}", file=out)
-    print(f"paired tasks: {p.n_tasks} ({p.mode}, {p.level:.0%} intervals, K = {cmp.k})", file=out)
+    same = ": the same verdicts" if cmp.same_verdicts else ""
+    print(f"paired tasks: {p.n_tasks} ({p.mode}, {p.level:.0%} intervals, K = {cmp.k}){same}", file=out)
     print(f"\n{'metric':<18} {'A':>6} {'B':>6} {'delta':>7}  {'interval':<18} P(B>A)", file=out)
     for m in cmp.metrics:
         name = m.metric if m.k is None else f"{m.metric}@{m.k}"
@@ -165,4 +166,5 @@ def run_compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
             print(f"gate failed: {failure}", file=stderr)
         if failures:
             return EXIT_GATE
+        print(f"gate passed: {gate_passed(comparison, args.fail_if_worse)}", file=stderr)
     return EXIT_OK

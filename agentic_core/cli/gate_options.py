@@ -85,8 +85,10 @@ def add_compare_parser(sub: argparse._SubParsersAction, evaluate: argparse.Argum
         "--fail-if-worse",
         metavar="METRICS",
         type=_argparse_type(parse_gate_metrics, "--fail-if-worse"),
-        help=f"exit {EXIT_GATE} when P(B worse than A) >= {WORSE_CONFIDENCE:g} on any of these metrics, e.g. "
-        "success_rate,pass_pow_k (pass_pow_k@3 for another k; all for every metric)",
+        help=f"exit {EXIT_GATE} when B is worse than A on any of these metrics at family-wise confidence "
+        f"{WORSE_CONFIDENCE:g} (Holm over the metrics: a re-run of the same agent fails at most "
+        f"{1 - WORSE_CONFIDENCE:.0%} of the time), e.g. success_rate,pass_pow_k (pass_pow_k@3 for another k; all "
+        "for every metric)",
     )
     out.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 

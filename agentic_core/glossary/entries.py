@@ -32,6 +32,17 @@ class GlossaryEntry(BaseModel):
         return f"{self.term} {self.anchor} {self.plain} {self.formula}".casefold()
 
 
+P_B_GREATER_A = (
+    "How sure we can be that B is better than A on this metric over the population of tasks, not only these: "
+    "near 100% B is better, near 0% A is better, and near 50% the tasks cannot tell them apart (which does not "
+    "show that they are equal). Frequentist mode reads it from the Student-t distribution of the mean per-task "
+    "difference (a confidence probability), Bayesian mode from the share of joint posterior draws with B ahead. "
+    "It is not given when A and B have the same verdicts on every task: neither is ahead. 1 - P(B > A) is the "
+    "probability that B is worse, which the CI gate checks."
+)
+"""What P(B > A) means: the one text the Glossary and the Compare page (guide, card) show."""
+
+
 def _e(term: str, anchor: str, plain: str, formula: str = "", see_also: tuple[str, ...] = ()) -> GlossaryEntry:
     return GlossaryEntry(term=term, anchor=anchor, plain=plain, formula=formula, see_also=see_also)
 
@@ -179,8 +190,8 @@ ENTRIES: tuple[GlossaryEntry, ...] = (
         "MOVER",
         "mover",
         "Method of variance estimates recovery (Zou & Donner 2008): the two sides' own intervals combined into "
-        "an interval for their difference; used when every task has the same difference and resampling tasks "
-        "has no spread.",
+        "an interval for their difference; used when every task has the same non-zero difference and "
+        "resampling tasks has no spread (with no difference at all, the same verdicts, the interval is [0, 0]).",
         "B - A: lower = d - sqrt((b - l_B)² + (u_A - a)²), upper = d + sqrt((u_B - b)² + (a - l_A)²).",
         ("paired-t", "p-b-greater-a"),
     ),
@@ -316,9 +327,10 @@ ENTRIES: tuple[GlossaryEntry, ...] = (
     _e(
         "P(B > A)",
         "p-b-greater-a",
-        "How sure we can be that B is better than A on this metric: the share of paired bootstrap replicates "
-        "(frequentist) or of joint posterior draws (Bayesian) where B is ahead, ties counted half.",
-        "P(B > A) = share of draws with B - A > 0 (+ half the ties).",
+        P_B_GREATER_A,
+        "frequentist: P = F_t(mean(d) / (sd(d) / sqrt(T)), T - 1 degrees of freedom), d = B - A per task over T "
+        "paired tasks (every task the same non-zero d: a normal matched to the MOVER interval); Bayesian: share of "
+        "joint draws with B - A > 0 (+ half the ties).",
         ("paired-t", "copula", "mover"),
     ),
     # --- Agentic metrics (seed 004)

@@ -5,6 +5,8 @@ Markdown; links point at glossary anchors (checked by ``tests/test_glossary.py``
 
 from __future__ import annotations
 
+from agentic_core.glossary.entries import P_B_GREATER_A
+
 SETTING_ANCHORS: dict[str, str] = {
     "threshold": "threshold",
     "tool_threshold": "tool-threshold",
@@ -63,8 +65,7 @@ PAGE_GUIDES: dict[str, str] = {
         "have an interval that excludes 0.\n"
         "- Tasks are paired, so each task's own difficulty cancels out ([paired t](/glossary#paired-t), "
         "[MOVER](/glossary#mover), [copula](/glossary#copula)).\n"
-        "- **[P(B > A)](/glossary#p-b-greater-a)** is how sure we can be that B is ahead; near 50% means no "
-        "real difference.\n"
+        f"- **[P(B > A)](/glossary#p-b-greater-a)**: {P_B_GREATER_A}\n"
         "- In the scatter, tasks above the diagonal did better in B."
     ),
     "calibration": (

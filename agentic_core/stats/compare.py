@@ -14,11 +14,17 @@ the per-task differences, not of two independent means. A paired cluster bootstr
 attempt and no true difference its 95% interval held 0 in 0.82 of 400 simulations, because no
 resample can move past the few discordant tasks; the t interval held it in 0.95, and it matches or
 beats the bootstrap elsewhere (``benchmarks/bench_compare_coverage.py``; the bootstrap replicates are
-still drawn, one set of resampled tasks for both sides, and rank agents on the leaderboard). Where every
-task has the same difference (one task; a run against itself; every task fixed) there is no spread:
-the two sides' curve intervals are combined by MOVER (Zou & Donner 2008; with one task and Wilson's
-intervals this is Newcombe's interval for a difference of proportions), and P comes from a normal
-matched to that interval (``mover-normal``).
+still drawn, one set of resampled tasks for both sides, and rank agents on the leaderboard). Where the
+difference of every metric is 0 on every paired task (a run against itself, two runs with the same
+verdicts) the interval is [0, 0], as the t interval and the paired bootstrap of all-zero differences
+both give, and P(B > A) is not given (``no-difference``): neither side is ahead anywhere, and the 1/2
+a tie rule would print reads as a coin toss between two real differences. Where every task has the
+same difference otherwise (one task; every task fixed; one metric saturated on both sides, as pass@K
+= 1 everywhere, while the verdicts differ) there is no spread either: the two sides' curve intervals
+are combined by MOVER (Zou & Donner 2008; with one task and Wilson's intervals this is Newcombe's
+interval for a difference of proportions), and P comes from a normal matched to that interval
+(``mover-normal``). [0, 0] there would miss a real difference that the saturated metric hides (how
+often that happens with few tasks: ``benchmarks/RESULTS.md``, comparing runs).
 
 Bayesian (``hierarchical-copula``): each side keeps the curve's own posterior, the hierarchical
 Beta-Binomial model of BDA3 section 5.3 (:mod:`agentic_core.stats.hierarchical`), and the two
@@ -38,7 +44,9 @@ per-task estimates. Why this construction:
   simulations made while this was built (the copula's coverage: ``benchmarks/bench_compare_coverage.py``).
 
 With one paired task each side's posterior is its Beta(prior + c, prior + n - c) (``beta-draws``), and
-the sides are independent. P(B > A) is the share of joint draws with B ahead (``posterior-share``).
+the sides are independent. P(B > A) is the share of joint draws with B ahead (``posterior-share``);
+where every joint draw of the difference is 0 (the same verdicts on every paired task: both sides
+share one posterior) it is not given, as in frequentist mode.
 
 Exclusions mirror the curve (:func:`included_groups`): a task is used only where both sides can be
 (unbiased estimator: n >= K on both sides, for the whole curve, so pass@k never falls and pass^k never
@@ -114,6 +122,12 @@ class MetricComparison(BaseModel):
 
 JSON_FIELDS = frozenset({"metric", "k", "a", "b", "delta", "delta_ci", "p_b_better"})
 """The fields of one row of ``compare --json``'s ``metrics`` list."""
+
+NO_DIFFERENCE_NOTE = (
+    "the difference is 0 on every paired task: the interval is [0, 0] and P(B > A) is not given, since neither side "
+    "is ahead"
+)
+"""The note of a metric on which no paired task differs (see the module docstring)."""
 
 
 class PairedComparison(BaseModel):
@@ -202,11 +216,19 @@ def _compose(
     level: float,
     method: IntervalMethod,
     p_method: ProbabilityMethod,
+    no_difference: bool = False,
 ) -> MetricComparison:
-    """One metric's comparison: MOVER where the draws have no spread (``bounds`` None), delta kept inside."""
+    """One metric's comparison: MOVER where the draws have no spread (``bounds`` None), delta kept inside.
+
+    ``no_difference``: the difference is 0 on every paired task (or in every joint draw): [0, 0], no P(B > A).
+    """
     delta = b - a
     notes = []
-    if bounds is None:
+    shown_p: float | None = p
+    if no_difference:
+        notes.append(NO_DIFFERENCE_NOTE)
+        bounds, shown_p, p_method = (0.0, 0.0), None, "no-difference"
+    elif bounds is None:
         notes.append(
             "every task has the same difference, so resampling tasks gives no spread: the interval combines the two "
             "sides' intervals (MOVER) and P(B > A) is read from it"
@@ -223,7 +245,7 @@ def _compose(
         b=b,
         delta=delta,
         delta_ci=(min(low, delta), max(high, delta)),
-        p_b_better=p,
+        p_b_better=shown_p,
         a_ci=a_ci,
         b_ci=b_ci,
         n_tasks=tasks,
@@ -275,12 +297,15 @@ def compare_counts(
             differences = sample.unit_values[:, 1] - sample.unit_values[:, 0]
             lows, highs, shares = paired_t(differences, sample.units.m, lvl)
             flat = np.all(differences == differences[:1], axis=0)
+            # The same results on every task for every metric, not one saturated metric (module docstring).
+            zero = np.full(len(sample.metrics), bool(np.all(differences == 0.0)))
             method, p_method = "paired-t", "t-distribution"
         else:
             delta = sample.draws[:, 1] - sample.draws[:, 0]
             tail = (1.0 - lvl) / 2.0
             lows, highs = np.quantile(delta, [tail, 1.0 - tail], axis=0)
             flat = np.zeros(len(sample.metrics), dtype=bool)
+            zero = np.all(delta == 0.0, axis=0)
             shares = share_ahead(delta)
         for m, (name, k) in enumerate(sample.metrics):
             rows.append(
@@ -297,6 +322,7 @@ def compare_counts(
                     lvl,
                     method,
                     p_method,
+                    no_difference=bool(zero[m]),
                 )
             )
     notes = list(sample.notes)
@@ -323,9 +349,11 @@ def compare_task_means(
     """Compare per-task means of a continuous score (a tool dimension) between A and B over paired tasks.
 
     Tasks where either side is NaN (the dimension does not apply) are left out. a and b are the means
-    over the tasks that have both; delta = b - a; the interval is the paired BCa bootstrap over those
-    tasks (``paired-bca-bootstrap``, MOVER from the two sides' BCa intervals where every task has the
-    same difference) and P(B > A) the bootstrap share. Fewer than two such tasks: no interval.
+    over the tasks that have both; delta = b - a; the interval is the Student-t interval of the mean
+    per-task difference (``paired-t``) and P(B > A) its t probability, as for the pass metrics; each
+    side's own interval is its BCa bootstrap over those tasks. Where every task has the same non-zero
+    difference the two sides' intervals are combined by MOVER; where the difference is 0 on every task
+    the interval is [0, 0] and P(B > A) is not given. Fewer than two such tasks: no interval.
 
     Args:
         a: A's per-task mean, NaN where absent.
@@ -391,4 +419,5 @@ def compare_task_means(
         lvl,
         "paired-t",
         "t-distribution",
+        no_difference=flat and bool(values[0, 2] == 0.0),
     )

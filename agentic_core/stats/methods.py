@@ -48,13 +48,15 @@ copula with the correlation of the paired per-task results (Bayesian comparisons
 difference and resampling tasks has no spread.
 """
 
-ProbabilityMethod = Literal["bootstrap-share", "posterior-share", "t-distribution", "mover-normal"]
+ProbabilityMethod = Literal["bootstrap-share", "posterior-share", "t-distribution", "mover-normal", "no-difference"]
 """How a probability that one side is ahead (P(B > A), the probability of each rank) was obtained.
 
 ``bootstrap-share``: the share of paired bootstrap replicates, ties counted half (a bootstrap probability).
 ``posterior-share``: the share of joint posterior draws, ties counted half.
 ``t-distribution``: the Student-t distribution of the mean per-task difference (a confidence probability).
 ``mover-normal``: a normal matched to the MOVER interval.
+``no-difference``: none is given: the difference is 0 on every paired task (or in every joint draw), so
+neither side is ahead and a probability of 1/2 would suggest a coin toss that was never made.
 """
 
 METHOD_TEXT: dict[str, str] = {
@@ -85,6 +87,7 @@ METHOD_TEXT: dict[str, str] = {
     "t-distribution": "the Student-t distribution of the mean per-task difference (a confidence probability, not a "
     "posterior one)",
     "mover-normal": "a normal distribution matched to the MOVER interval",
+    "no-difference": "not given: the difference is 0 on every paired task, so neither side is ahead",
 }
 
 

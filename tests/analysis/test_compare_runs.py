@@ -57,6 +57,25 @@ def test_a_run_against_itself_changes_nothing(runs: tuple[EvaluationResult, ...]
     assert not result.flipped()
 
 
+@pytest.mark.parametrize("mode", ["frequentist", "bayesian"])
+def test_identical_runs_say_the_same_verdicts_with_no_difference(runs: tuple[EvaluationResult, ...], mode: str) -> None:
+    # Issue 36: a run against itself showed success_rate +0.000 [-0.154, +0.154] and P(B > A) 0.50.
+    from agentic_core.analysis.compare_runs import SAME_VERDICTS_TEXT
+
+    a, _ = runs
+    settings = make_settings(mode=mode)
+    result = compare_sides(Side(a, settings), Side(a, settings, label="B"))
+    assert result.same_verdicts and result.notes[0] == SAME_VERDICTS_TEXT
+    for row in result.paired.metrics:
+        assert (row.delta, row.delta_ci, row.p_b_better) == (0.0, (0.0, 0.0), None)
+    doc = result.to_json()
+    assert doc["same_verdicts"] is True and doc["metrics"][0]["p_b_better"] is None
+    assert doc["notes"][0].startswith("A and B have the same verdicts")
+    other = compare_sides(Side(a, settings), Side(runs[1], settings, label="B"))
+    assert not other.same_verdicts and other.to_json()["same_verdicts"] is False
+    assert SAME_VERDICTS_TEXT not in other.notes
+
+
 def test_tasks_only_one_side_attempted_are_listed_not_dropped() -> None:
     a = judged(agent("a", set(range(10)), tasks=range(0, 20)))
     b = judged(agent("b", set(range(10)), tasks=range(5, 25)))

@@ -84,6 +84,23 @@ def test_fail_if_worse_exits_4_naming_the_metric_value_and_bound(files: dict[str
     usage_error("compare", files["a"], files["b"], *COMMON, "--fail-if-worse", "accuracy")
 
 
+def test_identical_runs_say_the_same_verdicts_in_text_json_and_gate(files: dict[str, str]) -> None:
+    # Issue 36: the text said success_rate +0.000 [-0.154, +0.154] 0.500, --json had no way to tell.
+    code, out, err = run("compare", files["a"], files["a"], *COMMON, "--fail-if-worse", "all")
+    assert code == EXIT_OK, err
+    assert "the same verdicts" in out.splitlines()[1]
+    success = next(line for line in out.splitlines() if line.startswith("success_rate"))
+    assert success.split()[-3:] == ["[+0.000,", "+0.000]", "-"]  # the point 0, and no P(B > A)
+    assert "note: A and B have the same verdicts" in out
+    assert "gate passed: B cannot be worse than A: A and B have the same verdicts" in err
+    code, out, _ = run("compare", files["a"], files["a"], *COMMON, "--json")
+    doc = json.loads(out)
+    assert doc["same_verdicts"] is True
+    assert all(m["delta_ci"] == [0.0, 0.0] and m["p_b_better"] is None for m in doc["metrics"])
+    code, out, _ = run("compare", files["a"], files["b"], *COMMON, "--json")
+    assert json.loads(out)["same_verdicts"] is False
+
+
 def test_stored_runs_and_assistants_of_one_run(files: dict[str, str], tmp_path: Path) -> None:
     history = str(tmp_path / "runs.sqlite3")
     store = RunStore(Path(history))

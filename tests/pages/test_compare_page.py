@@ -83,3 +83,21 @@ def test_two_stored_runs_and_a_flipped_task_opens_in_the_explorer(open_app: Open
     assert not at.exception
     assert at.text_input(key="explorer_search").value == "v2-17"
     assert at.query_params.get("run") in (new.id, [new.id])
+
+
+def test_p_b_greater_a_is_explained_in_the_glossary_s_words(
+    open_app: OpenApp, history: Path, three_agents: Path
+) -> None:
+    # Issue 36: the page's guide said "near 50% means no real difference" and its card the method, while the
+    # Glossary spoke of bootstrap shares; the page now shows the glossary's one text, in the guide and the card.
+    from agentic_core.glossary import ANCHORS
+
+    words = ANCHORS["p-b-greater-a"].plain
+    at = open_app(COMPARE, data=three_agents)
+    at.selectbox(key="compare_assistant_a").set_value("mid").run()
+    at.selectbox(key="compare_assistant_b").set_value("high").run()
+    assert not at.exception and not at.error
+    card = next(m for m in at.metric if m.label == "P(B > A)")
+    assert card.proto.help.startswith(words) and "/glossary#p-b-greater-a" in card.proto.help
+    assert words in text_of(at)  # the "How to read this page" guide
+    assert "no real difference" not in text_of(at)

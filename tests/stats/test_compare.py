@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agentic_core.errors import SettingsError
-from agentic_core.stats.compare import JSON_FIELDS, compare_counts, compare_task_means
+from agentic_core.stats.compare import JSON_FIELDS, NO_DIFFERENCE_NOTE, compare_counts, compare_task_means
 from benchmarks.bench_compare_coverage import cell
 
 MODES = ("frequentist", "bayesian")
@@ -39,8 +39,35 @@ def test_a_run_against_itself_has_delta_0_inside_its_interval(mode: str) -> None
     assert len(result.metrics) == 7
     for row in result.metrics:
         assert row.delta == 0.0
-        assert row.delta_ci is not None and row.delta_ci[0] <= 0.0 <= row.delta_ci[1]
-        assert row.p_b_better == pytest.approx(0.5)
+        # Issue 36: every per-task difference is 0, so the interval is the point 0 (what the t interval and
+        # the paired bootstrap of all-zero differences give), and P(B > A) is not given (was 0.5 with an
+        # interval of +-0.15 from MOVER, as if there were a difference to weigh).
+        assert row.delta_ci == (0.0, 0.0)
+        assert row.p_b_better is None and row.p_method == "no-difference"
+        assert row.notes == (NO_DIFFERENCE_NOTE,)
+
+
+def test_no_difference_is_said_only_when_every_task_and_metric_agree() -> None:
+    # One task, the same verdicts: [0, 0] too (before: Newcombe's interval around 0 and P 0.5).
+    [one] = compare_counts([3], [2], [3], [2], [1]).metrics[:1]
+    assert one.delta_ci == (0.0, 0.0) and one.p_b_better is None
+    # pass@3 is 1 on every task on both sides, but B solves more attempts: the verdicts differ, so the
+    # saturated metric keeps MOVER's interval (a [0, 0] there would miss the difference it hides).
+    n = np.full(12, 3)
+    c_a, c_b = np.array([1, 2] * 6), np.array([2, 3] * 6)
+    rows = {(m.metric, m.k): m for m in compare_counts(n, c_a, n, c_b, [3]).metrics}
+    saturated = rows[("pass_at_k", 3)]
+    assert saturated.delta == 0.0 and saturated.interval_method == "mover"
+    assert saturated.delta_ci is not None and saturated.delta_ci[0] < 0.0 < saturated.delta_ci[1]
+    assert saturated.p_b_better == pytest.approx(0.5)
+    assert rows[("success_rate", None)].p_method == "t-distribution"
+
+
+def test_tool_means_equal_on_every_task_have_no_difference() -> None:
+    row = compare_task_means([0.5, 0.75, 1.0], [0.5, 0.75, 1.0], metric="tool_selection")
+    assert (row.delta, row.delta_ci, row.p_b_better, row.p_method) == (0.0, (0.0, 0.0), None, "no-difference")
+    shifted = compare_task_means([0.5, 0.75, 0.9], [0.6, 0.85, 1.0], metric="tool_selection")
+    assert shifted.interval_method == "mover" and shifted.p_b_better is not None
 
 
 @pytest.mark.parametrize("mode", MODES)

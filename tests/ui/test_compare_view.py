@@ -35,8 +35,10 @@ def test_delta_rows_keep_only_rows_with_a_delta_and_an_interval_in_order() -> No
     assert chart.labels == ["success rate", "tool: overall"]
     assert (chart.deltas, chart.lows, chart.highs) == ([0.1, -0.3], [0.05, -0.4], [0.15, -0.2])
     assert not views.delta_rows([rows[1]])
-    # P(B > A) unknown: an even chance, not a claim either way.
-    assert views.pass_hover([rows[0]]) == ["A 50.0%, B 60.0%, P(B > A) 50.0%"]
+    # No P(B > A) (no difference): said so, not an even chance that reads as a coin toss (issue 36; was 50.0%).
+    assert views.pass_hover([rows[0]]) == ["A 50.0%, B 60.0%, P(B > A) not given"]
+    sure = rows[0].model_copy(update={"p_b_better": 0.0})  # a probability of 0 is shown as such, not as 50%
+    assert views.pass_hover([sure]) == ["A 50.0%, B 60.0%, P(B > A) < 0.1%"]
     assert views.tool_hover([rows[3]]) == ["A 0.50, B 0.20, over 7 tasks"]
 
 

@@ -53,8 +53,11 @@ def delta_rows(metrics: Sequence[MetricComparison]) -> DeltaRows:
 
 
 def pass_hover(rows: Sequence[MetricComparison]) -> list[str]:
-    """The pass metrics' hover text: both values and P(B > A) (an even chance where it is unknown)."""
-    return [f"A {pct(m.a)}, B {pct(m.b)}, P(B > A) {prob_text(m.p_b_better or 0.5)}" for m in rows]
+    """The pass metrics' hover text: both values and P(B > A), "not given" where there is none (no difference)."""
+    return [
+        f"A {pct(m.a)}, B {pct(m.b)}, P(B > A) {'not given' if m.p_b_better is None else prob_text(m.p_b_better)}"
+        for m in rows
+    ]
 
 
 def tool_hover(rows: Sequence[MetricComparison]) -> list[str]:

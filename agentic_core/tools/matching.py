@@ -10,6 +10,7 @@ from typing import NamedTuple, cast
 import numpy as np
 import orjson
 
+from agentic_core.common.time_limit import checkpoint
 from agentic_core.data.schemas import ExpectedTool, ToolCall
 from agentic_core.tools.results import MatchRow, ParamError
 from agentic_core.tools.values import in_values, num_exact, str_exact, structural_equal, values_agree, why_differ
@@ -184,6 +185,7 @@ def match_calls(
             # explaining every pair quoted every any_of list 40,000 times.
             agreements = []
             for e in e_list:
+                checkpoint()  # a row costs len(u_list) comparisons: a request's deadline can stop it here
                 expected = exp[e]
                 agreements.append([agreement_only(expected, used[u]) for u in u_list])
             # Required matches first (worth more than any total agreement), then total agreement,

@@ -83,7 +83,7 @@ def naive_agreement(expected: ExpectedTool, used: ToolCall) -> float:
     return pair_agreement(expected, used)[0]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(pair=twins(ANY), allowed=st.lists(ANY, max_size=12), at=st.integers(0, 12))
 def test_the_lookup_answers_as_a_scan_of_the_values(pair: tuple[Any, Any], allowed: list[Any], at: int) -> None:
     used, twin = pair
@@ -93,7 +93,7 @@ def test_the_lookup_answers_as_a_scan_of_the_values(pair: tuple[Any, Any], allow
     assert in_values(used, rule) is naive_in_values(used, rule)  # the index, now built, answers alike
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(pair=twins(JSON))
 def test_one_value_rule_agrees_exactly_when_the_values_are_structurally_equal(pair: tuple[Any, Any]) -> None:
     a, b = pair
@@ -139,7 +139,7 @@ CALL = st.tuples(st.sampled_from(["a", "b"]), PARAMS)
 EXPECTED = st.tuples(st.sampled_from(["a", "b"]), PARAMS, RULES, st.booleans())
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     used=st.lists(CALL, max_size=5),
     expected=st.lists(EXPECTED, min_size=1, max_size=5),

@@ -24,6 +24,8 @@ from agentic_core.service.config import (
     DEFAULT_MAX_LLM_REQUESTS,
     DEFAULT_OFFLINE_WORKERS,
     DEFAULT_REQUEST_DEADLINE_S,
+    LIGHT_BODY_BYTES,
+    LIGHT_WORKERS,
     MIB,
     token_rule_broken,
 )
@@ -74,7 +76,8 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         "--request-deadline-s",
         type=float,
         default=DEFAULT_REQUEST_DEADLINE_S,
-        help="seconds a request may take from arrival to answer; judging is stopped then (default: 600)",
+        help="seconds a request may take from arrival to answer; waiting, loading, tool scoring and judging are "
+        "stopped then (default: 600)",
     )
     serve.add_argument(
         "--max-judge-call-s",
@@ -92,7 +95,8 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         "--offline-workers",
         type=int,
         default=DEFAULT_OFFLINE_WORKERS,
-        help="threads for requests with the offline judge (default: 8)",
+        help=f"threads for requests with the offline judge (default: 8; requests of at most "
+        f"{LIGHT_BODY_BYTES // 1024} KiB have {LIGHT_WORKERS} more)",
     )
     serve.add_argument(
         "--log-level", choices=["debug", "info", "warning", "error"], default="info", help="server log level"

@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from agentic_core.columnar.component_list import ComponentList
+from agentic_core.common.time_limit import checkpoint
 from agentic_core.data.schemas import Conversation
 from agentic_core.tools import ToolComponents, score_tools
 from agentic_core.tools.combine import TABLE_COLUMNS, components_table, table_arrays
@@ -143,7 +144,13 @@ class ColumnBuilder:
         self._shared: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def add(self, conv: Conversation) -> None:
-        """Append one validated conversation's rows."""
+        """Append one validated conversation's rows (its tool use scored now).
+
+        Raises:
+            TimeLimitPassed: a time limit set around the load has passed (see
+                :mod:`agentic_core.common.time_limit`).
+        """
+        checkpoint()  # scoring is the long part of loading: a request's deadline stops it between conversations
         turns = conv.conversation
         self._sizes.append(len(turns))
         self._session_ids.append(conv.session_id)

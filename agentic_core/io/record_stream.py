@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
+from agentic_core.common.time_limit import checkpoint
 from agentic_core.data.schemas import Conversation
 from agentic_core.errors import show_value
 from agentic_core.io.explain import explain_validation_error
@@ -102,6 +103,7 @@ def stream_records(
     end = len(records) if stop is None else stop
     twins = True  # until most of a chunk's records have unknown keys (see _validate_chunk)
     for first in range(start, end, CHUNK):
+        checkpoint()  # a request's deadline stops validation between chunks (agentic_core.common.time_limit)
         last = min(first + CHUNK, end)
         parsed.parse_until(last)
         # Records kept as JSON text: the line itself (JSON Lines, parsed by orjson), else the record

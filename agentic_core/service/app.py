@@ -8,9 +8,15 @@ is sent. The body is read raw rather than declared as a FastAPI model: every bad
 gets the same located ``success: false`` document the Lambda handler sends, not FastAPI's own
 error format. The request and response models are still published in the OpenAPI document.
 
-Two lanes of worker threads: requests with a connector (an LLM judge, which may wait on a slow
+Three lanes of worker threads: requests with a connector (an LLM judge, which may wait on a slow
 model for minutes) run in their own, bounded lane and are refused with 503 + ``Retry-After``
-when it is full, so requests with the offline judge never queue behind them.
+when it is full, so requests with the offline judge never queue behind them. Requests with the
+offline judge share the offline lane, except small ones (a body of at most
+:data:`~agentic_core.service.config.LIGHT_BODY_BYTES`), which have a lane of their own: large
+requests filling the offline lane cannot make a one-line request wait. Waiting for a lane counts
+against the request's deadline: a request still waiting when it passes is answered 504 then, and
+the work in a lane stops at the deadline too (:mod:`agentic_core.service.deadline`), so no request
+holds a worker past it.
 """
 
 from __future__ import annotations
@@ -18,8 +24,9 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from fastapi import FastAPI, Request
@@ -31,7 +38,7 @@ from starlette.requests import ClientDisconnect
 
 from agentic_core.errors import AgenticError, RequestError
 from agentic_core.service.access_log import mask_access_log
-from agentic_core.service.config import ServiceConfig
+from agentic_core.service.config import LIGHT_BODY_BYTES, LIGHT_WORKERS, ServiceConfig
 from agentic_core.service.guard import Guard
 from agentic_core.service.models import ErrorResponse, Health, RunRequest, RunResponse
 from agentic_core.service.run import (
@@ -106,13 +113,63 @@ async def _read_body(request: Request, limit: int, seconds: float) -> bytes | Re
     return b"".join(chunks)
 
 
+T = TypeVar("T")
+
+
+class _Late(Exception):
+    """The request's deadline passed while it waited for a worker of its lane."""
+
+
+def _refuse_late() -> Response:
+    log.warning("POST /run -> 504: the deadline passed while the request waited for a worker")
+    error = RequestError(
+        "request",
+        "passed this server's deadline while waiting for a worker (every one was busy with other requests)",
+        fix="retry later, or ask the operator to raise --offline-workers",
+        show=False,
+        status=504,
+    )
+    return _refuse(error)
+
+
 @dataclass
 class _Lanes:
-    """The worker threads: one bounded lane for LLM requests, one for offline requests."""
+    """The worker threads: bounded lanes for LLM, offline and small offline requests."""
 
     llm: anyio.CapacityLimiter
     offline: anyio.CapacityLimiter
+    light: anyio.CapacityLimiter
+    # Every lane's threads; never the one that waits (a lane's own limiter is taken first).
+    threads: anyio.CapacityLimiter
     llm_active: int = 0  # changed on the event loop only: no lock needed
+
+    @classmethod
+    def of(cls, config: ServiceConfig) -> _Lanes:
+        """The lanes of a server with these settings."""
+        threads = config.max_llm_requests + config.offline_workers + LIGHT_WORKERS
+        limiter = anyio.CapacityLimiter
+        return cls(
+            limiter(config.max_llm_requests), limiter(config.offline_workers), limiter(LIGHT_WORKERS), limiter(threads)
+        )
+
+    async def run(self, lane: anyio.CapacityLimiter, deadline: float, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker thread of ``lane``, once the lane has a free thread.
+
+        Raises:
+            _Late: the deadline passed while the request waited for the lane.
+        """
+        acquired = False
+        with anyio.move_on_after(max(0.0, deadline - time.monotonic())):
+            await lane.acquire()
+            acquired = True
+        if not acquired:
+            raise _Late
+        try:
+            # The work itself stops at the deadline (agentic_core.service.deadline); a thread cannot be
+            # stopped from outside, so it is not abandoned here: its lane stays taken until it returns.
+            return await anyio.to_thread.run_sync(work, *args, limiter=self.threads)
+        finally:
+            lane.release()
 
 
 def _busy(config: ServiceConfig) -> ServiceReply:
@@ -127,15 +184,21 @@ def _busy(config: ServiceConfig) -> ServiceReply:
 
 
 async def _answer(service: Service, lanes: _Lanes, body: bytes, deadline: float) -> Response:
-    """Parse in the offline lane, then evaluate in the lane the request's judge belongs to."""
+    """Parse in the offline (or light) lane, then evaluate in the lane the request's judge belongs to."""
+    offline = lanes.light if len(body) <= LIGHT_BODY_BYTES else lanes.offline
     try:
-        doc = await anyio.to_thread.run_sync(_parse_body, body, service.config.max_body_bytes, limiter=lanes.offline)
+        doc = await lanes.run(offline, deadline, _parse_body, body, service.config.max_body_bytes)
+    except _Late:
+        return _refuse_late()
     except AgenticError:
         # Service.run words every refusal; parse errors are answered by it from the raw body.
         doc = None
     request: Any = doc if isinstance(doc, dict) else body
     if not (isinstance(doc, dict) and doc.get("connector") is not None):
-        return _send(await anyio.to_thread.run_sync(service.run, request, deadline, limiter=lanes.offline))
+        try:
+            return _send(await lanes.run(offline, deadline, service.run, request, deadline))
+        except _Late:
+            return _refuse_late()
     if lanes.llm_active >= service.config.max_llm_requests:
         response = _send(_busy(service.config))
         # An LLM request may take up to the deadline; a tenth of it is a fair first retry.
@@ -171,7 +234,7 @@ _RUN_ERRORS: dict[int | str, str] = {
     500: "unexpected failure (generic message)",
     502: "the judge model failed on every interaction",
     503: "every LLM-judge slot is busy (see Retry-After)",
-    504: "judging passed the request deadline",
+    504: "the request deadline passed (while waiting for a worker, scoring tool use or judging)",
 }
 """The statuses ``POST /run`` answers with an error document, and when (its OpenAPI ``responses``)."""
 
@@ -190,7 +253,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     mask_access_log(settings.token)  # a client's ?token=... in the URL never reaches the access log
     app = FastAPI(title="Agent-evaluation workbench endpoint", version=__version__, description=_DESCRIPTION)
     app.state.service = service
-    lanes = _Lanes(anyio.CapacityLimiter(settings.max_llm_requests), anyio.CapacityLimiter(settings.offline_workers))
+    lanes = _Lanes.of(settings)
     app.add_middleware(Guard, config=settings, refuse=_refuse)
     if settings.allowed_origins:
         # Outside the guard: it answers the preflight a browser sends before posting JSON.

@@ -29,6 +29,10 @@ DEFAULT_REQUEST_DEADLINE_S = 600.0
 DEFAULT_MAX_JUDGE_CALL_S = 300.0
 DEFAULT_MAX_LLM_REQUESTS = 4
 DEFAULT_OFFLINE_WORKERS = 8
+LIGHT_BODY_BYTES = 64 * 1024
+"""Offline requests with a body this small (a few dozen interactions) have a lane of their own."""
+LIGHT_WORKERS = 2
+"""Threads of that lane: its requests take milliseconds each, so a few threads keep it moving."""
 
 _ORIGIN = re.compile(r"^https?://[^/\s?#]+$")
 
@@ -88,14 +92,17 @@ class ServiceConfig(BaseModel):
             scripts, other servers) are not browsers' and are allowed.
         body_timeout_s: Seconds a client has to send the whole request body (then 408), so a
             body trickled a byte at a time cannot hold a connection.
-        request_deadline_s: Seconds a request may take from its arrival to its answer; judging
-            still running then is stopped (504; what was judged stays in the judge cache).
+        request_deadline_s: Seconds a request may take from its arrival to its answer; the work
+            still running then (waiting for a worker, loading and tool scoring, judging) is stopped
+            (504; what was judged stays in the judge cache).
         max_judge_call_s: The most one judge call may take with all its attempts: a connector's
             ``timeout`` x (``max_retries`` + 1) above it is refused (422).
         max_llm_requests: Requests with a connector (LLM judge) served at once; one more is
             answered 503 with ``Retry-After``. They run in their own threads, so requests with
             the offline judge never wait behind slow models.
-        offline_workers: Threads for requests with the offline judge (more wait their turn).
+        offline_workers: Threads for requests with the offline judge (more wait their turn, until
+            their deadline). Requests of at most :data:`LIGHT_BODY_BYTES` have
+            :data:`LIGHT_WORKERS` threads of their own besides.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -1,4 +1,9 @@
-"""A request's deadline: judging still running when it passes is stopped, and the caller told so (504)."""
+"""A request's deadline: the work still running when it passes is stopped, and the caller told so (504).
+
+Two kinds of work run before the answer: reading the records (validation, and tool scoring while
+the columns are built), stopped at the checkpoints of :mod:`agentic_core.common.time_limit`; and
+judging, stopped through its run monitor.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from agentic_core.common.time_limit import TimeLimitPassed, time_limited
 from agentic_core.errors import RequestError
 
 T = TypeVar("T")
@@ -51,3 +57,36 @@ def judge_within(deadline: float, work: Callable[[Any], T], total: int) -> T:
         ) from None
     finally:
         timer.cancel()
+
+
+def load_within(deadline: float, load: Callable[[], T]) -> T:
+    """``load()``, stopped at its next checkpoint once ``deadline`` passes.
+
+    Validating a request's records and scoring their tool use is CPU work in the request's own
+    thread: it checks the deadline between chunks of records, between conversations and between
+    rows of a large matching (:func:`agentic_core.common.time_limit.checkpoint`), so a request whose
+    scoring would take minutes frees its worker at the deadline instead.
+
+    Args:
+        deadline: When to stop, on :func:`time.monotonic`'s clock.
+        load: The loading (``load_records`` of the request's datasets).
+
+    Returns:
+        What ``load`` returned.
+
+    Raises:
+        RequestError: status 504, when the deadline passed while loading.
+    """
+    try:
+        with time_limited(deadline):
+            return load()
+    except TimeLimitPassed:
+        raise RequestError(
+            "request",
+            "passed this server's deadline while reading the conversations and scoring their tool use "
+            "(nothing was judged)",
+            fix="send fewer conversations, or fewer tool calls per interaction, per request; or ask the operator "
+            "to raise --request-deadline-s",
+            show=False,
+            status=504,
+        ) from None

@@ -35,7 +35,7 @@ from agentic_core.io.unknown_keys import close_match
 from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, nothing_scored_fix, request_judge
-from agentic_core.service.deadline import judge_within
+from agentic_core.service.deadline import judge_within, load_within
 from agentic_core.service.models import Health, Problem, RunConfig
 from agentic_core.service.objects import json_object
 from agentic_core.service.response import issue_problem, run_response
@@ -357,13 +357,15 @@ class Service:
         Args:
             body: The raw request body, or the already parsed request object (a Lambda event
                 invoked directly).
-            deadline: When judging must stop, on :func:`time.monotonic`'s clock (the HTTP server
-                counts from the request's arrival); default: ``config.request_deadline_s`` from now.
+            deadline: When the work must stop (loading, tool scoring, judging), on
+                :func:`time.monotonic`'s clock (the HTTP server counts from the request's arrival);
+                default: ``config.request_deadline_s`` from now.
 
         Returns:
             200 with seed 001's response and our additions; 400 (not JSON), 413 (too large), 422
             (invalid request, located), 502 (the judge failed on every interaction), 504 (the
-            deadline passed while judging; what was judged is in the judge cache) or 500
+            deadline passed while the records were read and their tool use scored, or while
+            judging: what was judged is in the judge cache) or 500
             (unexpected, generic message; details in the server log) with ``success`` false.
         """
         start = time.perf_counter()
@@ -408,7 +410,7 @@ class Service:
         datasets = _datasets(doc, self.config)
         connector = _connector(doc)
         chosen = request_judge(connector, config, self.config)
-        loaded = load_records(datasets, "datasets")
+        loaded = load_within(deadline, lambda: load_records(datasets, "datasets"))
         if loaded.errors and not config.skip_invalid:
             raise self._invalid_records(loaded)
         loaded.raise_if_empty()

@@ -7,6 +7,7 @@ every deduction (definitions in :mod:`agentic_core.tools`).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from agentic_core.common.wording import plural
@@ -14,12 +15,14 @@ from agentic_core.data.schemas import Agentic, ExpectedTool, GroundTruthAgentic,
 from agentic_core.tools.evidence import MAX_RESULT_LEAVES, Answer, leaf_in, result_leaves
 from agentic_core.tools.matching import (
     Match,
+    agreement_only,
     display_rows,
     evaluation_order,
     f1,
     lcs_length,
     match_calls,
     pair_agreement,
+    paired_in_linear_time,
 )
 from agentic_core.tools.results import MatchRow, ParamError, ToolComponents
 from agentic_core.tools.values import show_canonical, values_agree
@@ -308,18 +311,25 @@ def _preference_notes(exp: list[ExpectedTool], used: list[ToolCall], match_of_ex
     """Say when a used call went to a required call it disagrees with while an optional one agreed better.
 
     Matching covers required expected calls first (a missing required call costs more than a
-    parameter error), so such a pairing is deliberate; the sentence makes it visible.
+    parameter error), so such a pairing is deliberate; the sentence makes it visible. Not said for
+    a tool name group paired in linear time: its pairing was not optimised, and comparing each of
+    its matches with each optional call would cost the square of the group's size.
     """
     notes: list[str] = []
-    if not any(t.optional for t in exp):
+    optional: dict[str, list[int]] = {}  # expected index of each optional call, by tool name
+    for other, candidate in enumerate(exp):
+        if candidate.optional:
+            optional.setdefault(candidate.tool_name, []).append(other)
+    if not optional:
         return notes  # nothing to prefer (most interactions)
+    n_expected, n_used = Counter(t.tool_name for t in exp), Counter(t.tool_name for t in used)
     for e, match in sorted(match_of_exp.items()):
-        if exp[e].optional or match.agreement >= 1.0:
+        name = exp[e].tool_name
+        if exp[e].optional or match.agreement >= 1.0 or paired_in_linear_time(n_expected[name], n_used[name]):
             continue
-        for other, candidate in enumerate(exp):
-            if not candidate.optional or candidate.tool_name != exp[e].tool_name:
-                continue
-            better, _ = pair_agreement(candidate, used[match.used])
+        for other in optional.get(name, ()):
+            candidate = exp[other]
+            better = agreement_only(candidate, used[match.used])
             if better > match.agreement:
                 notes.append(
                     f"Used call #{match.used + 1} ('{exp[e].tool_name}') was matched to required call #{e + 1} "

@@ -10,6 +10,7 @@ from typing import NamedTuple, cast
 import numpy as np
 import orjson
 
+from agentic_core.common.time_limit import checkpoint
 from agentic_core.data.schemas import ExpectedTool, ToolCall
 from agentic_core.tools.results import MatchRow, ParamError
 from agentic_core.tools.values import in_values, num_exact, str_exact, structural_equal, values_agree, why_differ
@@ -32,28 +33,42 @@ def pair_agreement(expected: ExpectedTool, used: ToolCall) -> tuple[float, list[
     Names are the union of expected and used names minus those ruled ``ignore``; they are
     visited in sorted order so errors (and hence reasoning) do not depend on key order.
     """
+    errors: list[ParamError] = []
+    return _agreement(expected, used, errors), errors
+
+
+def agreement_only(expected: ExpectedTool, used: ToolCall) -> float:
+    """:func:`pair_agreement`'s share alone, no disagreement explained: a cell of the matching's matrix.
+
+    An explanation can cost as much as the values it quotes (an any_of rule's whole list): the
+    matrix compares every pair, so only the pairs chosen are explained.
+    """
+    return _agreement(expected, used, None)
+
+
+def _agreement(expected: ExpectedTool, used: ToolCall, errors: list[ParamError] | None) -> float:
+    """The share of agreeing parameter names; each disagreement appended to ``errors`` unless it is ``None``."""
     exp_params, used_params, rules = expected.parameters, used.parameters, expected.parameter_rules
-    names = sorted(set(exp_params) | set(used_params))
+    names = set(exp_params) | set(used_params)
     compared = 0
     agreed = 0
-    errors: list[ParamError] = []
-    for name in names:
+    for name in names if errors is None else sorted(names):
         rule = rules.get(name)
         if rule is not None and rule.rule == "ignore":
             continue
         compared += 1
-        in_exp, in_used = name in exp_params, name in used_params
-        if not in_used:
-            errors.append(
-                ParamError(expected.tool_name, name, exp_params[name], None, "missing from the call")
-            )
+        if name not in used_params:
+            if errors is not None:
+                errors.append(
+                    ParamError(expected.tool_name, name, exp_params[name], None, "missing from the call")
+                )
             continue
         used_value = used_params[name]
-        if not in_exp:
+        if name not in exp_params:
             # An any_of rule may list the accepted values without an expected value.
             if rule is not None and rule.rule == "any_of" and in_values(used_value, rule):
                 agreed += 1
-            else:
+            elif errors is not None:
                 errors.append(
                     ParamError(expected.tool_name, name, None, used_value, "not an expected parameter")
                 )
@@ -65,15 +80,15 @@ def pair_agreement(expected: ExpectedTool, used: ToolCall) -> tuple[float, list[
             else values_agree(exp_value, used_value, rule)
         ):
             agreed += 1
-        else:
+        elif errors is not None:
             errors.append(
                 ParamError(
                     expected.tool_name, name, exp_value, used_value, why_differ(exp_value, used_value, rule)
                 )
             )
     if compared == 0:
-        return 1.0, errors  # two empty (or fully ignored) parameter sets agree fully
-    return agreed / compared, errors
+        return 1.0  # two empty (or fully ignored) parameter sets agree fully
+    return agreed / compared
 
 
 # --------------------------------------------------------------------------------------------
@@ -163,12 +178,16 @@ def match_calls(
             agreement, errors = pair_agreement(exp[e_list[0]], used[u_list[0]])
             matched[e_list[0]] = Match(u_list[0], agreement, errors)
             continue
-        if len(e_list) * len(u_list) > MAX_ASSIGNMENT_PAIRS:
+        if paired_in_linear_time(len(e_list), len(u_list)):
             chosen = _pair_in_linear_time(exp, used, e_list, u_list)
         else:
-            # Agreements only (the disagreements of the chosen pairs are computed once, below):
-            # a list of errors per pair held every pair's errors at once.
-            agreements = [[pair_agreement(exp[e], used[u])[0] for u in u_list] for e in e_list]
+            # Agreements only (the disagreements of the chosen pairs are explained once, below):
+            # explaining every pair quoted every any_of list 40,000 times.
+            agreements = []
+            for e in e_list:
+                checkpoint()  # a row costs len(u_list) comparisons: a request's deadline can stop it here
+                expected = exp[e]
+                agreements.append([agreement_only(expected, used[u]) for u in u_list])
             # Required matches first (worth more than any total agreement), then total agreement,
             # then closeness in order within the name group.
             bonus = min(len(e_list), len(u_list)) + 1.0
@@ -184,6 +203,11 @@ def match_calls(
             agreement, errors = pair_agreement(exp[e_list[i]], used[u_list[j]])
             matched[e_list[i]] = Match(u_list[j], agreement, errors)
     return matched
+
+
+def paired_in_linear_time(n_expected: int, n_used: int) -> bool:
+    """Whether a tool name group of this size is paired in linear time, not by the optimal assignment."""
+    return n_expected * n_used > MAX_ASSIGNMENT_PAIRS
 
 
 def _parameters_key(call: ToolCall | ExpectedTool) -> bytes | None:

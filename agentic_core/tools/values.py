@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 from agentic_core.common.text_normal import normalise_text
 from agentic_core.data.schemas import ParameterRule
@@ -99,58 +100,89 @@ def structural_equal(
         return False
 
 
-_NEVER = object()  # the key of NaN, which never equals anything
+_NEVER = object()  # the key of a value holding a NaN, which never equals anything
 
 
-def _leaf_key(value: Any) -> Any:
-    """A hashable key equal for leaves :func:`structural_equal` calls equal; ``None`` for the rest.
+def value_key(value: Any) -> Any:
+    """A hashable key, equal for values :func:`structural_equal` calls equal under the exact rule.
 
     The kind comes first so that ``True`` and ``1`` differ (a bool is not a number) while ``5`` and
-    ``5.0`` agree, as in the structural comparison; integers compare exactly with floats.
+    ``5.0`` agree (integers compare exactly with floats); lists and tuples share a kind; a mapping's
+    key is its set of (name, value key) pairs, so key order never matters. A value holding a NaN
+    anywhere equals nothing: its key is a marker no set holds. ``None`` when the value holds
+    something that is not JSON (only Python code can pass one); such values are compared one by one.
     """
     kind = type(value)
-    if kind is bool:
-        return ("b", value)
     if kind is str:
         return ("s", value)
+    if kind is bool:
+        return ("b", value)
     if kind is int or kind is float:
         return _NEVER if value != value else ("n", value)
     if value is None:
         return ("z", None)
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, bool):
+        return ("b", value)
+    if is_number(value):
+        return _NEVER if value != value else ("n", value)
+    if isinstance(value, Mapping):
+        pairs = []
+        for name, item in value.items():
+            key = value_key(item)
+            if key is None or key is _NEVER:
+                return key
+            pairs.append((name, key))
+        return ("d", frozenset(pairs))
+    if isinstance(value, (list, tuple)):
+        items = []
+        for item in value:
+            key = value_key(item)
+            if key is None or key is _NEVER:
+                return key
+            items.append(key)
+        return ("l", tuple(items))
     return None
 
 
-def _value_index(rule: ParameterRule) -> tuple[frozenset[Any], tuple[Any, ...]]:
-    """The rule's values as a set of leaf keys plus the other values (objects, lists), built once.
+@dataclass
+class _ValueIndex:
+    """An any_of rule's values, normalised once: their keys for lookup, and their rendering.
+
+    Values holding something that is not JSON have no key: no JSON value can equal them.
+    """
+
+    keys: frozenset[Any]
+    shown: str | None = None  # the values as the explanation of a disagreement shows them
+
+
+def _value_index(rule: ParameterRule) -> _ValueIndex:
+    """The rule's values indexed (built on first use, then kept on the rule).
 
     A linear scan of the values per comparison made an any_of list of 1,000 values over hundreds of
-    calls take tens of seconds.
+    calls take tens of seconds: with the index each comparison is one key and one set lookup.
     """
     index = rule._value_index
     if index is None:
-        keys: set[Any] = set()
-        rest: list[Any] = []
-        for value in rule.values or []:
-            key = _leaf_key(value)
-            if key is None:
-                rest.append(value)
-            elif key is not _NEVER:
-                keys.add(key)
-        index = rule._value_index = (frozenset(keys), tuple(rest))
-    return index
+        keys = {value_key(value) for value in rule.values or []} - {None, _NEVER}
+        index = rule._value_index = _ValueIndex(frozenset(keys))
+    return cast("_ValueIndex", index)
 
 
 def in_values(used: Any, rule: ParameterRule) -> bool:
-    """Whether ``used`` structurally equals one of the rule's ``values`` (a set lookup for leaves)."""
-    keys, rest = _value_index(rule)
-    key = _leaf_key(used)
+    """Whether ``used`` structurally equals one of the rule's ``values`` (one set lookup for JSON values).
+
+    A JSON value (strings, numbers, booleans, null, objects and lists of them) never equals a value
+    that holds something else, so its key's lookup is the whole answer; only a used value holding
+    something that is not JSON is compared with every value.
+    """
+    key = value_key(used)
     if key is _NEVER:
         return False
     if key is not None:
-        return key in keys
-    # Objects and lists are compared with the values of their kind; anything else (not JSON) with all.
-    candidates = rest if isinstance(used, (Mapping, list, tuple)) else (rule.values or [])
-    return any(structural_equal(v, used, num_exact, str_exact) for v in candidates)
+        return key in _value_index(rule).keys
+    return any(structural_equal(v, used, num_exact, str_exact) for v in rule.values or [])
 
 
 def values_agree(expected: Any, used: Any, rule: ParameterRule | None = None) -> bool:
@@ -185,8 +217,13 @@ def values_agree(expected: Any, used: Any, rule: ParameterRule | None = None) ->
     return structural_equal(expected, used, num_exact, str_exact)
 
 
+_LEAF_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
 def canonical(value: Any) -> Any:
     """The value with dict keys sorted (recursively), so rendered text never depends on key order."""
+    if type(value) in _LEAF_TYPES:  # most values (an any_of list of 1,000 strings): no abstract checks
+        return value
     if isinstance(value, Mapping):
         return {k: canonical(value[k]) for k in sorted(value, key=str)}
     if isinstance(value, (list, tuple)):
@@ -201,7 +238,10 @@ def show_canonical(value: Any) -> str:
 def why_differ(expected: Any, used: Any, rule: ParameterRule | None) -> str:
     """A short, deterministic explanation of why two present values disagree."""
     if rule is not None and rule.rule == "any_of":
-        return f"not the expected value nor one of the allowed values {show_canonical(rule.values)}"
+        index = _value_index(rule)
+        if index.shown is None:  # rendered once per rule, not once per disagreement
+            index.shown = show_canonical(rule.values)
+        return f"not the expected value nor one of the allowed values {index.shown}"
     if rule is not None and rule.rule == "tolerance":
         return f"outside tolerance (abs_tol={rule.abs_tol:g}, rel_tol={rule.rel_tol:g})"
     if rule is not None and rule.rule == "text" and isinstance(expected, str) and isinstance(used, str):

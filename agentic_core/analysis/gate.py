@@ -4,9 +4,12 @@ Two checks, each returning the failures as sentences that name the metric, its v
 
 - :func:`below_bounds` (``evaluate --fail-under success_rate=0.8,pass_pow_k=0.5``): a metric's point
   estimate (or, with ``lower=True``, its interval's lower bound) is below its bound. An undefined metric
-  fails too: nothing shows it reaches the bound.
+  fails too: nothing shows it reaches the bound. pass@K / pass^K on data that does not measure them (one
+  attempt per task: :attr:`~agentic_core.analysis.aggregate.Aggregate.k_evidence`) cannot be gated at all:
+  that is a :class:`~agentic_core.errors.SettingsError` (exit 2 on the command line), never a pass.
 - :func:`worse_than_baseline` (``compare A B --fail-if-worse success_rate,pass_pow_k``): P(B worse than A)
-  = 1 - P(B > A) is at least the confidence (0.95).
+  = 1 - P(B > A) is at least the confidence (0.95). A pass@k / pass^k the paired tasks do not measure is a
+  :class:`~agentic_core.errors.SettingsError` too.
 
 Metric names: ``success_rate``, ``pass_at_k`` and ``pass_pow_k`` (at the run's K; ``pass_pow_k@3`` for
 another k in a comparison), and the tool metrics ``tool_selection``, ``tool_parameters``,
@@ -95,14 +98,34 @@ def _shown(metric: str, k: int | None) -> str:
     return metric if k is None else f"{metric} (k = {k})"
 
 
-def below_bounds(agg: Aggregate, bounds: dict[str, float], lower: bool = False) -> list[str]:
+def _not_measured(place: str, metric: str, why: str) -> SettingsError:
+    """The error of a gate on pass@k / pass^k at a k the data does not measure: it cannot gate, it must not pass."""
+    return SettingsError(
+        f"{place} {metric}",
+        f"cannot gate this run: {why.rstrip('.')}",
+        None,
+        f"gate success_rate (pass@1) instead of {metric}, or give every task several attempts with the same task_id",
+        show=False,
+    )
+
+
+def below_bounds(
+    agg: Aggregate, bounds: dict[str, float], lower: bool = False, place: str = "--fail-under"
+) -> list[str]:
     """The metrics below their bound, one sentence each (empty when the run passes).
 
     Args:
         agg: The run's aggregate.
         bounds: Metric -> bound (from :func:`parse_bounds`).
         lower: Check the interval's lower bound instead of the point estimate.
+        place: Where the bounds were given, for the error.
+
+    Raises:
+        SettingsError: a bound on pass@K / pass^K when the data does not measure them (one attempt per task).
     """
+    for metric in bounds:
+        if metric in PASS_METRICS[1:] and not agg.k_evidence.measured:
+            raise _not_measured(place, metric, agg.k_evidence.sentence)
     failures = []
     for metric, bound in bounds.items():
         value, ci = _aggregate_value(agg, metric)
@@ -126,11 +149,21 @@ def worse_than_baseline(
 
     ``(name, None)`` for pass@k / pass^k means the comparison's K. A metric the comparison does not have
     (a tool metric that applies to neither run) is skipped; one without a probability cannot fail.
+
+    Raises:
+        SettingsError: pass@k / pass^k at a k the paired tasks do not measure (too few attempts per task).
     """
     rows = {(m.metric, m.k): m for m in comparison.metrics}
     failures = []
+    evidence = comparison.k_evidence
     for name, k in metrics:
         key = (name, comparison.k if name in PASS_METRICS[1:] and k is None else k)
+        if name in PASS_METRICS[1:] and (key[1] or 1) > evidence.measured_up_to:
+            why = evidence.sentence if key[1] == comparison.k else (
+                f"pass@{key[1]} and pass^{key[1]} are not measured: the paired tasks' attempts measure k up to "
+                f"{evidence.measured_up_to}"
+            )
+            raise _not_measured("--fail-if-worse", _shown(name, key[1]), why)
         row = rows.get(key)
         if row is None or row.p_b_better is None or row.delta is None:
             continue

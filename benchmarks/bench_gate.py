@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agentic_core.analysis.compare_runs import TOOL_METRICS, RunComparison
 from agentic_core.analysis.gate import WORSE_CONFIDENCE, parse_gate_metrics, worse_than_baseline
+from agentic_core.analysis.k_evidence import KEvidence
 from agentic_core.stats.compare import (
     MetricComparison,
     PairedComparison,
@@ -114,7 +115,15 @@ def comparison(
         metrics=tuple(rows), n_tasks=n.size, n_excluded=0, excluded_reason=None, mode="frequentist",
         estimator="unbiased", level=0.95,
     )  # fmt: skip
-    return RunComparison(a_label="A", b_label="B", k=k, paired=paired, tools=tuple(tools), tasks=())
+    # Every simulated task has n >= k attempts: pass@k and pass^k are measured at every k up to K.
+    most = int(n.max())
+    evidence = KEvidence(
+        k=k, tasks=n.size, tasks_with_k=int((n >= k).sum()), max_attempts=most, needed=k, measured_up_to=k,
+        measured=True,
+    )  # fmt: skip
+    return RunComparison(
+        a_label="A", b_label="B", k=k, paired=paired, tools=tuple(tools), tasks=(), k_evidence=evidence
+    )
 
 
 def fails_one_by_one(cmp: RunComparison, metrics: list[tuple[str, int | None]]) -> bool:

@@ -14,7 +14,7 @@ from ui.charts import curve_figure
 from ui.controls import results_page
 from ui.format import INTERPRETATION_BADGES, md_text, pct, settings_sentence
 from ui.guide import how_to_read
-from ui.k_cards import evidence_for, pass_k_cards
+from ui.k_cards import pass_k_cards
 from ui.memo import session_memo
 from ui.telemetry_cost import show_cost
 from ui.theme import show_chart
@@ -52,7 +52,7 @@ kpi(
     help=f"The chance that one attempt is fully correct, for {target_words}: pass@1 by the same method and on "
     "the same tasks as the curve, with the same interval.",
 )
-evidence = evidence_for(run, settings, agg)
+evidence = agg.k_evidence  # the core decides whether pass@K is measured
 pass_k_cards(
     row,
     k,
@@ -81,21 +81,23 @@ if rate.observed is not None:
 
 if agg.unscored is not None:
     low, high = agg.unscored.as_incorrect, agg.unscored.as_correct
-    st.warning(
-        f"**{agg.unscored.unscored_interactions:,} interaction(s) could not be scored by the judge** "
-        f"({counts.unscored_conversations:,} conversation(s) "
-        + ("counted as incorrect" if settings.unscored_as_incorrect else "left out")
-        + "). Had they all been incorrect: success rate "
-        f"{pct(low.success_rate)}, pass@{k} {pct(low.pass_at_k)}, pass^{k} {pct(low.pass_pow_k)}; had they all been "
-        f"correct: {pct(high.success_rate)}, {pct(high.pass_at_k)}, {pct(high.pass_pow_k)}. "
-        "Toggle *Count unscored as incorrect* to include them."
-    )
+    # pass@K / pass^K only where the data measures them (the core leaves them None otherwise).
+    low_k = f", pass@{k} {pct(low.pass_at_k)}, pass^{k} {pct(low.pass_pow_k)}" if evidence.measured else ""
+    high_k = f", {pct(high.pass_at_k)}, {pct(high.pass_pow_k)}" if evidence.measured else ""
+    with st.container(key="overview_unscored_bounds"):
+        st.warning(
+            f"**{agg.unscored.unscored_interactions:,} interaction(s) could not be scored by the judge** "
+            f"({counts.unscored_conversations:,} conversation(s) "
+            + ("counted as incorrect" if settings.unscored_as_incorrect else "left out")
+            + f"). Had they all been incorrect: success rate {pct(low.success_rate)}{low_k}; had they all been "
+            f"correct: {pct(high.success_rate)}{high_k}. Toggle *Count unscored as incorrect* to include them."
+        )
 if head.n_excluded:
     names = ", ".join(md_text(name) for name in agg.excluded_groups[:10])
     more = f" and {len(agg.excluded_groups) - 10:,} more" if len(agg.excluded_groups) > 10 else ""
     st.warning(f"{head.n_excluded} group(s) left out of the whole curve — {head.excluded_reason}. {names}{more}")
 method_notes = []
-for note in head.notes:
+for note in (n for n in head.notes if n != evidence.sentence):  # the K sentence is shown above
     # Few tasks make the interval unreliable: a warning; how an interval was made is a method detail,
     # kept out of the first screen (a newcomer read "Wilson's over the tasks" as a finding).
     text = note[:1].upper() + note[1:].rstrip(".") + "."
@@ -112,6 +114,10 @@ show_cost(run, agg)  # tokens per correct conversation, when the data is traced 
 st.subheader(f"pass@k and pass^k for k = 1..{k}")
 if evidence.measured:
     show_chart(curve_figure(agg.curve, settings.ci_level), key="overview_curve")
+elif evidence.measured_up_to > 1:  # the core withheld the points beyond what the data measures
+    show_chart(curve_figure(agg.curve[: evidence.measured_up_to], settings.ci_level), key="overview_curve")
+    st.caption(f"The curve stops at k = {evidence.measured_up_to}: beyond it too few tasks have that many attempts "
+               f"({evidence.tasks_with_k:,} of {evidence.tasks:,} have {k} or more).")  # fmt: skip
 else:
     st.caption(f"No curve: only k = 1 is measured by this data ({evidence.tasks_with_k:,} of "
                f"{evidence.tasks:,} tasks have {k} or more attempts).")  # fmt: skip

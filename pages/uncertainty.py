@@ -15,7 +15,7 @@ from ui.cards import card, kpi, kpi_row
 from ui.charts import fit_x_range, forest_figure, posterior_figure, shrinkage_figure
 from ui.controls import prior_controls, set_value, settings_or_error
 from ui.format import md_text, prob_text
-from ui.k_cards import evidence_for, pass_k_cards
+from ui.k_cards import pass_k_cards
 from ui.memo import session_memo
 from ui.page_head import page_head
 from ui.planner_view import render_planner
@@ -105,7 +105,7 @@ kpi(
     point.success_rate_ci,
     help="Posterior mean of the probability that an attempt is fully correct, with its credible interval.",
 )
-evidence = evidence_for(run, settings, agg)
+evidence = agg.k_evidence  # the core decides whether pass@K is measured
 pass_k_cards(
     row,
     k,
@@ -138,7 +138,7 @@ for column, panel in zip(fig_cols, views.posterior_panels(post, float(pow_target
 st.caption(views.draws_note(post, settings))
 if point.n_excluded:
     st.warning(f"{point.excluded_reason}.")
-for note in point.notes:
+for note in (n for n in point.notes if n != evidence.sentence):  # the K sentence is shown above
     st.warning(note[:1].upper() + note[1:] + ".")
 
 render_planner(agg, settings, key="unc_planner")

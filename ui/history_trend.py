@@ -62,5 +62,8 @@ def trend_section(store: RunStore, meta: RunMeta, settings: AggregateSettings | 
         if len(ks) > 1:
             st.warning(f"K = 'auto' chose different K for these runs ({', '.join(map(str, sorted(ks)))}); "
                        "set K in a results page's sidebar to compare pass@K and pass^K at one K.")  # fmt: skip
+        unmeasured = next((p.not_measured for p in points if p.not_measured), None)
+        if unmeasured:  # the core withheld pass@K / pass^K: one attempt per task
+            st.info(unmeasured, icon=":material/repeat:")
         show_chart(trend_figure(points, settings.ci_level), key="history_trend_chart")
         st.dataframe(_table(points, meta.id), hide_index=True, key="history_trend_table")

@@ -16,23 +16,28 @@ RATE_COLOR = "#2ca02c"
 """The success rate's colour (pass@K and pass^K keep the curve's)."""
 
 
-def _series(k: int) -> list[tuple[str, str, str]]:
-    """(attribute, label, colour) of the three headline numbers."""
-    return [
-        ("success_rate", "success rate", RATE_COLOR),
-        ("pass_at_k", f"pass@{k}", AT_COLOR),
-        ("pass_pow_k", f"pass^{k}", POW_COLOR),
-    ]
+NOT_MEASURED = "not measured"
+"""What a table shows for pass@K / pass^K the data does not measure (one attempt per task)."""
+
+
+def _series(k: int, rows: Sequence[HeadlineNumbers] = ()) -> list[tuple[str, str, str]]:
+    """(attribute, label, colour) of the headline numbers: pass@K and pass^K only if some row measures them."""
+    series = [("success_rate", "success rate", RATE_COLOR)]
+    if not rows or not all(r.not_measured for r in rows):
+        series += [("pass_at_k", f"pass@{k}", AT_COLOR), ("pass_pow_k", f"pass^{k}", POW_COLOR)]
+    return series
 
 
 def headline_columns(rows: Sequence[HeadlineNumbers], k: int) -> dict[str, list[str]]:
     """The table columns of the headline numbers and their intervals, as the trend and the breakdown show them.
 
-    ``success rate``, ``success interval``, ``pass@K``, ``pass@K interval``, ``pass^K``, ``pass^K interval``.
+    ``success rate``, ``success interval``, ``pass@K``, ``pass@K interval``, ``pass^K``, ``pass^K interval``;
+    "not measured" where the core withheld pass@K / pass^K (too few attempts per task).
     """
     columns: dict[str, list[str]] = {}
     for attr, label, _ in _series(k):
-        columns[label] = [pct(getattr(r, attr)) for r in rows]
+        unmeasured = attr != "success_rate"
+        columns[label] = [NOT_MEASURED if unmeasured and r.not_measured else pct(getattr(r, attr)) for r in rows]
         interval = "success interval" if attr == "success_rate" else f"{label} interval"
         columns[interval] = [ci_text(getattr(r, f"{attr}_ci")) for r in rows]
     return columns
@@ -54,7 +59,7 @@ def trend_figure(points: Sequence[TrendPoint], level: float) -> go.Figure:
     fig = go.Figure()
     k = points[-1].k if points else 1
     xs = [datetime.fromtimestamp(p.created_at) for p in points]
-    for attr, label, color in _series(k):
+    for attr, label, color in _series(k, points):
         values, plus, minus = _values_and_errors(points, attr)
         fig.add_trace(
             go.Scatter(
@@ -83,7 +88,7 @@ def assistant_figure(rows: Sequence[AssistantRow], level: float) -> go.Figure:
     fig = go.Figure()
     k = rows[0].k if rows else 1
     names = [r.assistant for r in rows]
-    for attr, label, color in _series(k):
+    for attr, label, color in _series(k, rows):
         values, plus, minus = _values_and_errors(rows, attr)
         fig.add_trace(
             go.Bar(

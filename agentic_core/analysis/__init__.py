@@ -5,11 +5,12 @@ This face is what callers outside use. Eager: nothing here needs an optional pac
 """
 
 from agentic_core.analysis.agentic_summary import AgenticSummary, agentic_table, conversations_below, summarise_agentic
-from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers, aggregate
+from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.analysis.assistant_breakdown import AssistantRow, by_assistant
 from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, has_human_verdicts
 from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
 from agentic_core.analysis.compare_runs import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
+from agentic_core.analysis.headline_numbers import HeadlineNumbers
 from agentic_core.analysis.k_evidence import KEvidence, k_evidence
 from agentic_core.analysis.selective import AbstentionPoint, run_selective_accuracy
 from agentic_core.analysis.task_ranking import RANK_METRICS, RankMetric, TaskRanking, rank_tasks

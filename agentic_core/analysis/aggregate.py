@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Self
+from functools import partial
 
 import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core import stats
+from agentic_core.analysis.k_evidence import KEvidence, k_evidence, withhold
 from agentic_core.analysis.statistics_words import StatisticsUsed, curve_options, describe_statistics, table_options
 from agentic_core.analysis.tool_summary import ToolSummary, tool_summary
 from agentic_core.common.frame_columns import (
+    AT_K,
     CORRECT,
     INCORRECT,
     PER_CONVERSATION,
@@ -123,9 +125,10 @@ class Aggregate:
         settings: The settings applied.
         unit: The unit of trial actually used (``auto`` resolved).
         unit_reason: Why that unit (for ``auto``) in words.
-        curve: Dataset-level pass@k / pass^k for k = 1..K with intervals.
+        curve: Dataset-level pass@k / pass^k for k = 1..K with intervals; ``None`` at a k the data does not
+            measure (one attempt per task), the point's last note saying why (:attr:`k_evidence`).
         headline: The curve point at k = K.
-        interpretation: Seed-001 label on the headline pass@K / pass^K (None if undefined).
+        interpretation: Seed-001 label on the headline pass@K / pass^K (None if undefined or not measured).
         conversations: One row per conversation (seed-003 numbers, status, per-conversation pass@K);
             columns :class:`~agentic_core.common.frame_columns.ConversationCols`.
         interactions: One row per interaction: ``score``, ``unscored``, ``passes_threshold`` (the
@@ -144,6 +147,10 @@ class Aggregate:
         k_reason: Why that K, in words.
         excluded_groups: Keys of the groups left out of the curve (too few attempts, none scored).
         statistics: The mode, target, estimator, prior and interval method, in words.
+        k_evidence: Whether the data measures pass@K / pass^K at this K (repeated attempts per task) and,
+            when not, the sentence saying why and what would: then the headline's pass@K / pass^K, the
+            curve beyond the measured k, the interpretation and the unscored bounds' pass@K / pass^K are
+            ``None`` (:mod:`agentic_core.analysis.k_evidence`).
         unscored: The headline with unscored interactions counted incorrect and correct (``None``
             when everything was scored).
         elapsed_s: Wall time of the aggregation.
@@ -165,6 +172,7 @@ class Aggregate:
     k_reason: str
     excluded_groups: list[str]
     statistics: StatisticsUsed
+    k_evidence: KEvidence
     unscored: UnscoredBounds | None = None
     elapsed_s: float = 0.0
 
@@ -242,7 +250,13 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     g_n, g_c, group_keys = _groups(result, unit, conv_scored, conv_correct, conv_n, n_correct)
     k, k_reason = resolve_k(g_n, settings)
 
+    # The unit 'auto' pools one-attempt tasks as attempts at one task: only the data's tasks say whether
+    # k > 1 is measured, and pass@k / pass^k are withheld (None, with the reason) where it is not.
+    pooled = unit == "conversation" and settings.unit != "conversation"
+    attempts = _scored_per_task(result, conv_scored) if pooled else g_n
+    evidence = k_evidence(attempts, k, settings.mode, settings.estimator)
     curve = stats.dataset_curve(g_n, g_c, list(range(1, k + 1)), **curve_options(settings))
+    curve = withhold(curve, attempts, settings.mode, settings.estimator)
     if not scores_tools and tool_applicable.any():
         curve[-1] = curve[-1].model_copy(update={"notes": [*curve[-1].notes, NOT_SCORED]})
     headline = curve[-1]
@@ -256,15 +270,17 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     per_group = table_options(settings)
     groups = stats.group_table(g_n, g_c, k, **per_group)
     groups.insert(0, GroupCols.GROUP, group_keys)
+    if pooled and not evidence.measured:  # the one pooled group's pass@K is the headline's: withheld alike
+        groups.loc[:, list(AT_K)] = np.nan
     per_conv = stats.group_table(conv_n, n_correct, k, **per_group)
     unscored_bounds = None
     if unscored.any():
+        # Whether K is measured is decided once (on the scored attempts): the bounds follow the headline.
+        bounds = partial(_headline_points, result, unit, settings, k, evidence.measured)
         unscored_bounds = UnscoredBounds(
             unscored_interactions=int(unscored.sum()),
-            as_incorrect=_headline_points(result, unit, settings, k, n_correct == n_int, n_int, n_correct),
-            as_correct=_headline_points(
-                result, unit, settings, k, n_correct + n_unscored == n_int, n_int, n_correct + n_unscored
-            ),
+            as_incorrect=bounds(n_correct == n_int, n_int, n_correct),
+            as_correct=bounds(n_correct + n_unscored == n_int, n_int, n_correct + n_unscored),
         )
 
     status = np.where(conv_unscored, UNSCORED, np.where(conv_correct, CORRECT, INCORRECT))
@@ -342,47 +358,10 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
         k_reason=k_reason,
         excluded_groups=excluded,
         statistics=describe_statistics(settings, headline),
+        k_evidence=evidence,
         unscored=unscored_bounds,
         elapsed_s=time.perf_counter() - start,
     )
-
-
-class HeadlineNumbers(BaseModel):
-    """The headline numbers at K with their intervals: what a trend point and a per-assistant row both show.
-
-    Attributes:
-        k: The K of pass@K / pass^K.
-        success_rate: pass@1 by the curve's method, or ``None``.
-        success_rate_ci: Its interval.
-        pass_at_k: pass@K, or ``None``.
-        pass_at_k_ci: Its interval.
-        pass_pow_k: pass^K, or ``None``.
-        pass_pow_k_ci: Its interval.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    k: int
-    success_rate: float | None
-    success_rate_ci: tuple[float, float] | None
-    pass_at_k: float | None
-    pass_at_k_ci: tuple[float, float] | None
-    pass_pow_k: float | None
-    pass_pow_k_ci: tuple[float, float] | None
-
-    @classmethod
-    def at(cls, point: stats.CurvePoint, k: int, **fields: Any) -> Self:
-        """The headline of a curve point at ``k``, with a subclass's own ``fields`` (validated as any model's)."""
-        return cls(
-            k=k,
-            success_rate=point.success_rate,
-            success_rate_ci=point.success_rate_ci,
-            pass_at_k=point.pass_at_k,
-            pass_at_k_ci=point.pass_at_k_ci,
-            pass_pow_k=point.pass_pow_k,
-            pass_pow_k_ci=point.pass_pow_k_ci,
-            **fields,
-        )
 
 
 def task_attempts(conversations: pd.DataFrame) -> pd.DataFrame:
@@ -437,15 +416,23 @@ def _headline_points(
     unit: Unit,
     settings: AggregateSettings,
     k: int,
+    measured: bool,
     conv_correct: np.ndarray,
     conv_n: np.ndarray,
     n_correct: np.ndarray,
 ) -> PointValues:
-    """Point values at K when every conversation is scored (for the unscored bounds)."""
+    """Point values at K when every conversation is scored (for the unscored bounds; no pass@K unless measured)."""
     everyone = np.ones(result.n_conversations, dtype=bool)
     g_n, g_c, _ = _groups(result, unit, everyone, conv_correct, conv_n.astype(np.int64), n_correct)
     point = stats.dataset_curve(g_n, g_c, [k], **curve_options(settings))[0]
-    return PointValues(success_rate=point.success_rate, pass_at_k=point.pass_at_k, pass_pow_k=point.pass_pow_k)
+    at, pow_k = (point.pass_at_k, point.pass_pow_k) if measured else (None, None)
+    return PointValues(success_rate=point.success_rate, pass_at_k=at, pass_pow_k=pow_k)
+
+
+def _scored_per_task(result: EvaluationResult, conv_scored: np.ndarray) -> np.ndarray:
+    """Scored attempts of each of the data's tasks (``task_id``, else the questions' ``qa_id``s)."""
+    n_tasks = len(result.task_keys)
+    return np.bincount(result.task_codes, weights=conv_scored, minlength=n_tasks).astype(np.int64)
 
 
 def _groups(

@@ -2,7 +2,9 @@
 
 Each assistant's conversations are aggregated exactly as the whole run is (same pass decisions,
 same unit of trial, same K, same statistics): the groups of the unit are formed from that
-assistant's conversations only, and the curve is taken at the run's K.
+assistant's conversations only, and the curve is taken at the run's K. Whether its attempts measure
+pass@K / pass^K is decided by :func:`~agentic_core.analysis.k_evidence.k_evidence` on its own tasks, as
+the aggregate decides it for the run.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import numpy as np
 import pandas as pd
 
 from agentic_core import stats
-from agentic_core.analysis.aggregate import Aggregate, HeadlineNumbers, task_attempts
+from agentic_core.analysis.aggregate import Aggregate, task_attempts
+from agentic_core.analysis.headline_numbers import HeadlineNumbers
+from agentic_core.analysis.k_evidence import k_evidence
 from agentic_core.analysis.statistics_words import curve_options
 from agentic_core.common.frame_columns import UNSCORED, ConversationCols, StatCols
 
@@ -37,19 +41,26 @@ class AssistantRow(HeadlineNumbers):
     notes: tuple[str, ...] = ()
 
 
-def _assistant_groups(mine: pd.DataFrame, agg: Aggregate) -> tuple[np.ndarray, np.ndarray]:
-    """Attempts n and correct c per group of the unit of trial, over one assistant's conversations."""
+def _assistant_groups(mine: pd.DataFrame, agg: Aggregate) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Attempts n and correct c per group of the unit of trial, and the attempts per task that say whether K is
+    measured, over one assistant's conversations."""
     if agg.unit == "task":
         per_task = task_attempts(mine)
-        return per_task[StatCols.N].to_numpy(np.int64), per_task[StatCols.C].to_numpy(np.int64)
+        n = per_task[StatCols.N].to_numpy(np.int64)
+        return n, per_task[StatCols.C].to_numpy(np.int64), n
     scored = (mine[ConversationCols.STATUS] != UNSCORED).to_numpy()
     correct = mine[ConversationCols.IS_FULLY_CORRECT].to_numpy(dtype=bool)
     if agg.unit == "conversation":
-        return np.array([int(scored.sum())], dtype=np.int64), np.array([int(correct.sum())], dtype=np.int64)
+        n = np.array([int(scored.sum())], dtype=np.int64)
+        c = np.array([int(correct.sum())], dtype=np.int64)
+        if agg.settings.unit == "conversation":  # chosen by hand: every conversation an attempt at one task
+            return n, c, n
+        # 'auto' pooled the conversations: the data's own tasks say whether K is measured (as in aggregate).
+        return n, c, task_attempts(mine)[StatCols.N].to_numpy(np.int64)
     cols = ConversationCols
     unscored = 0 if agg.settings.unscored_as_incorrect else mine[cols.UNSCORED_INTERACTIONS].to_numpy(np.int64)
-    n = mine[cols.TOTAL_INTERACTIONS].to_numpy(np.int64) - unscored
-    return n.astype(np.int64), mine[cols.CORRECT_INTERACTIONS].to_numpy(np.int64)
+    n = (mine[cols.TOTAL_INTERACTIONS].to_numpy(np.int64) - unscored).astype(np.int64)
+    return n, mine[cols.CORRECT_INTERACTIONS].to_numpy(np.int64), n
 
 
 def by_assistant(agg: Aggregate) -> list[AssistantRow]:
@@ -69,8 +80,9 @@ def by_assistant(agg: Aggregate) -> list[AssistantRow]:
     rows = []
     for name in names:
         mine = conv[assistant_ids == name]
-        n, c = _assistant_groups(mine, agg)
+        n, c, attempts = _assistant_groups(mine, agg)
         point = stats.dataset_curve(n, c, [agg.k], **curve_options(agg.settings))[0]
+        evidence = k_evidence(attempts, agg.k, agg.settings.mode, agg.settings.estimator)
         notes = list(point.notes)
         if point.excluded_reason:
             notes.append(point.excluded_reason)
@@ -78,7 +90,7 @@ def by_assistant(agg: Aggregate) -> list[AssistantRow]:
         rows.append(
             AssistantRow.at(
                 point,
-                agg.k,
+                evidence,
                 assistant=name,
                 conversations=len(mine),
                 scored_conversations=int(scored.sum()),

@@ -10,6 +10,10 @@ and pass^k for k = 1..K) and, per tool dimension, with
 :func:`~agentic_core.stats.compare.compare_task_means` on the per-task means. Tasks only one side
 attempted are listed, never dropped silently. A paired task *flipped* when most of its attempts were
 correct on one side and not on the other. :func:`leaderboard_of` ranks three or more assistants.
+
+pass@k and pass^k at a k the paired tasks do not measure (fewer than half of them have k attempts on
+both sides: :func:`~agentic_core.analysis.k_evidence.k_evidence`) have no number: their rows keep their
+place with ``None`` values, the sentence saying why among the notes.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core.analysis.aggregate import aggregate, resolve_k, task_attempts, tool_overall
-from agentic_core.common.frame_columns import ConversationCols, InteractionCols, ResultCols
+from agentic_core.analysis.k_evidence import KEvidence, k_evidence
+from agentic_core.common.frame_columns import PASS_METRICS, ConversationCols, InteractionCols, ResultCols
 from agentic_core.common.wording import plural
 from agentic_core.errors import DataError
 from agentic_core.result import EvaluationResult
@@ -118,6 +123,8 @@ class ComparisonDocument(TypedDict):
     tasks: list[dict[str, Any]]
     notes: list[str]
     same_verdicts: bool
+    k_evidence: dict[str, Any]
+    """Added: whether the paired tasks measure pass@K / pass^K (null rows beyond ``measured_up_to``, and why)."""
 
 
 class RunComparison(BaseModel):
@@ -131,6 +138,8 @@ class RunComparison(BaseModel):
         tools: One row per tool dimension and the overall tool score (only those that apply).
         tasks: Every task: paired ones first (flipped first), then A's and B's own.
         notes: Things to know when reading the numbers.
+        k_evidence: Whether the paired tasks' attempts (the fewer of the two sides) measure pass@K / pass^K;
+            the pass rows beyond its ``measured_up_to`` have ``None`` values.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -141,6 +150,7 @@ class RunComparison(BaseModel):
     paired: PairedComparison
     tools: tuple[MetricComparison, ...]
     tasks: tuple[TaskChange, ...]
+    k_evidence: KEvidence
     notes: tuple[str, ...] = ()
 
     @property
@@ -185,6 +195,7 @@ class RunComparison(BaseModel):
             "tasks": [t.model_dump(mode="json") for t in self.tasks],
             "notes": list(self.notes),
             "same_verdicts": self.same_verdicts,
+            "k_evidence": self.k_evidence.model_dump(mode="json"),
         }
 
 
@@ -291,6 +302,8 @@ def compare_sides(a: Side, b: Side) -> RunComparison:
     pairs = compare_counts(
         n_a, c_a, n_b, c_b, list(range(1, k + 1)), mode=s.mode, estimator=s.estimator, prior=s.prior, **stats_options
     )
+    evidence = k_evidence(np.minimum(n_a, n_b), k, s.mode, s.estimator)
+    pairs = _measured_rows(pairs, evidence)
     tools = []
     for name in TOOL_METRICS:
         x, y = ta.loc[paired, name].to_numpy(float), tb.loc[paired, name].to_numpy(float)
@@ -307,17 +320,32 @@ def compare_sides(a: Side, b: Side) -> RunComparison:
         )
     if pairs.excluded_reason:
         notes.append(pairs.excluded_reason)
+    if not evidence.measured:
+        notes.append(evidence.sentence)
     if s.target != "population":
         notes.append("a comparison is always about the task population: the target setting does not apply to it")
     if tools and s.mode == "bayesian":
         notes.append("tool dimensions are compared with the paired bootstrap in either mode (they are not pass counts)")
     comparison = RunComparison(
         a_label=a.label, b_label=b.label, k=k, paired=pairs, tools=tuple(tools), tasks=tuple(tasks),
-        notes=tuple(dict.fromkeys(notes)),
+        notes=tuple(dict.fromkeys(notes)), k_evidence=evidence,
     )  # fmt: skip
     if comparison.same_verdicts:  # said first, in every face that prints the notes
         return comparison.model_copy(update={"notes": (SAME_VERDICTS_TEXT, *comparison.notes)})
     return comparison
+
+
+def _measured_rows(pairs: PairedComparison, evidence: KEvidence) -> PairedComparison:
+    """The comparison with no number for pass@k / pass^k at a k the paired tasks do not measure."""
+    if evidence.measured:
+        return pairs
+    blank = dict.fromkeys(("a", "b", "delta", "delta_ci", "p_b_better", "a_ci", "b_ci"))
+    rows = tuple(
+        m.model_copy(update=blank) if m.metric in PASS_METRICS[1:] and (m.k or 1) > evidence.measured_up_to else m
+        for m in pairs.metrics
+    )
+    return pairs.model_copy(update={"metrics": rows})
+
 
 
 def leaderboard_of(
@@ -337,7 +365,8 @@ def leaderboard_of(
         k: The k of pass@k / pass^k (default: K = ``auto`` resolved on the shared tasks, else the setting).
 
     Raises:
-        DataError: fewer than two assistants, or no task they all attempted.
+        DataError: fewer than two assistants, no task they all attempted, or pass@k / pass^k asked at a k
+            their shared tasks do not measure (too few attempts per task).
     """
     names = assistants or sorted(set(result.assistant_ids()))
     if len(names) < 2:
@@ -351,8 +380,15 @@ def leaderboard_of(
     shared = shared.sort_values()
     n = [t.loc[shared, "n"].to_numpy(np.int64) for t in tables]
     c = [t.loc[shared, "c"].to_numpy(np.int64) for t in tables]
+    fewest = np.min(np.stack(n), axis=0)
     if k is None:
-        k, _ = resolve_k(np.min(np.stack(n), axis=0), settings)
+        k, _ = resolve_k(fewest, settings)
+    evidence = k_evidence(fewest, k, settings.mode, settings.estimator)
+    if metric in PASS_METRICS[1:] and not evidence.measured:
+        raise DataError(
+            f"the leaderboard by {metric} at k = {k}", f"is not measured: {evidence.reason.rstrip('.')}", None,
+            "rank by the success rate, or evaluate every assistant several times on each task", show=False,
+        )  # fmt: skip
     return leaderboard(
         n, c, names, metric=metric, k=k, mode=settings.mode, estimator=settings.estimator, prior=settings.prior,
         level=settings.ci_level, seed=settings.seed, n_samples=settings.n_samples,

@@ -4,7 +4,9 @@ Two checks, each returning the failures as sentences that name the metric, its v
 
 - :func:`below_bounds` (``evaluate --fail-under success_rate=0.8,pass_pow_k=0.5``): a metric's point
   estimate (or, with ``lower=True``, its interval's lower bound) is below its bound. An undefined metric
-  fails too: nothing shows it reaches the bound.
+  fails too: nothing shows it reaches the bound. pass@K / pass^K on data that does not measure them (one
+  attempt per task: :attr:`~agentic_core.analysis.aggregate.Aggregate.k_evidence`) cannot be gated at all:
+  that is a :class:`~agentic_core.errors.SettingsError` (exit 2 on the command line), never a pass.
 - :func:`worse_than_baseline` (``compare A B --fail-if-worse success_rate,pass_pow_k``): B is worse than A
   on a metric at family-wise confidence 0.95. Each metric's P(B > A) is the p-value of the one-sided
   test "B is not worse" (frequentist mode: the paired t), and Holm's (1979) step-down over the metrics
@@ -13,7 +15,8 @@ Two checks, each returning the failures as sentences that name the metric, its v
   must reach 1 - 0.05 / m, the next 1 - 0.05 / (m - 1), and so on. Tested one by one at 0.95 each, a
   re-run failed several metrics' gate more often than 5% (``benchmarks/bench_gate.py``). A metric on
   which the sides do not differ (the same verdicts) cannot fail. Holm holds whatever the dependence
-  between the metrics; the metrics pass@1 and pass^1 are the success rate and count once.
+  between the metrics; the metrics pass@1 and pass^1 are the success rate and count once. A pass@k /
+  pass^k the paired tasks do not measure is a :class:`~agentic_core.errors.SettingsError` too.
 - :func:`below_bounds` needs no such correction: with ``lower=True`` the run passes only when *every*
   lower bound reaches its bound (an intersection-union test, Berger 1982), so the chance of passing
   while some metric is truly below its bound is at most one interval's miss rate; point estimates
@@ -112,14 +115,34 @@ def _shown(metric: str, k: int | None) -> str:
     return metric if k is None else f"{metric} (k = {k})"
 
 
-def below_bounds(agg: Aggregate, bounds: dict[str, float], lower: bool = False) -> list[str]:
+def _not_measured(place: str, metric: str, why: str) -> SettingsError:
+    """The error of a gate on pass@k / pass^k at a k the data does not measure: it cannot gate, it must not pass."""
+    return SettingsError(
+        f"{place} {metric}",
+        f"cannot gate this run: {why.rstrip('.')}",
+        None,
+        f"gate success_rate (pass@1) instead of {metric}, or give every task several attempts with the same task_id",
+        show=False,
+    )
+
+
+def below_bounds(
+    agg: Aggregate, bounds: dict[str, float], lower: bool = False, place: str = "--fail-under"
+) -> list[str]:
     """The metrics below their bound, one sentence each (empty when the run passes).
 
     Args:
         agg: The run's aggregate.
         bounds: Metric -> bound (from :func:`parse_bounds`).
         lower: Check the interval's lower bound instead of the point estimate.
+        place: Where the bounds were given, for the error.
+
+    Raises:
+        SettingsError: a bound on pass@K / pass^K when the data does not measure them (one attempt per task).
     """
+    for metric in bounds:
+        if metric in PASS_METRICS[1:] and not agg.k_evidence.measured:
+            raise _not_measured(place, metric, agg.k_evidence.sentence)
     failures = []
     for metric, bound in bounds.items():
         value, ci = _aggregate_value(agg, metric)
@@ -166,11 +189,21 @@ def _family(
 
     pass@1 and pass^1 are the success rate (the curve defines them so), so they count once under the
     first name given. A metric the comparison does not have, or whose delta is undefined, is no test.
+
+    Raises:
+        SettingsError: pass@k / pass^k at a k the paired tasks do not measure (too few attempts per task).
     """
     rows = {(m.metric, m.k): m for m in comparison.metrics}
+    evidence = comparison.k_evidence
     family: dict[tuple[str, int | None], tuple[str, int | None, MetricComparison]] = {}
     for name, k in metrics:
         key = (name, comparison.k if name in PASS_METRICS[1:] and k is None else k)
+        if name in PASS_METRICS[1:] and (key[1] or 1) > evidence.measured_up_to:
+            why = evidence.sentence if key[1] == comparison.k else (
+                f"pass@{key[1]} and pass^{key[1]} are not measured: the paired tasks' attempts measure k up to "
+                f"{evidence.measured_up_to}"
+            )
+            raise _not_measured("--fail-if-worse", _shown(name, key[1]), why)
         row = rows.get(key)
         if row is None or row.delta is None:
             continue

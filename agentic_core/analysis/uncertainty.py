@@ -19,6 +19,7 @@ import pandas as pd
 
 from agentic_core import stats
 from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.analysis.k_evidence import withheld
 from agentic_core.common.frame_columns import GroupCols, ShrinkageCols
 from agentic_core.stats.counts import content_seed, distinct_pairs, seed_entropy
 from agentic_core.stats.hierarchical import hyper_posterior, shrunk_tasks
@@ -33,7 +34,8 @@ class PosteriorView:
     Attributes:
         samples: Draws of the success rate, pass@k and pass^k for k in {1, K}.
         point: The Bayesian curve point at K for the aggregate's target (posterior means,
-            credible intervals, method, notes).
+            credible intervals, method, notes); pass@K / pass^K ``None`` when the data does not measure
+            them (:attr:`~agentic_core.analysis.aggregate.Aggregate.k_evidence`).
         tasks: Per task (unit ``task`` only), its own Beta posterior (``success_rate`` etc., as in
             :func:`agentic_core.stats.group_table`) and, with two or more tasks, ``shrunk_p`` with
             ``shrunk_p_low`` / ``shrunk_p_high``: its success probability under the hierarchical
@@ -82,6 +84,7 @@ def posterior_view(agg: Aggregate) -> PosteriorView:
     options = {"prior": s.prior, "level": s.ci_level, "seed": s.seed, "n_samples": s.n_samples}
     samples = stats.posterior_samples(n, c, sorted({1, k}), target=s.target, **options)  # type: ignore[arg-type]
     point = stats.dataset_curve(n, c, [k], mode="bayesian", target=s.target, **options)[0]  # type: ignore[arg-type]
+    point = withheld(point, agg.k_evidence)  # one attempt per task: no posterior pass@K to show as measured
     tasks = None
     if agg.unit == "task":
         tasks = stats.group_table(n, c, k, mode="bayesian", prior=s.prior, level=s.ci_level)

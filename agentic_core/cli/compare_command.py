@@ -19,7 +19,7 @@ from agentic_core.analysis.gate import gate_passed, worse_than_baseline
 from agentic_core.cli.evaluate_command import judge_loaded, settings_from_args
 from agentic_core.cli.gate_options import EXIT_GATE
 from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK
-from agentic_core.common.frame_columns import ResultCols
+from agentic_core.common.frame_columns import PASS_METRICS, ResultCols
 from agentic_core.errors import SettingsError
 from agentic_core.result import EvaluationResult
 from agentic_core.stats.leaderboard import Leaderboard
@@ -103,6 +103,9 @@ def print_comparison(cmp: RunComparison, out: TextIO) -> None:
     print(f"\n{'metric':<18} {'A':>6} {'B':>6} {'delta':>7}  {'interval':<18} P(B>A)", file=out)
     for m in cmp.metrics:
         name = m.metric if m.k is None else f"{m.metric}@{m.k}"
+        if m.metric in PASS_METRICS[1:] and (m.k or 1) > cmp.k_evidence.measured_up_to:
+            print(f"{name:<18} not measured (too few attempts per task; see the note)", file=out)
+            continue
         ci = "" if m.delta_ci is None else f"[{m.delta_ci[0]:+.3f}, {m.delta_ci[1]:+.3f}]"
         print(
             f"{name:<18} {_three_places(m.a):>6} {_three_places(m.b):>6} {_three_places(m.delta, '+'):>7}  {ci:<18} "

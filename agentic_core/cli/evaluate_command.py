@@ -13,9 +13,10 @@ from agentic_core.analysis.nothing_scored import why_nothing_scored
 from agentic_core.cli.engine_options import engine_keywords
 from agentic_core.cli.format_options import FormatDefaultsDocument, apply_format_defaults, chosen
 from agentic_core.cli.gate_options import fail_under_exit
+from agentic_core.cli.headline_text import pass_k_lines
 from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR
-from agentic_core.errors import AgenticError
+from agentic_core.errors import AgenticError, SettingsError
 from agentic_core.judges.cascade import CascadeCounts, result_cascade_counts
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.verdict_counts import verdict_counts
@@ -164,25 +165,30 @@ def print_human(doc: EvaluateDocument, out: TextIO) -> None:
     )
     observed = "" if rate["observed"] is None else f"  (observed: {_metric_text(rate['observed'])})"
     print(f"success rate (pass@1): {_metric_text(rate['rate'])}{_interval_text(rate['ci'])}{observed}", file=out)
-    print(f"pass@{k} = {_metric_text(head['pass_at_k'])}{_interval_text(head['pass_at_k_ci'])}", file=out)
-    print(f"pass^{k} = {_metric_text(head['pass_pow_k'])}{_interval_text(head['pass_pow_k_ci'])}", file=out)
-    print(f"interpretation: {doc['interpretation'] or 'undefined'}", file=out)
+    evidence = doc["k_evidence"]
+    measured = evidence["measured"]  # else no number for pass@K, why and what would measure it
+    for line in pass_k_lines(doc, lambda x, ci: f"{_metric_text(x)}{_interval_text(ci)}"):
+        print(line, file=out)
     bounds = doc["unscored_bounds"]
     if bounds is not None:
         for label, values in (("all incorrect", bounds["as_incorrect"]), ("all correct", bounds["as_correct"])):
+            at_k = f", pass@{k} {_metric_text(values['pass_at_k'])}, pass^{k} {_metric_text(values['pass_pow_k'])}"
             print(
                 f"  with the {bounds['unscored_interactions']} unscored interaction(s) counted {label}: success "
-                f"{_metric_text(values['success_rate'])}, pass@{k} {_metric_text(values['pass_at_k'])}, "
-                f"pass^{k} {_metric_text(values['pass_pow_k'])}",
+                f"{_metric_text(values['success_rate'])}{at_k if measured else ''}",
                 file=out,
             )
     for note in head["notes"]:
-        print(f"note: {note}", file=out)
+        if note != evidence["sentence"]:  # already said above
+            print(f"note: {note}", file=out)
     print("\n k  pass@k                   pass^k                   groups", file=out)
-    for p in doc["curve"]:
+    up_to = evidence["measured_up_to"]
+    for p in doc["curve"][:up_to]:
         at = f"{_metric_text(p['pass_at_k'])}{_interval_text(p['pass_at_k_ci'])}"
         pw = f"{_metric_text(p['pass_pow_k'])}{_interval_text(p['pass_pow_k_ci'])}"
         print(f"{p['k']:>2}  {at:<24} {pw:<24} {p['n_groups']}", file=out)
+    if k > up_to:
+        print(f"{up_to + 1:>2}..{k}: not measured (too few attempts per task; see pass@{k} above)", file=out)
     if head["n_excluded"]:
         print(f"{head['n_excluded']} group(s) {head['excluded_reason']}", file=out)
     tc = doc["tool_correctness"]
@@ -356,4 +362,8 @@ def _outcome(
             file=stderr,
         )
         return EXIT_STRICT
-    return fail_under_exit(args, agg, stderr) or EXIT_OK
+    try:
+        return fail_under_exit(args, agg, stderr) or EXIT_OK
+    except SettingsError as exc:  # a bound this run cannot be checked against (pass@K not measured): never a pass
+        print(f"error: {exc}", file=stderr)
+        return EXIT_USER_ERROR

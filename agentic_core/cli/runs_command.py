@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from agentic_core.cli.headline_text import pass_k_lines
 from agentic_core.common.atomic_file import write_atomic
 from agentic_core.errors import AgenticError
 from agentic_core.result import EvaluationResult
@@ -102,7 +104,6 @@ def _show(store: RunStore, run_id: str, as_json: bool, out: TextIO) -> None:
         out.write("\n")
         return
     meta = payload.meta
-    head = doc["headline"]
     rate = doc["conversation_success_rate"]
     print(f"run: {meta.id}  {meta.name}", file=out)
     print(f"data: {meta.data_name} (fingerprint {meta.data_fingerprint[:12]})", file=out)
@@ -111,16 +112,14 @@ def _show(store: RunStore, run_id: str, as_json: bool, out: TextIO) -> None:
     print(f"settings ({origin}):", file=out)
     for name, value in settings.model_dump(mode="json").items():
         print(f"  {name}: {value}", file=out)
-    k = head["k"]
 
-    def with_interval(x: float | None, ci: list[float] | None) -> str:
+    def with_interval(x: float | None, ci: Sequence[float] | None) -> str:
         text = "undefined" if x is None else f"{x:.3f}"
         return text if ci is None else f"{text} [{ci[0]:.3f}, {ci[1]:.3f}]"
 
     print(f"success rate (pass@1): {with_interval(rate['rate'], rate['ci'])}", file=out)
-    print(f"pass@{k} = {with_interval(head['pass_at_k'], head['pass_at_k_ci'])}", file=out)
-    print(f"pass^{k} = {with_interval(head['pass_pow_k'], head['pass_pow_k_ci'])}", file=out)
-    print(f"interpretation: {doc['interpretation'] or 'undefined'}", file=out)
+    for line in pass_k_lines(doc, with_interval):  # "not measured" and why on one-attempt data
+        print(line, file=out)
     print(f"human overrides: {len(overrides)}", file=out)
     for o in payload.overrides:
         note = f" — {o.note}" if o.note else ""

@@ -59,6 +59,8 @@ class StatCols(Columns):
 
 PASS_METRICS: Final = (StatCols.SUCCESS_RATE, StatCols.PASS_AT_K, StatCols.PASS_POW_K)
 """The three pass metrics, by the name their columns, JSON fields and command-line metric names carry."""
+AT_K: Final = StatCols.ALL[StatCols.ALL.index(StatCols.PASS_AT_K) : StatCols.ALL.index(StatCols.DEFINED)]
+"""pass@K and pass^K with their bounds: the per-group statistics that need K attempts (the others need one)."""
 
 
 class GroupCols(StatCols, then=StatCols.ALL):

@@ -64,6 +64,10 @@ class SummaryDocument(RunMetadataDocument):
     headline: CurvePointDocument
     interpretation: str | None
     interpretation_text: str | None
+    k_evidence: dict[str, Any]
+    """Whether the data measures pass@K / pass^K at this K (:class:`~agentic_core.analysis.k_evidence.KEvidence`):
+    when ``measured`` is false, the headline's and the curve's pass@k / pass^k beyond ``measured_up_to`` are null and
+    ``sentence`` says why and what data would measure them."""
     counts: dict[str, int]
     conversation_success_rate: SuccessRateDocument
     excluded_groups: list[str]

@@ -19,7 +19,7 @@ import pandas as pd
 from agentic_core import stats
 from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.analysis.statistics_words import per_group_statistics
-from agentic_core.common.frame_columns import ConversationCols, InteractionCols, ResultCols, StatCols
+from agentic_core.common.frame_columns import AT_K, ConversationCols, InteractionCols, ResultCols, StatCols
 from agentic_core.errors import SettingsError
 from agentic_core.report.agentic_columns import (
     add_agentic_fields,
@@ -158,8 +158,6 @@ _RECORD_COUNTS = (
     ConversationCols.IS_FULLY_CORRECT,
 )  # fmt: skip
 """The conversations frame's columns a per-conversation record starts with (seed 003's names)."""
-_RECORD_STATISTICS = StatCols.ALL[StatCols.ALL.index(StatCols.PASS_AT_K) : StatCols.ALL.index(StatCols.DEFINED)]
-"""pass@K and pass^K with their bounds: the per-conversation statistics a record ends with."""
 
 
 def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[str, Any]]:
@@ -193,7 +191,7 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
                     ],
                     "tool_correctness_scores": [None if t is None else t.model_dump() for t in scores[lo:hi]],
                     "k": agg.k,
-                    **{name: row.get(name) for name in _RECORD_STATISTICS},
+                    **{name: row.get(name) for name in AT_K},  # the statistics a record ends with
                 }
             )
         )
@@ -233,13 +231,16 @@ def run_metadata(result: EvaluationResult, agg: Aggregate) -> RunMetadataDocumen
 def summary(
     result: EvaluationResult, agg: Aggregate, *, include_conversations: bool = True
 ) -> SummaryDocument:
-    """The JSON summary: curve, interpretation, counts, tool correctness, settings, judge."""
+    """The JSON summary: curve, interpretation, K evidence, counts, tool correctness, settings, judge."""
     out: SummaryDocument = {
         **run_metadata(result, agg),
         "curve": [curve_point_dict(p) for p in agg.curve],
         "headline": curve_point_dict(agg.headline),
         "interpretation": agg.interpretation,
         "interpretation_text": stats.explain_label(agg.interpretation) if agg.interpretation else None,
+        # An added field: whether the data measures pass@K / pass^K (repeated attempts per task) and, when
+        # not, why they are null and what would measure them.
+        "k_evidence": agg.k_evidence.model_dump(),
         "counts": agg.counts.model_dump(),
         "conversation_success_rate": {
             "rate": agg.success_rate.value,

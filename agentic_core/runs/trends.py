@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import replace
 
-from agentic_core.analysis.aggregate import HeadlineNumbers, aggregate
+from agentic_core.analysis.aggregate import aggregate
+from agentic_core.analysis.headline_numbers import HeadlineNumbers
 from agentic_core.evaluate import verdict_columns
 from agentic_core.judges.runner import JudgeRun
 from agentic_core.result import EvaluationResult
@@ -153,11 +154,10 @@ def run_trend(
         if mine:
             result = replace(result, overrides=mine)
         agg = aggregate(result, settings)
-        head = agg.headline
         points.append(
             TrendPoint.at(
-                head,
-                agg.k,
+                agg.headline,
+                agg.k_evidence,  # one attempt per task: pass@K / pass^K not measured, and why
                 run_id=meta.id,
                 name=meta.name,
                 created_at=meta.created_at,

@@ -42,7 +42,9 @@ def _undefined_headline(doc: SummaryDocument) -> list[str]:
     if head["pass_at_k"] is not None and head["pass_pow_k"] is not None:
         return []
     point = next((p for p in doc["curve"] if p["k"] == doc["k"]), None)
-    reason = (point["excluded_reason"] if point else None) or "no conversation could be scored"
+    evidence = doc["k_evidence"]  # not measured: too few attempts per task (e.g. unit 'auto' on one-attempt data)
+    unmeasured = None if evidence["measured"] else evidence["sentence"]
+    reason = (point["excluded_reason"] if point else None) or unmeasured or "no conversation could be scored"
     return [f"pass_at_k and pass_pow_k are null at k = {doc['k']}: {reason}"]
 
 
@@ -74,6 +76,7 @@ def run_response(
     counts = doc["counts"]
     rate = doc["conversation_success_rate"]
     stats = doc["statistics"]
+    evidence = doc["k_evidence"]
     aggregated = {
         "total_conversations": counts["conversations"],
         "fully_correct_conversations": counts["correct_conversations"],
@@ -92,6 +95,8 @@ def run_response(
         "groups": head["n_groups"],
         "excluded_groups": doc["excluded_groups"],
         "notes": head["notes"],
+        # An added field: null pass_at_k / pass_pow_k because the data has too few attempts per task (why).
+        "not_measured": None if evidence["measured"] else evidence["sentence"],
     }
     return {
         "success": True,

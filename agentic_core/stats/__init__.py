@@ -32,7 +32,7 @@ attempts an evaluation needs). Pure functions throughout; this face is what call
 """
 
 from agentic_core.stats.compare import MetricComparison
-from agentic_core.stats.curve import RELIABLE_GROUPS, CurvePoint, dataset_curve, included_groups
+from agentic_core.stats.curve import RELIABLE_GROUPS, CurvePoint, dataset_curve, included_groups, needs_k_attempts
 from agentic_core.stats.estimators import pass_at_k, pass_at_k_array, pass_pow_k, pass_pow_k_array
 from agentic_core.stats.interpretation import Label, explain_label, interpret
 from agentic_core.stats.intervals import (
@@ -51,7 +51,7 @@ from agentic_core.stats.posterior import PosteriorSamples, posterior_samples, pr
 __all__ = [
     "DEFAULT_ATTEMPTS", "RELIABLE_GROUPS", "CurvePoint", "Estimate", "IntervalMethod", "Label", "Leaderboard", "Metric",
     "MetricComparison", "Plan", "PlanMetric", "PosteriorSamples", "Requirement", "TaskPopulation", "dataset_curve",
-    "describe_method", "explain_label", "group_table", "included_groups", "interpret", "pass_at_k", "pass_at_k_array",
-    "pass_pow_k", "pass_pow_k_array", "pilot_population", "plan_evaluation", "posterior_estimate", "posterior_samples",
-    "prob_pass_pow_exceeds", "rates_population", "wilson_interval",
+    "describe_method", "explain_label", "group_table", "included_groups", "interpret", "needs_k_attempts", "pass_at_k",
+    "pass_at_k_array", "pass_pow_k", "pass_pow_k_array", "pilot_population", "plan_evaluation", "posterior_estimate",
+    "posterior_samples", "prob_pass_pow_exceeds", "rates_population", "wilson_interval",
 ]  # fmt: skip

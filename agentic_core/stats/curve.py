@@ -114,13 +114,19 @@ class CurvePoint(BaseModel):
     notes: tuple[str, ...] = ()
 
 
+def needs_k_attempts(mode: Mode, estimator: Estimator) -> bool:
+    """Whether pass@k of a group needs n >= k attempts: the unbiased frequentist estimator; plug-in and Bayesian
+    estimates take any k (from the group's success rate)."""
+    return mode == "frequentist" and estimator == "unbiased"
+
+
 def included_groups(n: IntArray, k_max: int, mode: Mode, estimator: Estimator) -> BoolArray:
     """The groups one curve up to ``k_max`` is computed on (the same set for every k).
 
     Unbiased frequentist estimates exist only for k <= n, so a group needs n >= k_max; otherwise
     every group with an attempt is used.
     """
-    needed = k_max if mode == "frequentist" and estimator == "unbiased" else 1
+    needed = k_max if needs_k_attempts(mode, estimator) else 1
     return np.asarray(n >= needed, dtype=bool)
 
 

@@ -16,6 +16,7 @@ from agentic_core.analysis.gate import (
     parse_gate_metrics,
     worse_than_baseline,
 )
+from agentic_core.analysis.k_evidence import KEvidence
 from agentic_core.errors import SettingsError
 from agentic_core.evaluate import aggregate
 from agentic_core.settings import make_settings
@@ -77,7 +78,11 @@ def _comparison(p_values: dict[tuple[str, int | None], float | None], k: int = 3
         metrics=rows, n_tasks=30, n_excluded=0, excluded_reason=None, mode="frequentist", estimator="unbiased",
         level=0.95,
     )  # fmt: skip
-    return RunComparison(a_label="main", b_label="branch", k=k, paired=paired, tools=(), tasks=())
+    # 30 tasks of k attempts each: pass@k and pass^k are measured at every k up to the comparison's K.
+    evidence = KEvidence(k=k, tasks=30, tasks_with_k=30, max_attempts=k, needed=k, measured_up_to=k, measured=True)
+    return RunComparison(
+        a_label="main", b_label="branch", k=k, paired=paired, tools=(), tasks=(), k_evidence=evidence
+    )
 
 
 def test_holm_matches_the_step_down_worked_by_hand() -> None:

@@ -96,3 +96,16 @@ def test_twenty_runs_of_the_support_sample_reopen_fast(store: RunStore) -> None:
     assert cache.reads == 20
     # Measured ~0.4 s cold (0.7 s reopening each run in full) and ~1 ms warm; generous bounds for CI.
     assert cold < 5.0 and warm < 0.5, (cold, warm)
+
+
+def test_one_attempt_runs_have_no_pass_at_k_and_say_why(store: RunStore) -> None:
+    # Issue 36: four tasks with one attempt each; 'auto' pools them, but pass@2 is not measured.
+    data = convs([conv(f"s{i}", [1.0], task=f"t{i}") for i in range(4)])
+    first = store.save(evaluate(data, FakeJudge(1.0), cache_mode="off"), "one-attempt", name="first")
+    store.save(evaluate(data, FakeJudge(_score_of({"s0": 0.0, "s1": 1.0, "s2": 1.0, "s3": 1.0})), cache_mode="off"),
+               "one-attempt", name="second")  # fmt: skip
+    points = run_trend(store, first.data_fingerprint, make_settings(threshold=0.5, k=2))
+    assert [p.success_rate for p in points] == pytest.approx([1.0, 0.75])  # 4 of 4, 3 of 4: c / n
+    for point in points:
+        assert (point.pass_at_k, point.pass_at_k_ci, point.pass_pow_k, point.pass_pow_k_ci) == (None,) * 4
+        assert point.not_measured is not None and "every task has one attempt" in point.not_measured

@@ -310,3 +310,21 @@ def test_an_undefined_headline_says_why(service: Service, seed_request: dict[str
     assert any("null at k = 5" in w and "n >= K = 5" in w for w in doc["warnings"])
     seed_request["config"].update(estimator="plug-in")
     assert not any("null at k" in w for w in _run(service, seed_request)[1]["warnings"])
+
+
+def test_unit_auto_on_one_attempt_conversations_gives_null_pass_at_k_and_says_why(
+    service: Service, seed_request: dict[str, Any]
+) -> None:
+    # Issue 36: the three conversations are different tasks with one attempt each. The default unit
+    # ('conversation', chosen) declares them attempts at one task: seed 001's numbers. 'auto' does not.
+    status, doc = _run(service, seed_request)
+    assert status == 200 and doc["aggregated_metrics"]["not_measured"] is None
+    assert doc["aggregated_metrics"]["pass_at_k"] == pytest.approx(1 - (1 / 3) ** 3)
+    seed_request["config"].update(unit="auto")
+    status, doc = _run(service, seed_request)
+    assert status == 200 and doc["unit"] == "conversation"
+    agg = doc["aggregated_metrics"]
+    assert (agg["pass_at_k"], agg["pass_pow_k"], agg["pass_at_k_ci"], agg["interpretation"]) == (None,) * 4
+    assert agg["success_rate"] == pytest.approx(2 / 3) and "every task has one attempt" in agg["not_measured"]
+    assert any(w.startswith("pass_at_k and pass_pow_k are null at k = 3: pass@3 and pass^3 are not measured")
+               for w in doc["warnings"])  # fmt: skip

@@ -1,7 +1,8 @@
 """The bearer token over real HTTP: never in the access log when sent in the URL; non-ASCII tokens sent as UTF-8.
 
-uvicorn in a thread on loopback (``LiveServer``), its access lines captured by ``caplog`` (the
-test server's loggers propagate to the root).
+uvicorn in a thread on loopback (``LiveServer``), its access lines caught by a handler attached to the server's
+loggers themselves: whether they propagate to the root depends on who configured logging first (uvicorn's own
+configuration, which Streamlit's server runs too, turns propagation off for ``uvicorn.access``).
 """
 
 from __future__ import annotations
@@ -29,33 +30,45 @@ def _config(tmp_path: Path, token: str) -> ServiceConfig:
     return ServiceConfig(cache_path=str(tmp_path / "c.sqlite3"), token=SecretStr(token))
 
 
-def _access_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "uvicorn.access"]
+
+class _Records(logging.Handler):
+    """Every record its loggers handle, whatever the loggers' propagation."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
 
 
-def test_a_token_in_the_query_string_never_reaches_the_access_log(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_token_in_the_query_string_never_reaches_the_access_log(tmp_path: Path) -> None:
     other = "sk-another-credential-9876543210"
-    with (
-        caplog.at_level(logging.DEBUG),
-        LiveServer(_config(tmp_path, TOKEN)) as server,
-        httpx.Client(base_url=server.url, timeout=30) as client,
-    ):
-        statuses = [
-            client.get(f"/health?token={TOKEN}").status_code,
-            client.post(f"/run?access_token={TOKEN}&verbose=1", content=b"{}", headers=JSON).status_code,
-            client.post(f"/run?api_key={other}&X-Api-Key={other}", content=b"{}", headers=JSON).status_code,
-            client.get(f"/health?%74oken={quote(TOKEN)}").status_code,  # the name percent-encoded
-            client.get(f"/health?t={TOKEN}").status_code,  # an innocent name: the server's own token, by value
-            client.get(f"/docs/{TOKEN}").status_code,  # in the path
-        ]
+    caught = _Records()
+    loggers = [logging.getLogger(name) for name in ("uvicorn.access", "uvicorn.error", "agentic_core")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(caught)
+        logger.setLevel(logging.DEBUG)
+    try:
+        with LiveServer(_config(tmp_path, TOKEN)) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+            statuses = [
+                client.get(f"/health?token={TOKEN}").status_code,
+                client.post(f"/run?access_token={TOKEN}&verbose=1", content=b"{}", headers=JSON).status_code,
+                client.post(f"/run?api_key={other}&X-Api-Key={other}", content=b"{}", headers=JSON).status_code,
+                client.get(f"/health?%74oken={quote(TOKEN)}").status_code,  # the name percent-encoded
+                client.get(f"/health?t={TOKEN}").status_code,  # an innocent name: the server's own token, by value
+                client.get(f"/docs/{TOKEN}").status_code,  # in the path
+            ]
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.removeHandler(caught)
+            logger.setLevel(level)
     assert statuses == [200, 401, 401, 200, 200, 401]
-    lines = _access_lines(caplog)
+    lines = [r.getMessage() for r in caught.records if r.name == "uvicorn.access"]
     assert len(lines) == 6, lines  # every request was logged: the log was captured at all
     # Every line the server wrote (the test's own client, httpx, logs its URLs: not the server's).
-    server_lines = [r.getMessage() for r in caplog.records if r.name.startswith(("uvicorn", "agentic_core"))]
-    for text in server_lines:
+    for text in (r.getMessage() for r in caught.records):
         assert TOKEN not in text and other not in text
     # The lines still say what was asked, with the names of the parameters and the other values kept.
     assert '"GET /health?token=*** HTTP/1.1" 200' in lines[0]

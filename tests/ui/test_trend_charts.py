@@ -6,7 +6,7 @@ import pytest
 
 from agentic_core.analysis.assistant_breakdown import AssistantRow
 from agentic_core.runs.trends import TrendPoint
-from ui.trend_charts import assistant_figure, trend_figure
+from ui.trend_charts import NOT_MEASURED, assistant_figure, headline_columns, trend_figure
 
 
 def _point(i: int) -> TrendPoint:
@@ -40,3 +40,17 @@ def test_assistant_figure_groups_bars_per_assistant() -> None:
     assert fig.layout.barmode == "group"
     assert [list(t.x) for t in fig.data] == [["a", "b"]] * 3
     assert list(fig.data[1].y) == [0.0, 0.0]  # an undefined pass@K is drawn as an empty bar
+
+
+def test_pass_at_k_the_core_did_not_measure_is_neither_drawn_nor_a_number() -> None:
+    # Issue 36: one attempt per task; the core left pass@K / pass^K None and said why.
+    why = "pass@3 and pass^3 are not measured: every task has one attempt"
+    points = [_point(i).model_copy(update={"pass_at_k": None, "pass_at_k_ci": None, "pass_pow_k": None,
+                                           "not_measured": why}) for i in range(2)]  # fmt: skip
+    assert [t.name for t in trend_figure(points, 0.95).data] == ["success rate"]
+    columns = headline_columns(points, 3)
+    assert columns["pass@3"] == columns["pass^3"] == [NOT_MEASURED] * 2 and columns["success rate"] == ["50.0%"] * 2
+    # One run measured, one not: both series drawn, the unmeasured cell says so.
+    mixed = [_point(0), points[1]]
+    assert [t.name for t in trend_figure(mixed, 0.95).data] == ["success rate", "pass@3", "pass^3"]
+    assert headline_columns(mixed, 3)["pass@3"] == ["80.0%", NOT_MEASURED]

@@ -19,10 +19,10 @@ from agentic_core.common.frame_columns import (
 from agentic_core.common.gc_control import gc_paused, release_memory, trim_memory
 from agentic_core.common.passing import reaches
 from agentic_core.common.secrets import mask_known, mask_secrets, redact, register_secret
-from agentic_core.common.wording import plural, sentence_case
+from agentic_core.common.wording import decimals_apart, plural, sentence_case
 
 __all__ = [
     "AgenticCols", "ConversationCols", "ExplorerCols", "GroupCols", "InteractionCols", "OutputError", "ResultCols",
-    "ShrinkageCols", "StatCols", "gc_paused", "mask_known", "mask_secrets", "plural", "reaches", "redact",
+    "ShrinkageCols", "StatCols", "decimals_apart", "gc_paused", "mask_known", "mask_secrets", "plural", "reaches", "redact",
     "register_secret", "release_memory", "sentence_case", "trim_memory", "write_atomic",
 ]  # fmt: skip

@@ -145,3 +145,20 @@ def test_every_input_format_is_named_where_the_docs_list_them() -> None:
         assert name in ("auto", "seed") or label in words
     for page in ("getting-started.md", "index.md", "dashboard.md"):
         assert FORMATS_MARKER in (ROOT / "docs" / page).read_text(encoding="utf-8"), page
+
+
+def test_every_column_of_the_interactions_csv_is_documented() -> None:
+    # Issue 36: four columns of interactions.csv looked always empty. Each column is documented with where it is
+    # empty, so "empty" reads as "none in this run", not as a fault.
+    from agentic_core import aggregate, evaluate, make_settings
+    from agentic_core.io import load_paths
+    from agentic_core.report import interactions_table
+
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = page.split("### The interactions CSV", 1)[1].split("\n#", 1)[0]
+    documented = set(re.findall(r"^\| (`[^|]+)\|", section, flags=re.MULTILINE))
+    names = {name.strip("` ") for cell in documented for name in cell.split(",")}
+    data = load_paths([ROOT / "sample_data" / "ragas_multiturn.jsonl"])
+    result = evaluate(data, "dataset", cache_mode="off", metrics="topic_adherence")  # offline topic classification
+    columns = set(interactions_table(result, aggregate(result, make_settings())).columns)
+    assert "topic_on_topic" in columns and columns - names == set(), columns - names

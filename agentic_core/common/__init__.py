@@ -23,6 +23,6 @@ from agentic_core.common.wording import decimals_apart, plural, sentence_case
 
 __all__ = [
     "AgenticCols", "ConversationCols", "ExplorerCols", "GroupCols", "InteractionCols", "OutputError", "ResultCols",
-    "ShrinkageCols", "StatCols", "decimals_apart", "gc_paused", "mask_known", "mask_secrets", "plural", "reaches", "redact",
-    "register_secret", "release_memory", "sentence_case", "trim_memory", "write_atomic",
+    "ShrinkageCols", "StatCols", "decimals_apart", "gc_paused", "mask_known", "mask_secrets", "plural", "reaches",
+    "redact", "register_secret", "release_memory", "sentence_case", "trim_memory", "write_atomic",
 ]  # fmt: skip

@@ -11,7 +11,7 @@ from agentic_core.agentic_metrics import TOOL_CALL_ORDERS, TOPIC_MODES, TOPIC_VA
 from agentic_core.analysis import agentic_table, summarise_agentic
 from agentic_core.common import AgenticCols
 from ui.agentic_charts import agentic_figure, chart_values
-from ui.agentic_filter import below_any
+from ui.agentic_filter import below_any, below_slider
 from ui.cards import card, kpi, kpi_row
 from ui.controls import settings_or_error
 from ui.format import md_text
@@ -107,8 +107,8 @@ else:  # bars of height 0 or n/a draw an empty chart that reads as a failure to 
 
 st.subheader("Per conversation")
 table = agentic_table(metrics, result.session_ids, metrics.view)
-below = st.slider("Show conversations with a metric below", 0.0, 1.01, 1.01, 0.05, key="agentic_below",
-                  help="1.01 shows every conversation.")
+below = below_slider(st, "Show conversations with a metric below", "agentic_below",
+                     "The last stop shows every conversation; unscored metrics are never below.")
 keep = below_any(table, TABLE_METRICS, below)
 shown = table if keep is None else table[keep]
 st.dataframe(shown.drop(columns=[AgenticCols.CONV]), key="agentic_table", hide_index=True)

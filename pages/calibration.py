@@ -8,7 +8,13 @@ from typing import Any
 import streamlit as st
 
 from agentic_core import AgenticError
-from agentic_core.analysis import CELLS, MIN_PER_VERDICT, run_selective_accuracy, run_threshold_advice
+from agentic_core.analysis import (
+    CELLS,
+    MIN_PER_VERDICT,
+    run_selective_accuracy,
+    run_threshold_advice,
+    threshold_text,
+)
 from ui.calibration_charts import reliability_figure, roc_figure, sweep_figure
 from ui.calibration_view import calibration_source, matrix_cell, open_source_as_run, source_calibration
 from ui.cards import card, kpi_row
@@ -67,10 +73,10 @@ if notice:
     st.success(notice)
 
 point = cal.at_threshold
-best = next(p for p in cal.sweep if p.threshold == cal.suggested_threshold)
+best = cal.at_suggested
 row = kpi_row()
 card(row, "Labelled answers", f"{cal.n_labelled:,}", help=f"{cal.n_human_correct:,} marked correct by people")
-card(row, "Accuracy", f"{point.accuracy:.1%}", help=f"Judge and people agree, at threshold {threshold:.2f}")
+card(row, "Accuracy", f"{point.accuracy:.1%}", help=f"Judge and people agree, at threshold {threshold_text(threshold)}")
 card(
     row,
     "Cohen's kappa",
@@ -87,24 +93,28 @@ card(
 card(
     row,
     "Suggested threshold",
-    f"{cal.suggested_threshold:.2f}",
-    help="The threshold with the highest kappa",
+    threshold_text(cal.suggested_threshold),
+    help=f"The middle of the thresholds with the highest kappa: {cal.suggestion}.",
     delta=f"kappa {best.kappa:.3f}",
 )
 for note in cal.notes:
     st.caption(f"Note: {md_text(note)}.")
 
-suggested = round(cal.suggested_threshold, 2)
+# The core's suggestion as it is (rounded there to as few decimals as stay inside its range): rounding it
+# again here could move it out of a narrow range, to a threshold with another kappa.
+suggested = cal.suggested_threshold
+suggested_text = threshold_text(suggested)
 already = math.isclose(suggested, threshold, abs_tol=1e-9)
 with st.container(border=True):
     if already:
-        st.markdown(f"The answer threshold is already the suggested **{suggested:.2f}** (highest kappa).")
+        st.markdown(f"The answer threshold is already the suggested **{suggested_text}** (highest kappa).")
     else:
         st.markdown(
-            f"At the suggested threshold **{suggested:.2f}** judge and people agree with kappa **{best.kappa:.3f}** "
-            f"(accuracy {best.accuracy:.1%}), against {point.kappa:.3f} at the current {threshold:.2f}. Using it "
-            "sets the answer threshold of every page (the sidebar slider)."
+            f"At the suggested threshold **{suggested_text}** judge and people agree with kappa "
+            f"**{best.kappa:.3f}** (accuracy {best.accuracy:.1%}), against {point.kappa:.3f} at the current "
+            f"{threshold_text(threshold)}. Using it sets the answer threshold of every page (the sidebar slider)."
         )
+    st.caption(md_text(cal.suggestion[:1].upper() + cal.suggestion[1:] + "."))
     # Offered only for labels of the active run, and enough of both verdicts to mean something.
     advice = session_memo(
         "_threshold_advice",
@@ -120,17 +130,17 @@ with st.container(border=True):
     if not advice.allowed and not already:
         st.info(md_text(advice.reason), icon=":material/info:")
     if st.button(
-        f"Use it: set the threshold to {suggested:.2f}",
+        f"Use it: set the threshold to {suggested_text}",
         key="calibration_use_threshold",
         type="primary",
         disabled=already or not advice.allowed,
         icon=":material/tune:",
     ):
         set_value("threshold", suggested)
-        st.session_state[NOTICE_KEY] = f"The answer threshold is now {suggested:.2f} on every page."
+        st.session_state[NOTICE_KEY] = f"The answer threshold is now {suggested_text} on every page."
         st.rerun()
 
-st.subheader(f"Confusion matrix at threshold {threshold:.2f}")
+st.subheader(f"Confusion matrix at threshold {threshold_text(threshold)}")
 c = point.confusion
 matrix = {
     "judge": ["judge correct", "judge incorrect"],

@@ -18,6 +18,7 @@ from agentic_core.io import (
     FORMAT_LABELS,
     SAMPLES,
     LoadReport,
+    formats_in_words,
     load_uploads,
     max_upload_mb,
 )
@@ -98,9 +99,8 @@ upload_format = st.selectbox(
     format_func=FORMAT_LABELS.__getitem__,
     key="upload_format",
     help="How the uploaded files are read. Detect automatically (the default) recognises each file from its "
-    "content: the seed format, OpenAI chat traces (JSON Lines with messages), Ragas multi-turn samples, a "
-    "tau-bench results file or an Inspect AI eval log (JSON). Choose a format to force it: a file plainly in "
-    "another format is then refused with a message saying which one it is.",
+    f"content: {formats_in_words()}. Choose a format to force it: a file plainly in another format is then refused "
+    "with a message saying which one it is.",
 )
 files = st.file_uploader(
     f"Conversation files: JSON or JSON Lines, up to {MAX_UPLOAD_MB} MB per file",

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core.analysis import by_assistant
-from agentic_core.io import SAMPLES
+from agentic_core.io import SAMPLES, formats_in_words
 from agentic_core.stats import explain_label
 from ui.cards import KPI_WIDTH, card, kpi, kpi_row
 from ui.charts import curve_figure
@@ -34,8 +34,8 @@ if run.data_name in SAMPLE_TITLES:
     with st.container(border=True, key="overview_sample_next_step"):
         st.markdown(
             f"**This is a built-in sample ({md_text(run.data_name)}), judged offline.** To evaluate your own agent: "
-            "**1.** upload its conversations or traces on **Data** (seed format, OpenAI traces, tau-bench, Ragas "
-            "or Inspect logs), **2.** judge them on **Run**, **3.** read the results here."
+            f"**1.** upload its conversations or traces on **Data** ({formats_in_words()}), **2.** judge them on "
+            "**Run**, **3.** read the results here."
         )
         st.page_link("pages/data.py", label="Upload your data", icon=":material/upload_file:")
 how_to_read("overview")

@@ -6,6 +6,8 @@ Nothing is written twice:
   the argument parser itself (``agentic_core.cli.parser.build_parser``), so the reference cannot drift from
   the command line;
 * ``<!-- generated: glossary -->`` becomes the dashboard's glossary (``agentic_core.glossary``);
+* ``<!-- generated: input-formats -->`` becomes the list of input formats in words, from the loader's own list
+  (``agentic_core.io.formats_in_words``), so a new importer is named on every page that lists them;
 * ``results.md``, ``sample-data.md`` and ``architecture.md`` are the repository's ``benchmarks/RESULTS.md``,
   ``sample_data/README.md`` and ``ARCHITECTURE.md``, so the site can link to the figures, the samples' field
   reference and the map of files without copying them.
@@ -29,6 +31,7 @@ INCLUDED = (
 )
 CLI_MARKER = "<!-- generated: cli-reference -->"
 GLOSSARY_MARKER = "<!-- generated: glossary -->"
+FORMATS_MARKER = "<!-- generated: input-formats -->"
 HELP_WIDTH = "100"  # argparse wraps at $COLUMNS: fixed, so the page is the same on every machine
 
 
@@ -80,6 +83,14 @@ def glossary() -> str:
     return glossary_markdown()
 
 
+def input_formats() -> str:
+    """Markdown: every input format in words ("the seed format, OpenAI chat traces, ... or OpenTelemetry ...")."""
+    _importable()
+    from agentic_core.io import formats_in_words
+
+    return formats_in_words()
+
+
 def on_files(files: Any, config: Any) -> Any:
     """Add the pages made from repository files outside docs/."""
     from mkdocs.structure.files import File
@@ -92,7 +103,9 @@ def on_files(files: Any, config: Any) -> Any:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """Replace the generated-content markers with the parser's help and the glossary."""
+    """Replace the generated-content markers with the parser's help, the glossary and the input formats."""
+    if FORMATS_MARKER in markdown:
+        markdown = markdown.replace(FORMATS_MARKER, input_formats())
     if CLI_MARKER in markdown:
         markdown = markdown.replace(CLI_MARKER, cli_reference())
     if GLOSSARY_MARKER in markdown:

@@ -113,3 +113,52 @@ def test_core_docstrings_and_comments_keep_no_accuracy_figures() -> None:
         if figure.search(line)
     ]
     assert offenders == [], f"measured figures belong in benchmarks/RESULTS.md, not in the code: {offenders}"
+
+
+def test_the_seed_format_example_loads_without_an_issue() -> None:
+    # Issue 36: the data-format page had no example record of the seed format. Its example must stay valid:
+    # one conversation, one interaction with a tool call and the call expected of it, no warning either.
+    import json
+
+    from agentic_core.io import load_records
+
+    page = (ROOT / "docs" / "data-format.md").read_text(encoding="utf-8")
+    section = page.split("## The seed format", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```json\n(.*?)\n```", section, flags=re.DOTALL)
+    assert len(blocks) == 1, "the seed format's section should hold one JSON example"
+    report = load_records([json.loads(blocks[0])], "data-format.md", format="seed")
+    assert report.issues == [] and len(report.conversations) == 1
+    (interaction,) = report.conversations[0].conversation
+    assert interaction.agentic is not None and interaction.agentic.tools_used
+    assert interaction.ground_truth_agentic is not None and interaction.ground_truth_agentic.expected_tools
+
+
+def test_every_input_format_is_named_where_the_docs_list_them() -> None:
+    # Issue 36: OpenTelemetry was missing from the lists of formats on Getting started and the Overview. The
+    # pages list them through a marker the site build fills from the loader's own list.
+    from agentic_core.io import FORMAT_LABELS, formats_in_words
+    from scripts.mkdocs_hooks import FORMATS_MARKER, input_formats
+
+    words = input_formats()
+    assert words == formats_in_words() and "OpenTelemetry" in words
+    for name, label in FORMAT_LABELS.items():
+        assert name in ("auto", "seed") or label in words
+    for page in ("getting-started.md", "index.md", "dashboard.md"):
+        assert FORMATS_MARKER in (ROOT / "docs" / page).read_text(encoding="utf-8"), page
+
+
+def test_every_column_of_the_interactions_csv_is_documented() -> None:
+    # Issue 36: four columns of interactions.csv looked always empty. Each column is documented with where it is
+    # empty, so "empty" reads as "none in this run", not as a fault.
+    from agentic_core import aggregate, evaluate, make_settings
+    from agentic_core.io import load_paths
+    from agentic_core.report import interactions_table
+
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = page.split("### The interactions CSV", 1)[1].split("\n#", 1)[0]
+    documented = set(re.findall(r"^\| (`[^|]+)\|", section, flags=re.MULTILINE))
+    names = {name.strip("` ") for cell in documented for name in cell.split(",")}
+    data = load_paths([ROOT / "sample_data" / "ragas_multiturn.jsonl"])
+    result = evaluate(data, "dataset", cache_mode="off", metrics="topic_adherence")  # offline topic classification
+    columns = set(interactions_table(result, aggregate(result, make_settings())).columns)
+    assert "topic_on_topic" in columns and columns - names == set(), columns - names

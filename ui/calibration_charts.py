@@ -10,7 +10,7 @@ import math
 
 import plotly.graph_objects as go
 
-from agentic_core.analysis import Calibration
+from agentic_core.analysis import Calibration, threshold_text
 from ui.charts import AT_COLOR, BASE_LAYOUT, GUIDE_COLOR, POW_COLOR
 
 
@@ -67,7 +67,7 @@ def roc_figure(cal: Calibration) -> go.Figure:
             diamond(
                 point.false_positive_rate,
                 point.true_positive_rate,
-                f"threshold {cal.threshold:.2f}",
+                f"threshold {threshold_text(cal.threshold)}",
                 "at the threshold: FPR %{x:.2f}, TPR %{y:.2f}<extra></extra>",
                 12,
             )
@@ -83,7 +83,13 @@ def roc_figure(cal: Calibration) -> go.Figure:
 
 
 def sweep_figure(cal: Calibration) -> go.Figure:
-    """Accuracy and Cohen's kappa at every threshold, with the current and the suggested threshold."""
+    """Accuracy and Cohen's kappa at every threshold, with the current and the suggested threshold.
+
+    A threshold t gives the verdicts ``score >= t``: every t above one sweep point and up to the next
+    agrees as the next point does, so the steps are drawn ``vh`` (rise at a point, then run flat to the next
+    one). Drawn ``hv``, the line at the 0.50 marker showed the kappa of the answer just below 0.50, not the
+    page's. The diamond is the page's kappa at the current threshold; the band is the suggested range.
+    """
     fig = go.Figure()
     ts = [p.threshold for p in cal.sweep]
     for values, color, name in (
@@ -95,20 +101,33 @@ def sweep_figure(cal: Calibration) -> go.Figure:
                 x=ts,
                 y=values,
                 mode="lines+markers",
-                line={"color": color, "width": 3, "shape": "hv"},
+                line={"color": color, "width": 3, "shape": "vh"},
                 name=name,
-                hovertemplate=f"{name} %{{y:.3f}}<extra></extra>",
+                hovertemplate=f"threshold %{{x:.3f}}: {name} %{{y:.3f}}<extra></extra>",
             )
         )
-    _threshold_line(fig, cal.threshold, f"current {cal.threshold:.2f}", "dash")
+    current = threshold_text(cal.threshold)
+    fig.add_trace(
+        diamond(
+            cal.threshold,
+            cal.at_threshold.kappa,
+            f"kappa at {current}",
+            f"at the threshold {current}: kappa %{{y:.3f}}<extra></extra>",
+            12,
+        )
+    )
+    _threshold_line(fig, cal.threshold, f"current {current}", "dash")
+    low, high = cal.suggested_range
+    if high > low:
+        fig.add_vrect(x0=low, x1=high, fillcolor=GUIDE_COLOR, opacity=0.15, line_width=0, layer="below")
     if not math.isclose(cal.suggested_threshold, cal.threshold, abs_tol=1e-9):
-        _threshold_line(fig, cal.suggested_threshold, f"suggested {cal.suggested_threshold:.2f}", "dot")
-    low = min([0.0, *(p.kappa for p in cal.sweep)])
+        _threshold_line(fig, cal.suggested_threshold, f"suggested {threshold_text(cal.suggested_threshold)}", "dot")
+    bottom = min([0.0, *(p.kappa for p in cal.sweep)])
     fig.update_layout(
         **BASE_LAYOUT,
         height=360,
-        xaxis={"title": "answer threshold", "range": [-0.02, 1.02]},
-        yaxis={"title": "agreement with people", "range": [low - 0.05, 1.05]},
+        xaxis={"title": "answer threshold (correct when score >= threshold)", "range": [-0.02, 1.02]},
+        yaxis={"title": "agreement with people", "range": [bottom - 0.05, 1.05]},
     )
     return fig
 

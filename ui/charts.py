@@ -211,7 +211,8 @@ def bar_figure(
 
     Args:
         names: One bar each.
-        means: Each bar's value, ``None`` where there is none (drawn at 0, labelled n/a, never read as 0).
+        means: Each bar's value, ``None`` where there is none (no bar: the words "n/a" at its foot; a bar
+            at 0 read as a value of 0, and its label inside a bar of no height did not show).
         cis: Each bar's interval, or ``None``.
         counts: What each value is over (shown on hover).
         colors: Each bar's colour.
@@ -219,7 +220,7 @@ def bar_figure(
         height: The figure's height in pixels.
         y_title: The value axis' title.
     """
-    heights = [m if m is not None else 0.0 for m in means]
+    heights = list(means)
     plus = [(ci[1] - m) if ci and m is not None else 0.0 for m, ci in zip(means, cis, strict=True)]
     minus = [(m - ci[0]) if ci and m is not None else 0.0 for m, ci in zip(means, cis, strict=True)]
     fig = go.Figure(
@@ -233,11 +234,14 @@ def bar_figure(
             textposition="inside",
             insidetextanchor="start",
             textfont={"color": "#ffffff"},
-            # The value as text: a bar without one is drawn at 0 but must hover as n/a, never as 0.000.
+            # The value as text, so a value is never hovered as a rounded number it is not.
             customdata=[["n/a" if m is None else f"{m:.3f}", n] for m, n in zip(means, counts, strict=True)],
             hovertemplate=f"%{{x}}: %{{customdata[0]}} over %{{customdata[1]}} {counted}<extra></extra>",
         )
     )
+    for name, m in zip(names, means, strict=True):
+        if m is None:
+            fig.add_annotation(x=name, y=0, text="n/a", showarrow=False, yanchor="bottom", hovertext=f"{name}: n/a")
     fig.update_layout(
         **{**BASE_LAYOUT, "hovermode": "closest"}, height=height, yaxis={"range": [0, 1.05], "title": y_title}
     )

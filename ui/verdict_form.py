@@ -65,19 +65,24 @@ def verdict_form(run: ActiveRun, turns: dict[int, InteractionDetail]) -> None:
         st.selectbox("Interaction", list(turns), format_func=lambda r: turn_label(turns[r]), key="override_row")
     )
     current = run.result.overrides.get(target)
+    proposed = proposed_verdict(current, turns[target].status)
     cols = st.columns([1, 3])
     verdict = cols[0].radio(
         "The answer is",
         ["correct", "incorrect"],
-        index=0 if proposed_verdict(current, turns[target].status) else 1,
+        index=None if proposed is None else 0 if proposed else 1,
         key=f"override_verdict_{target}",
         horizontal=True,
+        help="Starts on the verdict that counts now (yours, else the judge's; none when unscored): pick the "
+        "other one to overrule it.",
     )
     note = cols[1].text_input(
         "Note", value=current.note if current else "", key=f"override_note_{target}", placeholder="why (optional)"
     )
     cols = st.columns([1, 1, 3])
-    if cols[0].button("Save the verdict", key="override_save", type="primary", icon=":material/gavel:"):
+    if cols[0].button(
+        "Save the verdict", key="override_save", type="primary", icon=":material/gavel:", disabled=verdict is None
+    ):
         after_change(mark(run, target, verdict == "correct", note), f"Marked {verdict}.")
     if current is not None and cols[1].button("Clear it", key="override_clear", icon=":material/undo:"):
         after_change(clear(run, target), "Your verdict is cleared: the judge's counts again.")

@@ -7,7 +7,7 @@ This face is what callers outside use. Eager: nothing here needs an optional pac
 from agentic_core.analysis.agentic_summary import AgenticSummary, agentic_table, conversations_below, summarise_agentic
 from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.analysis.assistant_breakdown import AssistantRow, by_assistant
-from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, has_human_verdicts
+from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, has_human_verdicts, threshold_text
 from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
 from agentic_core.analysis.compare_runs import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.analysis.headline_numbers import HeadlineNumbers
@@ -25,4 +25,5 @@ __all__ = [
     "TaskRanking", "TelemetryCost", "ToolSummary", "agentic_table", "aggregate", "by_assistant", "calibrate_run",
     "compare_sides", "conversations_below", "has_human_verdicts", "k_evidence", "leaderboard_of", "posterior_view",
     "rank_tasks", "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",
+    "threshold_text",
 ]  # fmt: skip

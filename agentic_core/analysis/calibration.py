@@ -7,12 +7,19 @@ the confusion matrix; over all thresholds: the ROC curve and its AUC, the thresh
 threshold with the highest kappa (suggested); and a reliability diagram (judge score against the
 share of human "correct" per score bin).
 
+The sweep is a step function: a threshold t gives the verdicts ``score >= t``, so every t above one
+candidate and up to the next gives the next candidate's verdicts (a chart draws it with Plotly's
+``line_shape="vh"``). The highest kappa is usually reached on a range of thresholds (a plateau); the
+suggestion is its middle (rounded to as few decimals as stay inside), not the score of the one answer
+at its edge, which a re-judged answer moving by 0.001 would cross.
+
 Kappa rather than accuracy picks the threshold because labels are often unbalanced: a judge that
 passes everything scores 90% accuracy on data that is 90% correct, and kappa 0.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +28,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core.common.frame_columns import ResultCols
-from agentic_core.common.passing import reaches
+from agentic_core.common.passing import TOLERANCE, reaches
 from agentic_core.errors import DataError
 
 if TYPE_CHECKING:
@@ -92,8 +99,14 @@ class Calibration(BaseModel):
         auc: Area under the ROC curve (the chance that a random human-correct answer scores higher
             than a random human-incorrect one; ties count half); ``None`` with one class only.
         roc: ``(false positive rate, true positive rate)`` points from strictest to most lenient.
-        sweep: Agreement at every distinct judge score used as a threshold (and 0 and 1).
-        suggested_threshold: The threshold with the highest kappa (the lowest such, on ties).
+        sweep: Agreement at every distinct judge score used as a threshold (and 0 and 1): a threshold
+            above one point's and up to the next point's agrees as the next point does.
+        suggested_threshold: The middle of the widest range of thresholds with the highest kappa (the
+            lowest such range on ties), rounded to as few decimals (two at least) as stay inside it.
+        suggested_range: That range, ``(low, high)``: every threshold above ``low`` and up to ``high``
+            gives the highest kappa (from 0 itself when ``low`` is 0 and 0 gives it).
+        at_suggested: Accuracy, kappa and the confusion matrix at the suggested threshold.
+        suggestion: The suggestion and its range in one sentence (the page and the command line print it).
         reliability: The reliability diagram's bins.
         notes: Things to know (few labels, one class only).
     """
@@ -108,6 +121,9 @@ class Calibration(BaseModel):
     roc: list[tuple[float, float]]
     sweep: list[ThresholdPoint]
     suggested_threshold: float
+    suggested_range: tuple[float, float]
+    at_suggested: ThresholdPoint
+    suggestion: str
     reliability: list[ReliabilityBin]
     notes: list[str]
 
@@ -189,6 +205,68 @@ def reliability_bins(scores: FloatArray, human: npt.NDArray[np.bool_], bins: int
     return out
 
 
+def best_plateau(candidates: FloatArray, kappas: FloatArray) -> tuple[float, float, float]:
+    """The suggested threshold and its plateau: the widest range of thresholds with the highest kappa.
+
+    Candidate ``i`` stands for every threshold above candidate ``i - 1`` and up to itself (the verdicts
+    ``score >= t`` do not change in between); candidate 0 (the threshold 0) for itself. Consecutive
+    candidates with the highest kappa (equal to 12 decimals) make one range; the widest wins, the lowest
+    on ties. The suggestion is the range's middle rounded to the fewest decimals, from two (the answer
+    threshold slider's step) to six, that stay inside the range; else the top candidate itself.
+
+    Args:
+        candidates: The sweep's thresholds, ascending, the first 0.
+        kappas: Kappa at each.
+
+    Returns:
+        ``(suggested, low, high)``.
+    """
+    rounded = np.round(np.asarray(kappas, dtype=np.float64), 12)
+    top = np.flatnonzero(rounded == rounded.max())
+    # Runs of consecutive candidates: each run [first, last] is one range of thresholds.
+    runs = np.split(top, np.flatnonzero(np.diff(top) > 1) + 1)
+    ranges = [(int(r[0]), float(candidates[max(int(r[0]) - 1, 0)]), float(candidates[int(r[-1])])) for r in runs]
+    first, low, high = max(ranges, key=lambda r: (round(r[2] - r[1], 12), -r[1]))
+    middle = (low + high) / 2
+    for decimals in range(2, 7):
+        t = round(middle, decimals)
+        # Above the lower candidate by more than the pass tolerance (else that candidate's answers pass too),
+        # except for a range that starts at the threshold 0 itself; up to the top candidate.
+        above_low = t >= low if first == 0 else t > low + TOLERANCE
+        if above_low and t <= high + TOLERANCE:
+            return t, low, high
+    return high, low, high
+
+
+def threshold_text(threshold: float) -> str:
+    """A threshold with two decimals, or as many as it has (up to six): ``0.5`` -> ``0.50``, ``0.045`` -> ``0.045``."""
+    decimals = next((d for d in range(2, 6) if round(threshold, d) == threshold), 6)
+    return f"{threshold:.{decimals}f}"
+
+
+def _suggestion(sweep: list[ThresholdPoint], suggested: float, low: float, high: float) -> str:
+    """The suggested threshold and the range of thresholds with the same (highest) kappa, in words.
+
+    The range's ends are rounded inwards (the lower up, the upper down), to as many decimals as keep the
+    suggestion inside, so every threshold the sentence names does give that kappa.
+    """
+    kappa = sweep[int(np.searchsorted([p.threshold for p in sweep], high))].kappa
+    best = f"the highest kappa ({kappa:.3f})"
+    if low == high:
+        return f"only the threshold {threshold_text(suggested)} gives {best}"
+    from_zero = low == sweep[0].threshold and round(sweep[0].kappa, 12) == round(kappa, 12)
+    for d in range(2, 7):
+        scale = 10.0**d
+        # A small slack so that 0.35 (35.000000000000004 hundredths) rounds to itself.
+        up, down = math.ceil(low * scale - 1e-6) / scale, math.floor(high * scale + 1e-6) / scale
+        if (up <= suggested if from_zero else up < suggested) and suggested <= down:
+            break
+    else:
+        up, down, d = low, high, 12
+    span = f"from {up:.{d}f}" if from_zero else f"above {up:.{d}f} and"
+    return f"every threshold {span} up to {down:.{d}f} gives {best}; suggested: the middle, {threshold_text(suggested)}"
+
+
 def calibrate(judge_scores: Any, human: Any, threshold: float) -> Calibration:
     """The judge's scores against human verdicts.
 
@@ -216,7 +294,7 @@ def calibrate(judge_scores: Any, human: Any, threshold: float) -> Calibration:
     scores, correct = s[keep], h[keep] >= 0.5
     candidates = np.unique(np.concatenate([[0.0, 1.0], scores]))
     sweep = [_point(float(t), scores, correct) for t in candidates]
-    best = max(sweep, key=lambda p: (round(p.kappa, 12), -p.threshold))
+    suggested, low, high = best_plateau(candidates, np.array([p.kappa for p in sweep]))
     roc = [(1.0, 1.0)] + [
         (p.false_positive_rate or 0.0, p.true_positive_rate or 0.0)
         for p in sweep
@@ -236,7 +314,10 @@ def calibrate(judge_scores: Any, human: Any, threshold: float) -> Calibration:
         auc=roc_auc(scores, correct),
         roc=roc,
         sweep=sweep,
-        suggested_threshold=best.threshold,
+        suggested_threshold=suggested,
+        suggested_range=(low, high),
+        at_suggested=_point(suggested, scores, correct),
+        suggestion=_suggestion(sweep, suggested, low, high),
         reliability=reliability_bins(scores, correct),
         notes=notes,
     )

@@ -1,11 +1,11 @@
 """Whether a suggested answer threshold may be applied, and how uncertain it is.
 
 Calibration suggests the threshold at which the judge agrees best with people (highest kappa,
-:func:`agentic_core.analysis.calibration.calibrate`). With one label that suggestion is 0.00 at kappa 0, and
-a threshold learned on other data says nothing about this run's judge scores. :func:`threshold_advice`
-allows "use it" only when the labels belong to the run it would apply to and hold at least
-:data:`MIN_PER_VERDICT` verdicts of each kind, and gives the suggestion's uncertainty: a seeded
-bootstrap over the labelled pairs of the suggested threshold and of its kappa.
+:func:`agentic_core.analysis.calibration.calibrate`). With one label every threshold has kappa 0 (the
+suggestion means nothing), and a threshold learned on other data says nothing about this run's judge
+scores. :func:`threshold_advice` allows "use it" only when the labels belong to the run it would apply
+to and hold at least :data:`MIN_PER_VERDICT` verdicts of each kind, and gives the suggestion's
+uncertainty: a seeded bootstrap over the labelled pairs of the suggested threshold and of its kappa.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
-from agentic_core.analysis.calibration import run_verdicts
+from agentic_core.analysis.calibration import best_plateau, run_verdicts
 from agentic_core.common.frame_columns import ResultCols
 from agentic_core.common.passing import TOLERANCE
 from agentic_core.common.wording import plural
@@ -57,11 +57,11 @@ class ThresholdAdvice(BaseModel):
 
 
 def best_threshold(scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]) -> tuple[float, float]:
-    """The threshold with the highest kappa (the lowest such) and that kappa, in O(n log n).
+    """The suggested threshold (the middle of the highest kappa's widest range) and that kappa, in O(n log n).
 
     The same candidates and rule as :func:`agentic_core.analysis.calibration.calibrate` (every distinct score,
-    0 and 1; judge correct when the score reaches the threshold), counted by sorting instead of one
-    pass per candidate.
+    0 and 1; judge correct when the score reaches the threshold; :func:`best_plateau` picks), counted by
+    sorting instead of one pass per candidate.
     """
     n = len(scores)
     candidates = np.unique(np.concatenate([[0.0, 1.0], scores]))
@@ -74,8 +74,8 @@ def best_threshold(scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool
     expected = ((tp + fp) * len(pos) + (fn + tn) * len(neg)) / (n * n)
     with np.errstate(divide="ignore", invalid="ignore"):
         kappa = np.where(expected >= 1.0, 0.0, (observed - expected) / (1.0 - expected))
-    best = int(np.argmax(np.round(kappa, 12)))  # argmax takes the first: the lowest threshold on ties
-    return float(candidates[best]), float(kappa[best])
+    suggested, _, high = best_plateau(candidates, kappa)
+    return suggested, float(kappa[int(np.searchsorted(candidates, high))])
 
 
 def threshold_advice(

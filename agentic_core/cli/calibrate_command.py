@@ -3,7 +3,8 @@
 Judges the interactions that carry ``human_label`` / ``human_score`` (or reads a stored run: give
 its id instead of files, and its Explorer overrides count as human verdicts too), then prints
 accuracy, Cohen's kappa and the confusion matrix at the threshold, ROC AUC, the threshold sweep, the
-suggested threshold (highest kappa) and the reliability bins; ``--json`` prints them as one document.
+suggested threshold (the middle of the thresholds with the highest kappa, and that range) and the
+reliability bins; ``--json`` prints them as one document.
 Its options: :mod:`agentic_core.cli.calibrate_options`.
 """
 
@@ -16,7 +17,7 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run
+from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, threshold_text
 from agentic_core.cli.parser import EXIT_OK
 from agentic_core.result import EvaluationResult
 
@@ -75,20 +76,22 @@ def print_calibration(doc: dict[str, Any], out: TextIO) -> None:
     print(f"judge: {doc['judge_label']}", file=out)
     print(f"labelled: {doc['n_labelled']} interactions ({doc['n_human_correct']} marked correct by people)", file=out)
     print(
-        f"at threshold {doc['threshold']:.2f}: accuracy {doc['accuracy']:.3f}, Cohen's kappa {doc['kappa']:.3f}",
+        f"at threshold {threshold_text(doc['threshold'])}: accuracy {doc['accuracy']:.3f}, "
+        f"Cohen's kappa {doc['kappa']:.3f}",
         file=out,
     )
     print("                   human correct  human incorrect", file=out)
     print(f"  judge correct    {c['tp']:>13}  {c['fp']:>15}", file=out)
     print(f"  judge incorrect  {c['fn']:>13}  {c['tn']:>15}", file=out)
     print(f"ROC AUC: {'undefined (one class only)' if doc['auc'] is None else format(doc['auc'], '.3f')}", file=out)
-    best = next(p for p in doc["sweep"] if p["threshold"] == doc["suggested_threshold"])
+    best = doc["at_suggested"]
     print(
-        f"suggested threshold (highest kappa): {doc['suggested_threshold']:.2f} "
-        f"(kappa {best['kappa']:.3f}, accuracy {best['accuracy']:.3f}; use it with --threshold)",
+        f"suggested threshold (highest kappa): {threshold_text(doc['suggested_threshold'])} "
+        f"(kappa {best['kappa']:.3f}, accuracy {best['accuracy']:.3f}; use it with --threshold)\n  {doc['suggestion']}",
         file=out,
     )
-    print("\nthreshold sweep:\n threshold  accuracy  kappa   TPR    FPR", file=out)
+    print("\nthreshold sweep (each row holds for every threshold above the row before, up to its own):", file=out)
+    print(" threshold  accuracy  kappa   TPR    FPR", file=out)
     for p in doc["sweep"]:
         tpr = "  -  " if p["true_positive_rate"] is None else f"{p['true_positive_rate']:.3f}"
         fpr = "  -  " if p["false_positive_rate"] is None else f"{p['false_positive_rate']:.3f}"
@@ -102,7 +105,7 @@ def print_calibration(doc: dict[str, Any], out: TextIO) -> None:
                 file=out,
             )
     if doc["disagreements"]:
-        print(f"\ndisagreements at {doc['threshold']:.2f}:", file=out)
+        print(f"\ndisagreements at {threshold_text(doc['threshold'])}:", file=out)
         for d in doc["disagreements"]:
             print(f"  row {d['row']} {d['session_id']} ({CELLS[d['cell']]}, score {d['judge_score']:.2f})", file=out)
     for note in doc["notes"]:

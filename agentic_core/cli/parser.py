@@ -19,7 +19,7 @@ from agentic_core.cli.metric_options import add_metric_options
 from agentic_core.cli.plan_command import add_plan_parser
 from agentic_core.cli.runs_command import add_runs_parser
 from agentic_core.cli.serve_command import add_serve_parser
-from agentic_core.io.importers.formats import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS
+from agentic_core.io.importers.formats import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS, formats_in_words
 from agentic_core.judges.llm_options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
 from agentic_core.judges.registry import JUDGES
 from agentic_core.judges.runner import CACHE_MODES
@@ -94,8 +94,7 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
         "paths",
         nargs="+",
         metavar="PATH",
-        help="JSON / JSONL files: the seed format, OpenAI chat traces, Ragas samples, tau-bench results or an "
-        "Inspect AI log (detected from the content)",
+        help=f"JSON / JSONL files: {formats_in_words()} (detected from the content)",
     )
     ev.add_argument(
         "--format",

@@ -20,10 +20,11 @@ from agentic_core.common.gc_control import gc_paused, release_memory, trim_memor
 from agentic_core.common.markdown_text import md_code, md_text
 from agentic_core.common.passing import reaches
 from agentic_core.common.secrets import mask_known, mask_secrets, redact, register_secret
-from agentic_core.common.wording import plural, sentence_case
+from agentic_core.common.wording import decimals_apart, plural, sentence_case
 
 __all__ = [
     "AgenticCols", "ConversationCols", "ExplorerCols", "GroupCols", "InteractionCols", "OutputError", "ResultCols",
-    "ShrinkageCols", "StatCols", "gc_paused", "mask_known", "mask_secrets", "md_code", "md_text", "plural", "reaches",
+    "ShrinkageCols", "StatCols", "decimals_apart", "gc_paused", "mask_known", "mask_secrets", "md_code", "md_text",
+    "plural", "reaches",
     "redact", "register_secret", "release_memory", "sentence_case", "trim_memory", "write_atomic",
 ]  # fmt: skip

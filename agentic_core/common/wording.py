@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import pairwise
+
 
 def plural(count: int, word: str) -> str:
     """``plural(1, "group")`` -> ``"1 group"``; ``plural(3, "group")`` -> ``"3 groups"``.
@@ -19,3 +22,26 @@ def plural(count: int, word: str) -> str:
 def sentence_case(text: str) -> str:
     """The text with its first character upper-cased (the rest untouched), for reasons used as sentences."""
     return text[:1].upper() + text[1:]
+
+
+def decimals_apart(values: Sequence[float], least: int = 2, most: int = 6) -> int:
+    """The fewest decimals, from ``least`` to ``most``, at which values that differ also print differently.
+
+    A sentence that compares numbers must not contradict itself on screen: "P(correct) 0.93 is between
+    0.07 and 0.93" was 0.9301 against a band edge of 0.9317. Rounding keeps the order of the values, so
+    at the decimals returned each strict inequality among them still reads as one.
+
+    Args:
+        values: The numbers one sentence prints (NaN ignored).
+        least: Decimals to print at the least.
+        most: Decimals to print at the most (values closer than that may still print alike).
+
+    Returns:
+        The number of decimals.
+    """
+    distinct = sorted({float(v) for v in values if v == v})
+    for decimals in range(least, most):
+        printed = [round(v, decimals) for v in distinct]
+        if all(a < b for a, b in pairwise(printed)):
+            return decimals
+    return most

@@ -10,11 +10,11 @@ from agentic_core.judges.planning import RunPlan, plan_run
 from agentic_core.judges.provider_table import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, LLM_OPTION_JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode, JudgeRun
-from agentic_core.judges.verdict_counts import VerdictCounts, verdict_counts
+from agentic_core.judges.verdict_counts import VerdictCounts, item_words, verdict_counts
 
 __all__ = [
     "CACHE_MODES", "CACHE_MODE_HELP", "DEFAULT_JUDGE", "JUDGES", "LLM_OPTIONS", "LLM_OPTION_JUDGES", "PROVIDERS",
     "STATUS_CODES", "CacheMode", "Judge", "JudgeItem", "JudgeRun", "LLMSettings", "RunCancelled", "RunMonitor",
     "RunPlan", "RunSnapshot", "Verdict", "VerdictCounts", "build_judge", "default_cache_path", "duration_words",
-    "plan_run", "result_cascade_counts", "verdict_counts",
+    "item_words", "plan_run", "result_cascade_counts", "verdict_counts",
 ]  # fmt: skip

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from agentic_core.common.wording import decimals_apart
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, uncertain_verdict
 from agentic_core.judges.embedding import item_cosines
@@ -149,8 +150,21 @@ def _reasoning(model: FittedModel, features: PairFeatures, p: float, verdict: st
     terms = model.contributions(features.values)
     order = np.argsort(-np.abs(terms))[:TOP_REASONS]
     said = "; ".join(f"{features.describe(model.features[i])} ({terms[i]:+.2f})" for i in order if terms[i] != 0)
-    band = f"decided below {model.low:.2f} or above {model.high:.2f}"
-    return f"P(correct) {p:.3f}: {verdict} ({band}); weighed most: {said or 'nothing stood out'}"
+    d = decimals_apart([model.low, p, model.high])  # never "0.93: uncertain (correct at or above 0.93)"
+    band = f"correct at or above {model.high:.{d}f}, incorrect at or below {model.low:.{d}f}"
+    return f"P(correct) {p:.{max(d, 3)}f}: {verdict} ({band}); weighed most: {said or 'nothing stood out'}"
+
+
+def uncertain_reason(p: float, low: float, high: float) -> str:
+    """Why the judge abstained, in the rule's own terms: ``low < p < high``, with digits enough to read so.
+
+    Args:
+        p: P(correct), strictly inside the band.
+        low: The band's lower edge (at or below it: incorrect).
+        high: The band's upper edge (at or above it: correct).
+    """
+    d = decimals_apart([low, p, high])
+    return f"P(correct) {p:.{d}f} is above {low:.{d}f} and below {high:.{d}f}"
 
 
 class LearnedJudge:
@@ -235,6 +249,6 @@ class LearnedJudge:
         return uncertain_verdict(
             p,
             _reasoning(self.model, features, p, "uncertain") + notice,
-            f"P(correct) {p:.2f} is between {self.model.low:.2f} and {self.model.high:.2f}",
+            uncertain_reason(p, self.model.low, self.model.high),
             latency,
         )

@@ -5,19 +5,23 @@ page): a verdict is *judged* (``ok`` now, or ``cached``), *uncertain* (the judge
 unscored, never 0 or 1) or *failed* (unscored). Both unscored kinds are kept apart because they
 mean different things: a failure is a fault to fix, an abstention is the judge saying it does not
 know.
+
+Two units are counted and never mixed in one breath: *interactions* (one verdict each, the status
+counts above) and *distinct judge items* (identical interactions share one; cache hits and judge calls
+count these). :func:`item_words` says the items first and then the interactions they cover.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import pandas as pd
 from pydantic import BaseModel
 
 from agentic_core.judges.base import Verdict
 
-__all__ = ["STATUSES", "VerdictCounts", "status_counts", "verdict_counts"]
+__all__ = ["STATUSES", "VerdictCounts", "item_words", "status_counts", "verdict_counts"]
 
 STATUSES: tuple[str, ...] = ("ok", "failed", "cached", "uncertain")
 """Every verdict status, in the order a run's ``counts`` lists them."""
@@ -89,3 +93,38 @@ def verdict_counts(source: Mapping[str, int] | Any) -> VerdictCounts:
         failed=count.get("failed", 0),
         total=sum(count.values()),
     )
+
+
+class ItemTally(Protocol):
+    """What :func:`item_words` reads of a judge run (:class:`~agentic_core.judges.runner.JudgeRun` has it)."""
+
+    counts: dict[str, int]
+    cache_hits: int
+    model_calls: int
+    duplicates: int
+    cache_mode: str
+
+
+def item_words(run: ItemTally) -> str:
+    """Distinct judge items, where their verdicts came from, then the interactions they cover.
+
+    ``"248 distinct items: 248 from the cache, 0 sent to the judge, covering 344 interactions (96 repeat an
+    earlier item and share its verdict)"``. Cache hits and judge calls count distinct items, the status
+    counts interactions: "303 from the cache" beside "248 hits" read as two answers to one question.
+
+    Args:
+        run: A judge run.
+    """
+    interactions = sum(run.counts.values())
+    distinct = interactions - run.duplicates
+    if run.cache_mode == "use":
+        parts = [f"{run.cache_hits:,} from the cache", f"{run.model_calls:,} sent to the judge"]
+    else:
+        parts = [f"{run.model_calls:,} sent to the judge (cache {run.cache_mode})"]
+    rest = distinct - run.cache_hits - run.model_calls
+    if rest > 0:  # a run stopped early: what was neither found nor judged
+        parts.append(f"{rest:,} not judged")
+    verb = "repeats an earlier item and shares" if run.duplicates == 1 else "repeat an earlier item and share"
+    repeats = f" ({run.duplicates:,} {verb} its verdict)" if run.duplicates else ""
+    covered = f"{interactions:,} interaction{'' if interactions == 1 else 's'}"
+    return f"{distinct:,} distinct item{'' if distinct == 1 else 's'}: {', '.join(parts)}, covering {covered}{repeats}"

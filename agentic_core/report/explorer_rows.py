@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from agentic_core.analysis.aggregate import Aggregate
-from agentic_core.common.frame_columns import CORRECT, STATUSES, ConversationCols, StatCols
+from agentic_core.common.frame_columns import CORRECT, INCORRECT, STATUSES, ConversationCols, StatCols
 from agentic_core.data.overrides import Override
 from agentic_core.errors import DataError
 from agentic_core.report.explorer import InteractionDetail
@@ -93,13 +93,16 @@ def interaction_rows(
     return {start + k: detail for k, detail in enumerate(details)}
 
 
-def proposed_verdict(current: Override | None, status: str) -> bool:
-    """The verdict a person is offered for an interaction: correct (``True``) or not.
+def proposed_verdict(current: Override | None, status: str) -> bool | None:
+    """The verdict a person's form starts on: correct (``True``), incorrect (``False``) or none (``None``).
 
-    Their own verdict when they gave one; otherwise the opposite of what counts now, since that is
-    why anyone overrides (an unscored interaction is offered "correct").
+    Their own verdict when they gave one; otherwise the one that counts now (correct or incorrect),
+    and none for an unscored interaction. Never the opposite of what counts: with the opposite
+    preselected, one click on "Save" recorded a disagreement the person never stated (issue 36).
     """
-    return current.correct if current is not None else status != CORRECT
+    if current is not None:
+        return current.correct
+    return {CORRECT: True, INCORRECT: False}.get(status)
 
 
 def conversations_by_status(agg: Aggregate) -> dict[str, int]:

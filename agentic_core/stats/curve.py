@@ -60,7 +60,7 @@ from agentic_core.stats.counts import (
     seed_entropy,
 )
 from agentic_core.stats.hierarchical import hyper_posterior, population_summary
-from agentic_core.stats.methods import IntervalMethod
+from agentic_core.stats.methods import IntervalMethod, few_groups_note
 from agentic_core.stats.posterior import posterior_draws
 from agentic_core.stats.task_bootstrap import task_bootstrap_draws
 
@@ -260,10 +260,10 @@ def checked_curve(
     for arr in (point, low, high):
         arr[first] = arr[K + first]
     if size > 1 and tg == "population" and size < RELIABLE_GROUPS:
-        notes.append(
-            f"only {plural(size, 'group')}: an interval for the population from fewer than {RELIABLE_GROUPS} "
-            "tasks is unreliable (it may cover the truth much less often than its level says)"
-        )
+        asked = np.searchsorted(ks_all, k_arr)
+        shown = np.concatenate([asked, K + asked])  # the intervals of the k asked for, pass@k and pass^k
+        full = int(np.count_nonzero((low[shown] <= 1e-12) & (high[shown] >= 1 - 1e-12)))
+        notes.append(few_groups_note(size, RELIABLE_GROUPS, md, full, shown.size))
     widened = (point < low - 1e-12) | (point > high + 1e-12)
     low, high = np.minimum(low, point), np.maximum(high, point)
     if widened.any():

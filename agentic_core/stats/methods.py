@@ -100,3 +100,43 @@ def describe_method(method: str | None) -> str:
     if method is None:
         return "no interval"
     return METHOD_TEXT.get(method, method)
+
+
+FEW_GROUPS = 5
+"""At or below this many tasks, a frequentist population interval is said to be uninformative (issue 36)."""
+
+
+def few_groups_note(groups: int, reliable: int, mode: str, full: int, intervals: int) -> str:
+    """The note on a population interval from fewer than ``reliable`` groups, in words.
+
+    With :data:`FEW_GROUPS` or fewer tasks the frequentist interval (a bootstrap over the tasks widened to
+    hold the hierarchical interval) has almost nothing to resample: it is often exactly [0, 1], and from 4
+    tasks on its bounds can move with the seed. "It may cover less often" undersold that; the note says
+    what it is and points to Bayesian mode, whose population interval is narrower there, never [0, 1] and
+    steady across seeds (``benchmarks/bench_few_tasks.py``; the figures are in ``benchmarks/RESULTS.md``).
+
+    Args:
+        groups: The groups (tasks) the interval is over, more than 1.
+        reliable: From this many groups on, no note is needed.
+        mode: ``frequentist`` or ``bayesian``.
+        full: How many of the curve's intervals are exactly [0, 1].
+        intervals: How many intervals the curve has.
+    """
+    if groups <= FEW_GROUPS and mode == "frequentist":
+        here = f" (here {full} of its {intervals} intervals)" if full else ""
+        return (
+            f"only {groups} groups: with {FEW_GROUPS} or fewer tasks the task population is not pinned down, so the "
+            f"frequentist interval for it is unreliable and says little: it is often [0, 1]{here}, and from 4 "
+            "tasks on its bounds can move with the seed. Bayesian mode's population interval is narrower here, "
+            "never [0, 1] and steady across seeds, and in simulation covered nearly as often (Statistics: few tasks)"
+        )
+    if groups <= FEW_GROUPS:
+        return (
+            f"only {groups} groups: a population interval from {FEW_GROUPS} or fewer tasks is unreliable: it leans "
+            "on the model of task difficulty, and in simulation covered a little less often than its level in the "
+            "worst cases (Statistics: few tasks)"
+        )
+    return (
+        f"only {groups} groups: an interval for the population from fewer than {reliable} tasks is unreliable "
+        "(it may cover the truth much less often than its level says)"
+    )

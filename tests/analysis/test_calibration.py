@@ -14,6 +14,7 @@ from agentic_core.analysis.calibration import (
     human_verdicts,
     reliability_bins,
     roc_auc,
+    threshold_text,
 )
 from agentic_core.errors import DataError
 
@@ -53,7 +54,7 @@ def test_the_suggested_threshold_maximises_kappa_not_accuracy() -> None:
     cal = calibrate(scores, human, threshold=0.5)
     assert cal.at_threshold.accuracy == pytest.approx(0.9) and cal.at_threshold.kappa == pytest.approx(0.0)
     assert 0.6 < cal.suggested_threshold <= 0.8
-    best = next(p for p in cal.sweep if p.threshold == cal.suggested_threshold)
+    best = cal.at_suggested
     assert best.kappa == pytest.approx(1.0) and best.confusion == Confusion(tp=18, fp=0, fn=0, tn=2)
     assert cal.auc == pytest.approx(1.0)
     assert cal.roc[0][0] == 0.0 and cal.roc[-1] == (1.0, 1.0)
@@ -73,3 +74,59 @@ def test_reliability_bins_cover_every_score_once() -> None:
     bins = reliability_bins(scores, human, bins=10)
     assert sum(b.n for b in bins) == 5
     assert bins[0].n == 2 and bins[-1].n == 2 and bins[5].human_correct_rate == 1.0
+
+
+def test_the_suggestion_is_the_middle_of_the_plateau_not_the_score_at_its_edge() -> None:
+    # Issue 36: wrong answers score 0.02-0.06, right ones 0.94-0.96, so every threshold above 0.06 and up to
+    # 0.94 separates them (kappa 1). The suggestion was 0.94, one answer's score at the plateau's edge: a
+    # re-judged answer at 0.939 would fall to the other side. Its middle, 0.50, is the robust choice.
+    scores = np.array([0.02, 0.04, 0.06, 0.94, 0.95, 0.96])
+    human = np.array([0.0, 0.0, 0.0, 1.0, 1.0, 1.0])
+    cal = calibrate(scores, human, threshold=0.3)
+    assert cal.suggested_range == (0.06, 0.94)
+    assert cal.suggested_threshold == 0.5
+    assert cal.at_suggested.kappa == pytest.approx(1.0)
+    assert cal.at_suggested.confusion == Confusion(tp=3, fp=0, fn=0, tn=3)
+    assert cal.suggestion == (
+        "every threshold above 0.06 and up to 0.94 gives the highest kappa (1.000); suggested: the middle, 0.50"
+    )
+
+
+def test_a_narrow_plateau_is_suggested_with_the_digits_that_keep_it_inside() -> None:
+    # The highest kappa only for thresholds above 0.041 and up to 0.0594 (the labelled sample's shape
+    # under the learned judge): 0.05 is inside; the sentence's ends are rounded inwards.
+    scores = np.array([0.0407, 0.0594, 0.01, 0.9376, 0.95, 0.97])
+    human = np.array([0.0, 1.0, 0.0, 1.0, 1.0, 1.0])
+    cal = calibrate(scores, human, threshold=0.5)
+    assert cal.suggested_range == (0.0407, 0.0594) and cal.suggested_threshold == 0.05
+    assert "above 0.041 and up to 0.059" in cal.suggestion
+    narrow = calibrate(np.array([0.351, 0.3512, 0.9]), np.array([0.0, 1.0, 1.0]), threshold=0.5)
+    assert narrow.suggested_range == (0.351, 0.3512) and narrow.suggested_threshold == 0.3511
+    assert narrow.at_suggested.kappa == pytest.approx(1.0)
+    assert threshold_text(narrow.suggested_threshold) == "0.3511" and threshold_text(0.5) == "0.50"
+
+
+def test_one_kind_of_label_makes_every_threshold_a_plateau() -> None:
+    cal = calibrate([0.9, 0.1], [1.0, 1.0], threshold=0.5)
+    assert cal.suggested_range == (0.0, 1.0) and cal.suggested_threshold == 0.5
+    assert cal.suggestion.startswith("every threshold from 0.00 up to 1.00")
+
+
+@given(
+    st.lists(st.tuples(st.floats(0, 1), st.booleans()), min_size=1, max_size=30),
+    st.floats(0, 1),
+)
+def test_the_sweep_is_a_step_that_takes_its_value_from_the_right(rows: list[tuple[float, bool]], t: float) -> None:
+    # What the sweep chart draws (Plotly's "vh"): a threshold t agrees as the first sweep point at or above it.
+    # And the suggestion: inside its range, with the highest kappa of the sweep.
+    scores = np.array([s for s, _ in rows])
+    human = np.array([1.0 if h else 0.0 for _, h in rows])
+    cal = calibrate(scores, human, threshold=t)
+    right = next(p for p in cal.sweep if p.threshold >= t - 1e-9)
+    assert cal.at_threshold.confusion == right.confusion
+    low, high = cal.suggested_range
+    assert low <= cal.suggested_threshold <= high
+    assert cal.at_suggested.kappa == pytest.approx(max(p.kappa for p in cal.sweep), abs=1e-12)
+    # Every threshold strictly inside the range gives that kappa too.
+    inside = calibrate(scores, human, threshold=(low + high) / 2 if high > low else low)
+    assert inside.at_threshold.kappa == pytest.approx(cal.at_suggested.kappa, abs=1e-12)

@@ -71,8 +71,7 @@ def test_best_threshold_matches_calibrate(seed: int) -> None:
     scores = np.round(rng.uniform(0, 1, 60), 2)
     human = (rng.uniform(0, 1, 60) < scores).astype(float)
     cal = calibrate(scores, human, 0.5)
-    best = next(p for p in cal.sweep if p.threshold == cal.suggested_threshold)
-    assert best_threshold(scores, human >= 0.5) == pytest.approx((cal.suggested_threshold, best.kappa))
+    assert best_threshold(scores, human >= 0.5) == pytest.approx((cal.suggested_threshold, cal.at_suggested.kappa))
 
 
 def test_the_built_in_labelled_sample() -> None:

@@ -40,7 +40,9 @@ def test_json_has_every_figure_of_the_calibration() -> None:
     assert -1 <= doc["kappa"] <= 1 and 0.5 < doc["auc"] <= 1
     assert doc["roc"][0] == [0.0, 0.0] or doc["roc"][0][0] == 0.0
     best = max(p["kappa"] for p in doc["sweep"])
-    assert next(p for p in doc["sweep"] if p["threshold"] == doc["suggested_threshold"])["kappa"] == best
+    assert doc["at_suggested"]["kappa"] == pytest.approx(best, abs=1e-12)
+    low, high = doc["suggested_range"]
+    assert low <= doc["suggested_threshold"] <= high and "gives the highest kappa" in doc["suggestion"]
     assert sum(b["n"] for b in doc["reliability"]) == 56
     # The sample's people disagree with the grader on a few cases, and the document lists them.
     assert {d["cell"] for d in doc["disagreements"]} == {"fp", "fn"}
@@ -55,7 +57,10 @@ def test_the_threshold_option_moves_the_confusion_matrix() -> None:
 def test_text_output_names_the_suggested_threshold() -> None:
     code, out, _ = run("calibrate", str(LABELLED), "--judge", "dataset", "--cache", "off", "--no-progress")
     assert code == EXIT_OK
-    for text in ("Cohen's kappa", "human correct", "ROC AUC", "suggested threshold", "threshold sweep", "reliability"):
+    for text in (
+        "Cohen's kappa", "human correct", "ROC AUC", "suggested threshold", "threshold sweep", "reliability",
+        "gives the highest kappa",
+    ):  # fmt: skip
         assert text in out
 
 

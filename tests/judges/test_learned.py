@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeItem, Verdict
-from agentic_core.judges.learned import MODEL_PATH, LearnedJudge, load_models
+from agentic_core.judges.learned import MODEL_PATH, LearnedJudge, load_models, uncertain_reason
 from agentic_core.judges.learned_features import FEATURES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,3 +202,20 @@ def test_a_feature_that_is_not_a_number_leaves_the_item_unscored(monkeypatch: py
     monkeypatch.setattr(learned_module, "pair_features", broken)
     (verdict,) = judge([JudgeItem(query="q", answer="3.15", ground_truth="3.14")], use_embedding=False)
     assert verdict.status == "failed" and verdict.score is None and "not a finite number" in (verdict.error or "")
+
+
+def test_the_uncertain_reason_never_contradicts_itself_at_the_band_edges() -> None:
+    # Issue 36: "P(correct) 0.93 is between 0.07 and 0.93" was 0.9301 inside a band that ends at 0.9317. The
+    # rule is low < p < high (at or above high: correct; at or below low: incorrect); the words say so, with
+    # the digits that show it.
+    assert uncertain_reason(0.9301, 0.0683, 0.9317) == "P(correct) 0.930 is above 0.068 and below 0.932"
+    assert uncertain_reason(0.62, 0.0683, 0.9317) == "P(correct) 0.62 is above 0.07 and below 0.93"
+
+
+@given(st.integers(0, 99_997), st.integers(1, 99_998), st.integers(2, 99_999))
+def test_the_uncertain_reason_prints_its_numbers_in_their_order(a: int, b: int, c: int) -> None:
+    low, p, high = (v / 100_000 for v in sorted((a, b, c)))
+    assume(low < p < high)
+    printed = [float(v) for v in re.findall(r"\d+\.\d+", uncertain_reason(p, low, high))]
+    said_p, said_low, said_high = printed
+    assert said_low < said_p < said_high

@@ -28,7 +28,11 @@ def test_compute_then_selectors_reaggregate_without_judging(open_app: OpenApp) -
     assert any(m.label == "Topic adherence (precision)" for m in at.metric)
     table = at.dataframe[0].value
     assert {"tool_call_accuracy", "topic_adherence", "goal_accuracy"} <= set(table.columns)
-    at.slider(key="agentic_below").set_value(0.5).run()
+    below = at.select_slider(key="agentic_below")
+    # Issue 36: the slider read "below 1.01" for "no filter"; its stops are 0.00 to 1.00, then "off".
+    assert below.value == "off: every conversation" and len(at.dataframe[0].value) == len(table)
+    assert "1.01" not in below.options and below.options[-2:] == ["1.00", "off: every conversation"]
+    below.set_value(0.5).run()
     assert not at.exception
     assert len(at.dataframe[0].value) <= len(table)
 
@@ -45,7 +49,7 @@ def test_the_explorer_filters_by_an_agentic_metric(open_app: OpenApp) -> None:
     at.switch_page("pages/explorer.py").run()
     assert not at.exception
     at.selectbox(key="explorer_agentic_metric").set_value("tool call accuracy").run()
-    at.slider(key="explorer_agentic_below").set_value(0.5).run()
+    at.select_slider(key="explorer_agentic_below").set_value(0.5).run()
     assert not at.exception
     assert any("Showing **1** of 5" in c.value for c in at.caption)
 

@@ -31,6 +31,8 @@ def test_first_visit_calibrates_the_labelled_sample(open_app: OpenApp) -> None:
     assert metric(at, "Labelled answers") == "56"
     assert metric(at, "Cohen's kappa") == f"{cal.at_threshold.kappa:.3f}"
     assert metric(at, "Suggested threshold") == f"{cal.suggested_threshold:.2f}"
+    # The range of thresholds with the highest kappa is said, not only the one number (issue 36).
+    assert any("gives the highest kappa" in c.value for c in at.caption)
     matrix = at.dataframe(key="calibration_matrix").value
     c = cal.at_threshold.confusion
     assert matrix["human correct"].tolist() == [c.tp, c.fn]

@@ -39,9 +39,9 @@ def test_marking_an_answer_counts_it_stores_it_and_lists_it(open_app: OpenApp, h
     before = correct_conversations(at)
     conv = at.selectbox(key="conversation").value
     row = selected_row(at)
-    # The proposed verdict is the opposite of what counts now (the judge's threshold is 0.7).
+    # The form starts on what counts now (the judge's threshold is 0.7), never its opposite (issue 36).
     score = at.session_state["_active_run"].result.interactions["score"].iat[row]
-    assert at.radio(key=f"override_verdict_{row}").value == ("incorrect" if score >= 0.7 else "correct")
+    assert at.radio(key=f"override_verdict_{row}").value == ("correct" if score >= 0.7 else "incorrect")
     # Mark every interaction of the (incorrect) conversation correct: it becomes correct.
     run = at.session_state["_active_run"]
     start, end = (int(b[conv]) for b in run.result.conversation_bounds())

@@ -140,7 +140,9 @@ def test_estimate_excludes_cache_hits(monkeypatch: pytest.MonkeyPatch, app: AppT
     at.button(key="run_start").click().run()
     metrics = _metrics(at)
     assert metrics["From the cache"] == f"{n_int:,}" and metrics["Judge calls made"] == "0"
-    assert f"Cache (use): {distinct:,} hits, 0 misses" in _texts(at.caption)
+    # Items and interactions in one sentence, each with its unit (issue 36: "303 from the cache" beside "248 hits").
+    said = f"{distinct:,} distinct items: {distinct:,} from the cache, 0 sent to the judge, covering {n_int:,} "
+    assert said in _texts(at.caption)
 
 
 def test_recommended_threshold_becomes_the_default(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:

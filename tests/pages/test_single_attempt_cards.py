@@ -48,6 +48,7 @@ def test_the_sample_says_it_is_a_sample_and_the_next_step(open_app: OpenApp) -> 
     at = open_app()
     text = " ".join(m.value for m in at.markdown)
     assert "This is a built-in sample" in text and "upload its conversations" in text
+    assert "OpenTelemetry GenAI traces" in text  # every format the loader reads, from its own list (issue 36)
     assert any("upload" in link.proto.label.lower() for link in at.get("page_link"))
     # Method details are in an expander, not boxes on the first screen.
     assert not [i.value for i in at.info if "Wilson" in i.value or "Hesterberg" in i.value or "interval" in i.value]

@@ -62,14 +62,15 @@ def test_facts_of_a_missing_conversation_name_the_range(travel: EvaluationResult
 @pytest.mark.parametrize(
     ("current", "status", "proposed"),
     [
-        (None, "correct", False),  # the judge says correct: a person overrides to say it is not
-        (None, "incorrect", True),
-        (None, "unscored", True),
+        # Issue 36: what counts now, never its opposite (one click on Save recorded a disagreement) ...
+        (None, "correct", True),
+        (None, "incorrect", False),
+        (None, "unscored", None),  # ... and nothing where nothing counts: the person picks
         (Override(row=3, correct=False), "correct", False),  # their own verdict stays proposed
         (Override(row=3, correct=True), "incorrect", True),
     ],
 )
-def test_the_proposed_verdict(current: Override | None, status: str, proposed: bool) -> None:
+def test_the_proposed_verdict(current: Override | None, status: str, proposed: bool | None) -> None:
     assert proposed_verdict(current, status) is proposed
 
 

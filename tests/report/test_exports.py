@@ -145,3 +145,19 @@ def test_every_csv_of_numbers_says_how_they_were_made(seeds: EvaluationResult) -
             assert (frame["k"] == agg.k).all()
         summary_doc = json.loads(export_bytes(seeds, agg, "summary"))
         assert summary_doc["statistics"]["description"] == agg.statistics.description
+
+
+def test_the_often_empty_columns_carry_data_in_some_runs() -> None:
+    # Issue 36 saw four always-empty columns in interactions.csv (judge_error, human_override, human_note,
+    # judge_probability: the dataset judge, no override). They are empty in many runs, not in all, so they stay
+    # (docs/cli.md says when each is filled): here an abstaining judge and one answer marked by hand fill them.
+    import dataclasses
+
+    from agentic_core.data.overrides import Override
+    from agentic_core.io.samples import load_sample
+
+    result = evaluate(load_sample("support"), "learned")  # abstains: a reason and a probability
+    result = dataclasses.replace(result, overrides={0: Override(row=0, correct=False, note="checked by hand")})
+    table = interactions_table(result, aggregate(result, make_settings()))
+    for column in ("judge_error", "human_override", "human_note", "judge_probability"):
+        assert table[column].replace("", None).notna().any(), column

@@ -286,3 +286,23 @@ def test_same_seed_same_numbers_other_seed_other_numbers() -> None:
     # any integer is a valid seed
     assert dataset_curve(n, c, [3], mode="bayesian", seed=-5)[0].pass_at_k_ci is not None
     assert dataset_curve(n, c, [3], mode="bayesian", seed=2**80)[0].pass_at_k_ci is not None
+
+
+def test_few_tasks_say_the_frequentist_population_interval_is_uninformative() -> None:
+    # Issue 36: with 3 tasks the frequentist population interval is exactly [0, 1], and the note said only that
+    # it "may cover less often". It now says what it is, counts the [0, 1] intervals, and points to Bayesian mode.
+    n, c = [5, 5, 5], [0, 2, 5]
+    points = dataset_curve(n, c, [1, 3, 5], mode="frequentist", seed=0)
+    cis = [ci for p in points for ci in (p.pass_at_k_ci, p.pass_pow_k_ci)]
+    full = sum(ci == (0.0, 1.0) for ci in cis)
+    assert full == 6  # independently: every interval of this curve says nothing
+    note = points[0].notes[-1]
+    assert note.startswith("only 3 groups: with 5 or fewer tasks the task population is not pinned down")
+    assert f"often [0, 1] (here {full} of its 6 intervals)" in note and "Bayesian mode" in note
+    assert "unreliable" in note  # the Overview shows it as a warning
+    # Bayesian mode's own note (it is never [0, 1] here); from 6 tasks on both modes keep the general one.
+    [bayes] = dataset_curve(n, c, [3], mode="bayesian", seed=0)
+    assert bayes.pass_at_k_ci != (0.0, 1.0) and "[0, 1]" not in bayes.notes[-1]
+    assert "leans on the model of task difficulty" in bayes.notes[-1] and "unreliable" in bayes.notes[-1]
+    [six] = dataset_curve([5] * 6, [0, 2, 5, 1, 4, 3], [3], mode="frequentist", seed=0)
+    assert "fewer than 10 tasks is unreliable" in six.notes[-1] and "[0, 1]" not in six.notes[-1]

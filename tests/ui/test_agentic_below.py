@@ -22,6 +22,7 @@ def test_any_scored_metric_below_keeps_the_conversation() -> None:
     assert below_any(table, ["tool_call_accuracy"], 0.5).tolist() == [True, False, False, False]
     assert below_any(table, ["goal_accuracy"], 1.0).tolist() == [False, False, False, False]  # strictly below
     assert below_any(table, ALL_METRICS, 1.01) is None  # past 1: no filter
+    assert below_any(table, ALL_METRICS, None) is None  # the sliders' "off" stop
 
 
 def test_the_no_filter_stop_builds_no_table(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from ui.agentic_charts import chart_values
+from ui.agentic_charts import agentic_figure, chart_values
 
 
 def summary(**metrics: Any) -> Any:
@@ -28,3 +28,17 @@ def test_a_value_above_zero_is_drawn() -> None:
         )
     )
     assert values == [0.0, 0.4] and any(values)
+
+
+def test_an_na_metric_is_no_bar_at_0_but_the_words_n_a() -> None:
+    # Issue 36: topic adherence without a conversation with reference topics was drawn as an empty bar at 0.
+    fig = agentic_figure(
+        summary(
+            tool_call_accuracy=SimpleNamespace(mean=0.75, ci=(0.5, 0.9), n=4),
+            topic_adherence=SimpleNamespace(mean=None, ci=None, n=0),
+        )
+    )
+    bar = fig.data[0]
+    assert list(bar.x) == ["tool call accuracy", "topic adherence"]
+    assert list(bar.y) == [0.75, None]
+    assert [(a.x, a.text) for a in fig.layout.annotations] == [("topic adherence", "n/a")]

@@ -13,8 +13,11 @@ def test_bars_with_intervals_and_na() -> None:
         "conversations", 300, "value",
     )  # fmt: skip
     bar = fig.data[0]
-    assert list(bar.y) == [0.5, 0.0, 0.2]  # no value: drawn at 0 ...
-    assert list(bar.text) == ["0.50", "n/a", "0.20"]  # ... and labelled n/a, never read as 0
+    # No value: no bar (issue 36: a bar at 0 read as 0, and its n/a inside a bar of no height did not show) ...
+    assert list(bar.y) == [0.5, None, 0.2]
+    assert list(bar.text) == ["0.50", "n/a", "0.20"]
+    # ... but the words n/a at its foot.
+    assert [(a.x, a.y, a.text) for a in fig.layout.annotations] == [("b", 0, "n/a")]
     assert [round(x, 9) for x in bar.error_y.array] == [0.2, 0.0, 0.0]
     assert [round(x, 9) for x in bar.error_y.arrayminus] == [0.1, 0.0, 0.0]
     assert "conversations" in bar.hovertemplate and fig.layout.height == 300

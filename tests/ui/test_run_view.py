@@ -110,7 +110,7 @@ def test_run_summary_counts_and_failures() -> None:
     assert len(summary.failures) == failed
     assert list(summary.failures.columns) == ["session_id", "qa_id", "query", "reason"]
     assert int(summary.failure_reasons["interactions"].sum()) == failed
-    assert not summary.reads_scores and "Cache (off)" in summary.caption and summary.agentic == ""
+    assert not summary.reads_scores and "sent to the judge (cache off)" in summary.caption and summary.agentic == ""
 
 
 def test_run_summary_of_the_dataset_judge_reads_scores() -> None:

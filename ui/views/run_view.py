@@ -17,7 +17,7 @@ from agentic_core import EvaluationResult
 from agentic_core.agentic_metrics import MetricName
 from agentic_core.common import ResultCols
 from agentic_core.data import Conversation
-from agentic_core.judges import CACHE_MODES, CacheMode, LLMSettings, verdict_counts
+from agentic_core.judges import CACHE_MODES, CacheMode, LLMSettings, item_words, verdict_counts
 
 
 def llm_settings(
@@ -182,7 +182,12 @@ def _cards(result: EvaluationResult, reads_scores: bool, uncertain: int) -> list
         ]
     return [
         *first,
-        MetricCard("From the cache", f"{cached:,}", "Interactions answered by the cache"),
+        MetricCard(
+            "From the cache",
+            f"{cached:,}",
+            f"Interactions answered by the cache: {jr.cache_hits:,} distinct items found there, each covering the "
+            "interactions that repeat it",
+        ),
         MetricCard(
             "Failed (unscored)", f"{failed:,}", "Interactions the judge could not score: unscored, never counted as 0"
         ),
@@ -205,17 +210,16 @@ def run_summary(result: EvaluationResult) -> RunSummary:
     """The cards, sentences and failure tables of a finished run."""
     jr = result.judge_run
     reads_scores = jr.identity.kind == "dataset"
-    ok = jr.counts.get("ok", 0)
     if reads_scores:
         caption = (
             f"The dataset judge reads each interaction's own score: no model is called and the cache is not "
             f"used. Time: {jr.elapsed_s:.1f} s."
         )
     else:
+        # Distinct items (calls, cache hits) and interactions (the cards) in separate clauses: "303 from the
+        # cache" beside "248 hits" read as two answers to one question.
         caption = (
-            f"Judge calls: {jr.model_calls:,} for {ok:,} interactions ({jr.duplicates:,} duplicates judged once); "
-            f"{jr.retries:,} retries, {jr.reasks:,} re-asked after an ambiguous reply. "
-            f"Cache ({jr.cache_mode}): {jr.cache_hits:,} hits, {jr.cache_misses:,} misses. "
+            f"{item_words(jr)}. {jr.retries:,} retries, {jr.reasks:,} re-asked after an ambiguous reply. "
             f"Tokens: {jr.input_tokens:,} in, {jr.output_tokens:,} out. Time: {jr.elapsed_s:.1f} s."
         )
     agentic, notes = "", []

@@ -14,6 +14,15 @@ The format names are in :mod:`~agentic_core.io.importers.formats`; detection in
 """
 
 from agentic_core.io.importers.dispatch import IMPORTERS, import_parsed
-from agentic_core.io.importers.formats import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS, check_format
+from agentic_core.io.importers.formats import (
+    DEFAULT_FORMAT,
+    FORMAT_CHOICES,
+    FORMAT_LABELS,
+    check_format,
+    formats_in_words,
+)
 
-__all__ = ["DEFAULT_FORMAT", "FORMAT_CHOICES", "FORMAT_LABELS", "IMPORTERS", "check_format", "import_parsed"]
+__all__ = [
+    "DEFAULT_FORMAT", "FORMAT_CHOICES", "FORMAT_LABELS", "IMPORTERS", "check_format", "formats_in_words",
+    "import_parsed",
+]  # fmt: skip

@@ -26,6 +26,19 @@ FORMAT_CHOICES: tuple[str, ...] = tuple(FORMAT_LABELS)
 DEFAULT_FORMAT = FORMAT_CHOICES[0]
 
 
+def formats_in_words(seed: str = "the seed format") -> str:
+    """Every format a file may be in, for a sentence, from :data:`FORMAT_LABELS` (so no list goes stale).
+
+    Args:
+        seed: How to name the workbench's own format in that sentence.
+
+    Returns:
+        ``"the seed format, OpenAI chat traces, ..., Inspect AI eval log or OpenTelemetry GenAI traces"``.
+    """
+    names = [seed, *(label for name, label in FORMAT_LABELS.items() if name not in ("auto", "seed"))]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
 def check_format(name: str) -> str:
     """Return ``name`` if it is a known format.
 

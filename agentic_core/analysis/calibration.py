@@ -423,10 +423,21 @@ def _judge_scored_no_label_error(result: EvaluationResult, labelled: npt.NDArray
     reasons = list(dict.fromkeys(str(e) for e in errors if isinstance(e, str) and e))[:_REASONS_SHOWN]
     why = "; ".join(reasons) if reasons else "no failure reason was recorded"
     n = int(labelled.sum())
+    status = ResultCols.JUDGE_STATUS
+    statuses = frame[status].to_numpy()[labelled] if status in frame else np.array([], dtype=object)
+    # A judge that abstained on every labelled item has no model, key or server to fix: say what helps it.
+    abstained = statuses.size > 0 and bool(np.all(statuses == "uncertain"))
+    fix = (
+        "the judge was unsure of every labelled answer: judge them with the cascade or an LLM judge (which decide "
+        "what the offline judge leaves uncertain), or label more varied answers, then run calibrate again"
+        if abstained
+        else "fix what the reasons name (for an LLM judge: the model, the key, base_url, the server), then run "
+        "calibrate again"
+    )
     return DataError(
         f"judge {result.judge_identity.label()}",
         f"scored none of the {n:,} interactions people labelled (every one is unscored); first reasons: {why}",
         n,
-        "fix what the reasons name (the model, the key, base_url, the server), then run calibrate again",
+        fix,
         show=False,
     )

@@ -130,3 +130,35 @@ def test_the_sweep_is_a_step_that_takes_its_value_from_the_right(rows: list[tupl
     # Every threshold strictly inside the range gives that kappa too.
     inside = calibrate(scores, human, threshold=(low + high) / 2 if high > low else low)
     assert inside.at_threshold.kappa == pytest.approx(cal.at_suggested.kappa, abs=1e-12)
+
+
+class _UnsureJudge:
+    """An offline judge that abstains on every item (uncertain, unscored, with a probability)."""
+
+    cacheable = False
+    recommended_threshold = 0.5
+
+    def __init__(self) -> None:
+        from agentic_core.judges.base import JudgeIdentity
+
+        self.identity = JudgeIdentity(kind="unsure-test", params={"version": 1})
+
+    async def ajudge(self, items, progress=None):  # type: ignore[no-untyped-def]
+        from agentic_core.judges.base import uncertain_verdict
+
+        return [uncertain_verdict(0.5, "test features, P(correct) 0.50", "inside the band") for _ in items]
+
+
+def test_a_judge_unsure_of_every_label_is_not_told_to_fix_a_model_key_or_server() -> None:
+    """Issue 36: an offline judge that abstained everywhere has no key or base_url to check."""
+    from agentic_core.analysis.calibration import calibrate_run
+    from agentic_core.errors import DataError
+    from agentic_core.evaluate import evaluate
+    from agentic_core.io.samples import SAMPLES
+
+    result = evaluate(SAMPLES["labelled"].path, _UnsureJudge(), cache_mode="off")
+    with pytest.raises(DataError) as caught:
+        calibrate_run(result, 0.5)
+    text = str(caught.value)
+    assert "scored none of the" in text and "unsure of every labelled answer" in text
+    assert "base_url" not in text and "the key" not in text

@@ -16,8 +16,10 @@ Monte-Carlo standard error sqrt(p (1 - p) / sims). Three kinds of differences:
 - ``pass^2, n=2``: U-shaped Beta(0.4, 0.4) tasks, differences in {-1, -0.5, 0, 0.5, 1}.
 
 "before" is the rule of main before this benchmark (commit d5bab96): z = mean / (sd / sqrt(m)) against the normal
-boundaries, infinite when a batch's differences are all equal; "after" is the product's rule
-(:func:`~agentic_core.stats.planner_sequential.look_verdicts`, which ``sequential_decision`` applies).
+boundaries, infinite when a batch's differences are all equal; "t only" is the t against the t boundaries of the
+batch's degrees of freedom (identical differences left to the sign-flip test); "after" is the product's rule
+(:func:`~agentic_core.stats.planner_sequential.look_verdicts`, which ``sequential_decision`` applies): the t
+boundaries and the exact sign-flip test together.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from scipy.stats import beta as beta_dist
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agentic_core.stats.kernels import estimates
-from agentic_core.stats.planner_sequential import Boundary, look_verdicts, sequential_bounds
+from agentic_core.stats.planner_sequential import Boundary, look_verdicts, nominal_levels, sequential_bounds
 from agentic_core.stats.planner_variance import rates_population
 
 COPULA = 0.7
@@ -85,38 +87,62 @@ def before_verdicts(d: np.ndarray, look: int, looks: int, kind: Boundary) -> np.
     return np.where(np.abs(z) >= bound, np.sign(mean), 0)
 
 
-def error_rate(d: np.ndarray, looks: int, batch: int, kind: Boundary, after: bool) -> float:
-    """The share of simulated comparisons (rows of d) that stop with a decision at some look."""
+def t_only_verdicts(d: np.ndarray, look: int, looks: int, kind: Boundary, batch: int) -> np.ndarray:
+    """The t against the t boundaries alone; identical differences by their sign-flip P = 2^(1 - m)."""
+    bound = sequential_bounds(looks, 0.95, kind, batch)[look - 1]
+    nominal = nominal_levels(looks, 0.95, kind, batch)[look - 1]
+    mean, sd, m = d.mean(axis=1), d.std(axis=1, ddof=1), d.shape[1]
+    same = np.ptp(d, axis=1) == 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        crossed = np.where(same, 2.0 ** (1 - m) <= nominal, np.abs(mean) / sd * math.sqrt(m) >= bound)
+    return np.where(crossed & (mean != 0.0), np.sign(mean), 0)
+
+
+def error_rate(d: np.ndarray, looks: int, batch: int, kind: Boundary, rule: str) -> float:
+    """The share of simulated comparisons (rows of d) that stop with a decision at some look.
+
+    Args:
+        d: One row of per-task differences per simulated comparison.
+        looks: Looks.
+        batch: Tasks per look.
+        kind: The boundary.
+        rule: ``before``, ``t only`` or ``after`` (the product's).
+    """
     running = np.ones(d.shape[0], dtype=bool)
     decided = 0
     for look in range(1, looks + 1):
         part = d[running, : look * batch]
-        verdict = (
-            look_verdicts(part, look, looks, 0.95, kind, batch) if after else before_verdicts(part, look, looks, kind)
-        )
+        if rule == "after":
+            verdict = look_verdicts(part, look, looks, 0.95, kind, batch)
+        elif rule == "t only":
+            verdict = t_only_verdicts(part, look, looks, kind, batch)
+        else:
+            verdict = before_verdicts(part, look, looks, kind)
         stop = verdict != 0
         decided += int(stop.sum())
         running[np.flatnonzero(running)[stop]] = False
     return decided / d.shape[0]
 
 
-def rows(sims: int, batches: tuple[int, ...], looks_list: tuple[int, ...]) -> list[str]:
+RULES = ("before", "t only", "after")
+
+
+def rows(sims: int, normal_sims: int, batches: tuple[int, ...], looks_list: tuple[int, ...]) -> list[str]:
     out = [
-        "| differences | looks | tasks per look | boundary | error before (se) | error after (se) |",
-        "|---|---|---|---|---|---|",
+        "| differences | looks | tasks per look | boundary | sims | error before (se) | t only (se) | after (se) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, draw in DATA.items():
+        # Normal differences take the sign-flip test's Monte Carlo path (no lattice): fewer simulations.
+        count = normal_sims if name == "normal" else sims
         for looks in looks_list:
             for batch in batches:
                 rng = np.random.default_rng([len(name), looks, batch])
-                d = draw(rng, sims, looks * batch)
+                d = draw(rng, count, looks * batch)
                 for kind in KINDS:
-                    shares = [error_rate(d, looks, batch, kind, after) for after in (False, True)]
-                    se = [math.sqrt(p * (1 - p) / sims) for p in shares]
-                    out.append(
-                        f"| {name} | {looks} | {batch} | {kind} | {shares[0]:.4f} ({se[0]:.4f}) | "
-                        f"{shares[1]:.4f} ({se[1]:.4f}) |"
-                    )
+                    shares = [error_rate(d, looks, batch, kind, rule) for rule in RULES]
+                    cells = " | ".join(f"{p:.4f} ({math.sqrt(p * (1 - p) / count):.4f})" for p in shares)
+                    out.append(f"| {name} | {looks} | {batch} | {kind} | {count:,} | {cells} |")
                     print(out[-1], flush=True)
     return out
 
@@ -124,14 +150,14 @@ def rows(sims: int, batches: tuple[int, ...], looks_list: tuple[int, ...]) -> li
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sims", type=int, default=20_000, help="simulated comparisons per row")
+    parser.add_argument("--normal-sims", type=int, default=5_000, help="simulated comparisons per normal row")
     parser.add_argument("--batches", default=",".join(map(str, BATCHES)), help="tasks per look")
     parser.add_argument("--looks", default="3,10", help="looks")
     args = parser.parse_args()
     start = time.perf_counter()
-    table = rows(
-        args.sims, tuple(int(x) for x in args.batches.split(",")), tuple(int(x) for x in args.looks.split(","))
-    )
-    print(f"\nTrue null, 5% two-sided, {args.sims:,} simulated comparisons per row:\n")
+    batches = tuple(int(x) for x in args.batches.split(","))
+    table = rows(args.sims, args.normal_sims, batches, tuple(int(x) for x in args.looks.split(",")))
+    print("\nTrue null, 5% two-sided (error rate: the share of simulated comparisons deciding either way):\n")
     print("\n".join(table))
     print(f"\n{time.perf_counter() - start:.0f} s")
 

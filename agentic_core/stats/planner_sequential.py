@@ -2,10 +2,10 @@
 
 The planned T tasks are judged in ``looks`` equal batches of ``batch`` tasks. After each batch the paired t
 statistic of the m tasks so far, t = mean(d) / (sd(d) / sqrt(m)) with d_i the per-task difference of the two
-agents' unbiased pass@k / pass^k estimates, is compared with that look's boundary; the comparison stops as soon
-as |t| crosses it. The boundaries keep the overall two-sided error rate at 1 - level although the data are
-looked at several times (Jennison and Turnbull, *Group Sequential Methods with Applications to Clinical Trials*,
-2000, chapters 2 and 3.8):
+agents' unbiased pass@k / pass^k estimates, is compared with that look's boundary; the comparison stops at the
+first look where |t| crosses it and the sign-flip test below agrees. The boundaries keep the overall two-sided
+error rate at 1 - level although the data are looked at several times (Jennison and Turnbull, *Group
+Sequential Methods with Applications to Clinical Trials*, 2000, chapters 2 and 3.8):
 
 - ``obrien-fleming``: c sqrt(looks / j) at look j on the normal scale: very strict early, close to the fixed
   test at the end (the default: the last look loses almost no power);
@@ -20,11 +20,15 @@ normal differences in equal batches: a seeded Monte Carlo of the batch sums and 
 the same arguments always give the same boundaries. Without ``batch``, :func:`sequential_bounds` gives the
 large-sample (normal) boundaries, the published constants.
 
-Each look needs at least :data:`MIN_BATCH` tasks: below it the rule is refused. A look whose differences are all
-equal has sd 0 and no t: a batch of identical differences is not proof by itself. It is judged by the exact
-sign-flip test instead (m equal non-zero differences have two-sided P = 2^(1 - m) when a difference is as likely
-to be positive as negative), at the look's nominal significance. The error rate of the whole rule is simulated
-over batch sizes 2 to 60 in ``benchmarks/bench_sequential.py``.
+Each look needs at least :data:`MIN_BATCH` tasks: below it the rule is refused. The t boundaries are exact
+for normal differences; per-task differences of pass@k / pass^k estimates take few values (0 and +-1 for
+pass^1 with one attempt), and on them the t alone crosses its bar more often than its normal model says. So a
+look also asks the exact sign-flip test (:func:`~agentic_core.stats.sign_flip.sign_flip_p`: with no difference
+between the agents each task's difference is as likely positive as negative) for a P at most the look's nominal
+significance, and decides only when both agree. A look whose differences are all equal has sd 0 and no t; a
+batch of identical differences is not proof by itself: the sign-flip test alone judges it (m equal non-zero
+differences have P = 2^(1 - m)). The error rate of the whole rule is simulated over batch sizes 2 to 60 in
+``benchmarks/bench_sequential.py``.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from scipy.special import ndtr, stdtr, stdtrit
 
 from agentic_core.errors import SettingsError
 from agentic_core.settings.rules import check_level
+from agentic_core.stats.sign_flip import sign_flip_p
 
 Boundary = Literal["obrien-fleming", "pocock"]
 Decision = Literal["B better", "A better", "continue", "no difference shown"]
@@ -156,6 +161,10 @@ def look_verdicts(
 ) -> NDArray[np.int8]:
     """+1 (B better), -1 (A better) or 0 (no crossing) for each row of per-task differences at one look.
 
+    A row crosses when its |t| reaches the look's t boundary and the exact sign-flip P of its sum is at most the
+    look's nominal significance (:func:`~agentic_core.stats.sign_flip.sign_flip_p`). Differences that are all
+    equal have no t: the sign-flip test alone decides them.
+
     Args:
         differences: One row per comparison, the first ``look x batch`` tasks' differences B - A.
         look: This look, 1-based.
@@ -169,13 +178,16 @@ def look_verdicts(
     t_bound = sequential_bounds(looks, level, kind, batch)[look - 1]
     mean = d.mean(axis=1)
     sd = d.std(axis=1, ddof=1)
-    # Identical differences (sd 0, or a rounding residue of it) leave t undefined: judged by the sign-flip test.
+    # Identical differences (sd 0, or a rounding residue of it): no t, so no bar from it.
     same = np.ptp(d, axis=1) <= 1e-12 * np.max(np.abs(d), axis=1)
-    t = np.where(same, 0.0, mean / np.where(same, 1.0, sd) * math.sqrt(m))
-    crossed = np.abs(t) >= t_bound
+    t = np.where(same, np.inf, np.abs(mean) / np.where(same, 1.0, sd) * math.sqrt(m))
+    crossed = (t >= t_bound) & (mean != 0.0)
     nominal = nominal_levels(looks, level, kind, batch)[look - 1]
-    # m equal non-zero differences: each sign is a fair coin under the null, so P(all the same sign) = 2^(1-m).
-    crossed |= same & (mean != 0.0) & (2.0 ** (1 - m) <= nominal)
+    # The t's normal model is exact for normal differences only: few distinct values (0 and +-1 for pass^1)
+    # push a t past its bar more often than that. The sign-flip P is exact for any differences a tie between
+    # the agents makes symmetric, so a look decides only when both agree.
+    for row in np.flatnonzero(crossed):
+        crossed[row] = sign_flip_p(d[row]) <= nominal
     return np.where(crossed, np.sign(mean), 0).astype(np.int8)
 
 

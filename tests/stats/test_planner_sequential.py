@@ -99,8 +99,8 @@ def test_small_batches_keep_the_error_rate(data: str, batch: int, kind: str, bef
     # (z against normal boundaries) decided far more often than 5%; the t boundaries stay at or below it.
     sims = 4000
     d = DATA[data](np.random.default_rng(5), sims, 10 * batch)
-    before = error_rate(d, 10, batch, kind, after=False)  # type: ignore[arg-type]
-    after = error_rate(d, 10, batch, kind, after=True)  # type: ignore[arg-type]
+    before = error_rate(d, 10, batch, kind, "before")  # type: ignore[arg-type]
+    after = error_rate(d, 10, batch, kind, "after")  # type: ignore[arg-type]
     se = (0.05 * 0.95 / sims) ** 0.5
     assert before >= before_at_least
     assert after <= 0.05 + 3 * se

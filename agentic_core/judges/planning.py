@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from agentic_core.errors import JudgeConfigError
@@ -74,6 +75,7 @@ def plan_run(
     )
 
 
+@lru_cache(maxsize=16)
 def expected_unscored_share(judge: str) -> tuple[float, str]:
     """The share of judge calls a judge is expected to leave unscored, and where the figure comes from.
 

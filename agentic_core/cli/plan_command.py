@@ -28,12 +28,12 @@ from agentic_core.io.bounded_read import UnreadableFile, max_file_mb, read_data_
 from agentic_core.judges.planning import expected_unscored_share
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.settings import SETTINGS, default_of
+from agentic_core.settings.rules import check_k
 from agentic_core.stats.planner import DEFAULT_ATTEMPTS, DEFAULT_TASKS, Plan, PlanMetric, plan_evaluation
 from agentic_core.stats.planner_bounds import (
     MAX_ATTEMPTS,
     MAX_TASKS,
     check_interactions,
-    check_k,
     check_unscored_share,
     whole_numbers,
 )
@@ -308,7 +308,7 @@ def run_plan(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     tasks, attempts = _numbers(args.tasks, "--tasks"), _numbers(args.attempts, "--attempts")
     try:
         # The limits first, before a pilot is read; the planner checks them again (its own callers).
-        check_k(args.k)
+        check_k(args.k, "k", MAX_ATTEMPTS)
         whole_numbers(tasks, "tasks", MAX_TASKS)
         whole_numbers(attempts, "attempts", MAX_ATTEMPTS)
         if args.interactions is not None:
@@ -318,7 +318,7 @@ def run_plan(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         population_b = _population_b(args)
         share, share_words = _unscored_share(args)
         population, _ = _population(args)
-        plan = _plan(args, population, tasks, attempts, population_b, share, share_words)
+        plan = _computed_plan(args, population, tasks, attempts, population_b, share, share_words)
     except SettingsError as err:
         raise err.at(_FLAGS.get(err.place, err.place)) from None
     early = _early_stopping(plan, args.looks, args.boundary)
@@ -347,7 +347,7 @@ _FLAGS = {
 }  # fmt: skip
 
 
-def _plan(
+def _computed_plan(
     args: argparse.Namespace,
     population: TaskPopulation | object,
     tasks: list[int],

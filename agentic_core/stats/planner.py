@@ -36,13 +36,19 @@ from scipy.special import ndtr, ndtri
 
 from agentic_core.errors import SettingsError
 from agentic_core.settings import Estimator, Mode, Target
-from agentic_core.settings.rules import check_estimator, check_fraction, check_level, check_mode, check_target
+from agentic_core.settings.rules import (
+    check_estimator,
+    check_fraction,
+    check_k,
+    check_level,
+    check_mode,
+    check_target,
+)
 from agentic_core.stats.planner_bounds import (
     MAX_ATTEMPTS,
     MAX_TASKS,
     MAX_UNSCORED,
     check_interactions,
-    check_k,
     check_prior_bounded,
     check_unscored_share,
     whole_numbers,
@@ -302,7 +308,7 @@ def plan_evaluation(
     md, tg, est, lvl = check_mode(mode), check_target(target), check_estimator(estimator), check_level(level)
     if metric not in ("pass@k", "pass^k"):
         raise SettingsError("metric", "must be 'pass@k' or 'pass^k'", metric, "give pass@k or pass^k")
-    k = check_k(k)
+    k = check_k(k, "k", MAX_ATTEMPTS)
     t_list, n_list = whole_numbers(tasks, "tasks", MAX_TASKS), whole_numbers(attempts, "attempts", MAX_ATTEMPTS)
     prior = check_prior_bounded(prior)
     if half_width is not None and not 0.0 < half_width < 1.0:
@@ -340,16 +346,14 @@ def plan_evaluation(
     notes: list[str] = []
     sd: dict[int, float | None] = {}
     sd_diff: dict[int, float | None] = {}
-    kept_a: dict[int, float] = {}
     between_b = value_and_between(pop_b, metric, k)[1] if pop_b is not None else between
     options = {"mode": md, "target": tg, "estimator": est, "prior": prior, "scored": scored}
     for n in n_list:
-        tv_a = task_variance(population, metric, k, n, **options)  # type: ignore[arg-type]
-        kept_a[n] = tv_a.kept
+        tv_a = task_variance(population, metric, k, n, **options)
         sd[n] = math.sqrt(tv_a.per_task_run) if math.isfinite(tv_a.per_task_run) else None
         if pop_b is None:
             continue
-        tv_b = task_variance(pop_b, metric, k, n, **options)  # type: ignore[arg-type]
+        tv_b = task_variance(pop_b, metric, k, n, **options)
         shared = correlation * math.sqrt(between * between_b) if tg == "population" else 0.0
         # A pair counts when both agents' tasks have an estimate (their abstentions are independent).
         pair = (tv_a.variance + tv_b.variance - 2.0 * shared) / (tv_a.kept * tv_b.kept) if tv_a.kept * tv_b.kept else 0

@@ -16,7 +16,7 @@ from agentic_core.errors import SettingsError
 MAX_TASKS = 10**9
 """The most tasks in the table; a requirement above it is reported as unreachable (``None``)."""
 MAX_ATTEMPTS = 1000
-"""The most attempts per task (planned, or in a pilot's counts) and the largest k."""
+"""The most attempts per task (planned, or in a pilot's counts) and the largest k (``check_k``'s maximum)."""
 MAX_CHOICES = 200
 """The most values in the table's list of task counts, and in its list of attempts."""
 MIN_BETA = 1e-3
@@ -29,7 +29,7 @@ MAX_UNSCORED = 0.95
 """The largest share of judge calls that may come back unscored (above it, nearly nothing is measured)."""
 
 
-def _is_number(value: object) -> bool:
+def _finite_real(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -53,24 +53,13 @@ def whole_numbers(values: Sequence[int], place: str, top: int) -> list[int]:
     return sorted({int(v) for v in items})
 
 
-def check_k(k: object) -> int:
-    """The k of pass@k / pass^k: a whole number from 1 to :data:`MAX_ATTEMPTS`.
-
-    Raises:
-        SettingsError: naming ``k``.
-    """
-    if isinstance(k, bool) or not hasattr(k, "__index__") or not 1 <= int(k) <= MAX_ATTEMPTS:  # type: ignore[call-overload]
-        raise SettingsError("k", f"must be a whole number from 1 to {MAX_ATTEMPTS:,}", k, "give e.g. 4")
-    return int(k)  # type: ignore[call-overload]
-
-
 def check_beta_parameter(value: object, place: str, fix: str) -> float:
     """A Beta parameter (of a task population or a prior): a finite number from :data:`MIN_BETA` to :data:`MAX_BETA`.
 
     Raises:
         SettingsError: naming ``place``.
     """
-    if not _is_number(value) or not MIN_BETA <= float(value) <= MAX_BETA:  # type: ignore[arg-type]
+    if not _finite_real(value) or not MIN_BETA <= float(value) <= MAX_BETA:  # type: ignore[arg-type]
         raise SettingsError(place, f"must be a number from {MIN_BETA:g} to {MAX_BETA:g}", value, fix)
     return float(value)  # type: ignore[arg-type]
 
@@ -93,7 +82,7 @@ def check_interactions(value: object) -> float:
     Raises:
         SettingsError: naming ``interactions per attempt``.
     """
-    if not _is_number(value) or not 0.0 < float(value) <= MAX_INTERACTIONS:  # type: ignore[arg-type]
+    if not _finite_real(value) or not 0.0 < float(value) <= MAX_INTERACTIONS:  # type: ignore[arg-type]
         raise SettingsError(
             "interactions per attempt",
             f"must be a positive number, at most {MAX_INTERACTIONS:,}",
@@ -109,7 +98,7 @@ def check_unscored_share(value: object) -> float:
     Raises:
         SettingsError: naming ``unscored share``.
     """
-    if not _is_number(value) or not 0.0 <= float(value) <= MAX_UNSCORED:  # type: ignore[arg-type]
+    if not _finite_real(value) or not 0.0 <= float(value) <= MAX_UNSCORED:  # type: ignore[arg-type]
         raise SettingsError(
             "unscored share",
             f"must be a number from 0 to {MAX_UNSCORED:g} (a share of judge calls)",

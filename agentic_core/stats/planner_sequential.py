@@ -130,7 +130,7 @@ def sequential_bounds(
         # The statistic each path is judged by: its largest |z| relative to the boundary's shape.
         c = float(np.quantile(np.max(z / shape, axis=1), lvl))
         return tuple(float(x) for x in c * shape)
-    df = batch * np.arange(1, looks + 1) - 1.0
+    df = np.asarray(batch * np.arange(1, looks + 1) - 1.0, dtype=np.float64)
     t = _t_paths(rng, looks, batch)
     # The share of paths crossing falls as c rises: bisect for the c whose t boundaries give 1 - level.
     low, high = 0.0, 12.0

@@ -87,12 +87,12 @@ def sign_flip_p(differences: NDArray[np.float64] | list[float]) -> float:
             return float(min(1.0, pmf[far].sum()))
     # Seeded by the differences themselves: the same differences always get the same P.
     rng = np.random.default_rng(int.from_bytes(hashlib.sha256(sizes.tobytes()).digest()[:8], "little"))
-    total, hits = float(sizes.sum()), 0
+    whole, hits = float(sizes.sum()), 0
     width = -(-sizes.size // 8)
     for start in range(0, MC_DRAWS, _CHUNK):
         rows = min(_CHUNK, MC_DRAWS - start)
         # One random bit per task and pattern: the sizes given a + sign; the signed sum is 2 x theirs - total.
         bits = np.unpackbits(np.frombuffer(rng.bytes(rows * width), dtype=np.uint8).reshape(rows, width), axis=1)
         plus = bits[:, : sizes.size].astype(np.float64) @ sizes
-        hits += int(np.count_nonzero(np.abs(2.0 * plus - total) >= observed - tolerance))
+        hits += int(np.count_nonzero(np.abs(2.0 * plus - whole) >= observed - tolerance))
     return (1 + hits) / (1 + MC_DRAWS)

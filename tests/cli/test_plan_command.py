@@ -164,7 +164,7 @@ def test_plan_states_how_agent_b_is_modelled() -> None:
         (("--beta", "1,1", "--tasks", ",".join(map(str, range(1, 300)))), "--tasks: must hold at most 200 values"),
         (("--beta", "1e308,1e308"), "Beta(a): must be a number from 0.001 to 10000"),
         (("--beta", "nan,1"), "Beta(a): must be a number from 0.001 to 10000"),
-        (("--beta", "1,1", "--k", "100000"), "--k: must be a whole number from 1 to 1,000"),
+        (("--beta", "1,1", "--k", "100000"), "--k: must be at most 1000"),
         (("--beta", "1,1", "--interactions", "1e9"), "--interactions: must be a positive number, at most 10,000"),
         (("--beta", "1,1", "--unscored-share", "1"), "--unscored-share: must be a number from 0 to 0.95"),
         (("--beta", "1,1", "--unscored-share", "nan"), "--unscored-share: must be a number from 0 to 0.95"),

@@ -48,6 +48,7 @@ from agentic_core.stats.planner_bounds import (
     MAX_ATTEMPTS,
     MAX_TASKS,
     MAX_UNSCORED,
+    check_between,
     check_interactions,
     check_prior_bounded,
     check_unscored_share,
@@ -311,15 +312,19 @@ def plan_evaluation(
     k = check_k(k, "k", MAX_ATTEMPTS)
     t_list, n_list = whole_numbers(tasks, "tasks", MAX_TASKS), whole_numbers(attempts, "attempts", MAX_ATTEMPTS)
     prior = check_prior_bounded(prior)
-    if half_width is not None and not 0.0 < half_width < 1.0:
-        raise SettingsError("half-width", "must be a number strictly between 0 and 1", half_width, "give e.g. 0.05")
-    if difference is not None and not 0.0 < abs(difference) < 1.0:
-        raise SettingsError("difference", "must be a non-zero number between -1 and 1", difference, "give e.g. 0.05")
+    if half_width is not None:
+        rule = "must be a number strictly between 0 and 1"
+        half_width = check_between(half_width, "half-width", rule, 0.0, 1.0, "give e.g. 0.05")
+    if difference is not None:
+        rule = "must be a non-zero number between -1 and 1"
+        difference = check_between(difference, "difference", rule, -1.0, 1.0, "give e.g. 0.05")
+        if difference == 0.0:
+            raise SettingsError("difference", rule, difference, "give e.g. 0.05")
     pw = check_fraction(power, "power", "give a number between 0 and 1, e.g. 0.8")
     if not 1.0 - lvl < pw < 1.0:
         raise SettingsError("power", f"must be above the test's size {1 - lvl:g} and below 1", power, "give e.g. 0.8")
-    if not -1.0 <= correlation <= 1.0:
-        raise SettingsError("correlation", "must be in [-1, 1]", correlation, "give e.g. 0.5")
+    rule = "must be in [-1, 1]"
+    correlation = check_between(correlation, "correlation", rule, -1.0, 1.0, "give e.g. 0.5", closed=True)
     if interactions_per_attempt is not None:
         interactions_per_attempt = check_interactions(interactions_per_attempt)
     if unscored_share is not None:

@@ -53,6 +53,22 @@ def whole_numbers(values: Sequence[int], place: str, top: int) -> list[int]:
     return sorted({int(v) for v in items})
 
 
+def check_between(
+    value: object, place: str, rule: str, low: float, high: float, fix: str, *, closed: bool = False
+) -> float:
+    """A finite number strictly between ``low`` and ``high`` (from ``low`` to ``high`` when ``closed``).
+
+    Raises:
+        SettingsError: naming ``place`` with ``rule``.
+    """
+    inside = _finite_real(value) and (
+        low <= float(value) <= high if closed else low < float(value) < high  # type: ignore[arg-type]
+    )
+    if not inside:
+        raise SettingsError(place, rule, value, fix)
+    return float(value)  # type: ignore[arg-type]
+
+
 def check_beta_parameter(value: object, place: str, fix: str) -> float:
     """A Beta parameter (of a task population or a prior): a finite number from :data:`MIN_BETA` to :data:`MAX_BETA`.
 

@@ -66,3 +66,14 @@ def test_spreads_within_the_limits_make_beta_populations_within_the_limits(mean:
     assert max(pop.alpha[0], pop.beta[0]) <= MAX_BETA * (1 + 1e-9)
     assert pop.mean() == pytest.approx(mean, rel=1e-9)
     assert np.isfinite(plan_evaluation(pop, attempts=[2], tasks=[100]).cells[0].half_width or 0.0)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value"),
+    [("half_width", "0.05"), ("difference", float("inf")), ("difference", 0.0), ("correlation", "high"),
+     ("correlation", 1.5), ("half_width", float("nan"))],
+)  # fmt: skip
+def test_goals_are_finite_numbers_in_range(keyword: str, value: object) -> None:
+    with pytest.raises(SettingsError) as info:
+        plan_evaluation(POP, **{keyword: value})  # type: ignore[arg-type]
+    assert info.value.place == keyword.replace("_", "-") and info.value.fix

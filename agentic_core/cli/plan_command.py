@@ -108,7 +108,11 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     what.add_argument(
         "--tasks", default=",".join(map(str, DEFAULT_TASKS)), help="task counts of the table, comma-separated"
     )
-    what.add_argument("--attempts", default=",".join(map(str, DEFAULT_ATTEMPTS)), help="attempts per task to consider")
+    what.add_argument(
+        "--attempts",
+        default=",".join(map(str, DEFAULT_ATTEMPTS)),
+        help="attempts run per task to consider (each at most 1,000)",
+    )
     what.add_argument(
         "--interactions", type=float, help="judge calls per attempt (default: the pilot run's interactions, else 1)"
     )
@@ -116,7 +120,7 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
         "--unscored-share",
         type=float,
         help="share of judge calls expected back unscored, 0 to 0.95 (default: the --run pilot's own share, "
-        "else the --judge's: learned abstains on 30%% by design)",
+        "else the --judge's: learned abstains on the share its fit chose)",
     )
     what.add_argument(
         "--judge",

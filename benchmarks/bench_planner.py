@@ -104,7 +104,7 @@ def half_width_rows(sims: int, quick: bool) -> list[str]:
 def b_population(a: float, b: float, metric: PlanMetric, k: int) -> tuple[float, float]:
     """The Beta of the same concentration as Beta(a, b) whose metric is DIFFERENCE higher."""
     total, goal = a + b, truth(a, b, metric, k) + DIFFERENCE
-    mean = brentq(lambda m: truth(m * total, (1 - m) * total, metric, k) - goal, 1e-6, 1 - 1e-6)
+    mean = brentq(lambda m: truth(m * total, (1 - m) * total, metric, k) - goal, 0.01, 0.99)
     return mean * total, (1 - mean) * total
 
 

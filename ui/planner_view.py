@@ -2,22 +2,29 @@
 
 One render function, :func:`render_planner`; the numbers are
 :func:`agentic_core.stats.planner.plan_evaluation`'s (the same as ``python -m agentic_core plan``),
-with the current run as the pilot when it has tasks with attempts, else assumed rates.
+with the current run as the pilot when it has tasks with attempts, else assumed rates. The share of judge
+calls expected back unscored starts at this run's own; a comparison's agent B is A shifted by the difference
+unless described, and the plan says which.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from agentic_core import AgenticError
 from agentic_core.analysis import Aggregate
 from agentic_core.common import GroupCols
+from agentic_core.judges import DEFAULT_JUDGE, expected_unscored_share
 from agentic_core.settings import AggregateSettings
 from agentic_core.stats import (
     DEFAULT_ATTEMPTS,
+    MAX_UNSCORED,
     Plan,
     PlanMetric,
     Requirement,
@@ -25,6 +32,7 @@ from agentic_core.stats import (
     pilot_population,
     plan_evaluation,
     rates_population,
+    spread_limits,
 )
 from ui.charts import GUIDE_COLOR
 from ui.format import md_text
@@ -35,6 +43,7 @@ MEMO_KEY = "_planner_memo"
 # The chart's task axis: 10 to 5,000 tasks, evenly on a log scale.
 CHART_TASKS = tuple(sorted({int(t) for t in np.rint(np.geomspace(10, 5000, 40))}))
 SOURCES = {"pilot": "This run as the pilot", "rates": "Assumed rates"}
+AGENT_B = {"shifted": "A shifted by the difference", "rates": "Describe B's tasks"}
 METRICS: dict[PlanMetric, str] = {
     "pass^k": "pass^K (every attempt succeeds)",
     "pass@k": "pass@K (some attempt succeeds)",
@@ -60,14 +69,20 @@ def _population(agg: Aggregate, key: str) -> TaskPopulation | None:
     rate = agg.success_rate.value
     mean_default = float(np.clip(rate if rate is not None else 0.6, 0.05, 0.95))
     left, right = st.columns(2)
-    mean = left.number_input(
-        "Mean success rate", 0.01, 0.99, round(mean_default, 2), 0.01, key=f"{key}_mean", help="Over tasks"
-    )
+    return _rates(left, right, key, mean_default, "Mean success rate", "Over tasks")
+
+
+def _rates(
+    left: DeltaGenerator, right: DeltaGenerator, key: str, mean_default: float, label: str, help_text: str
+) -> TaskPopulation | None:
+    """A population from a mean and a spread; the spread's box stops where the core's limits do."""
+    mean = left.number_input(label, 0.01, 0.99, round(mean_default, 2), 0.01, key=f"{key}_mean", help=help_text)
     top = float(np.sqrt(mean * (1 - mean)))
+    low, high = spread_limits(float(mean))
     spread = right.number_input(
         "Spread of task difficulty (sd)",
-        0.01,
-        round(top - 0.005, 3),
+        max(0.01, math.ceil(low * 1000) / 1000),
+        min(round(top - 0.005, 3), math.floor(high * 1000) / 1000),
         round(min(0.25, top / 2), 2),
         0.01,
         key=f"{key}_spread",
@@ -79,6 +94,31 @@ def _population(agg: Aggregate, key: str) -> TaskPopulation | None:
     except AgenticError as exc:
         st.error(md_text(exc))
         return None
+
+
+def _unscored(agg: Aggregate, key: str) -> tuple[float, str]:
+    """The share of judge calls expected back unscored: this run's own by default."""
+    calls = agg.counts.interactions
+    measured = agg.counts.unscored_interactions / calls if calls else 0.0
+    share, words = expected_unscored_share(DEFAULT_JUDGE)
+    value = st.number_input(
+        "Judge calls expected unscored",
+        0.0,
+        MAX_UNSCORED,
+        round(min(measured, MAX_UNSCORED), 2),
+        0.01,
+        format="%.2f",
+        key=f"{key}_unscored",
+        help=f"A share of judge calls. This run: {measured:.0%} came back unscored; {words} ({share:.0%}). An "
+        "attempt with an unscored call is left out: the plan counts the attempts lost",
+    )
+    same = abs(float(value) - round(min(measured, MAX_UNSCORED), 2)) < 1e-9
+    return float(value), (f"this run's own: {measured:.0%} of its judge calls" if same else "given")
+
+
+def plan_mean(population: TaskPopulation | None) -> float:
+    """The population's mean success rate (0.6 when there is none yet)."""
+    return 0.6 if population is None else population.mean()
 
 
 def _requirements_table(reqs: list[Requirement], plan: Plan, compare: bool) -> pd.DataFrame:
@@ -151,7 +191,7 @@ def render_planner(agg: Aggregate, settings: AggregateSettings, *, key: str, com
             key=f"{key}_goal",
             help=goal_help,
         )
-        power, correlation = 0.8, 0.5
+        power, correlation, population_b = 0.8, 0.5, None
         if compare:
             a, b = st.columns(2)
             power = a.number_input("Power", 0.5, 0.99, 0.8, 0.05, key=f"{key}_power")
@@ -164,6 +204,18 @@ def render_planner(agg: Aggregate, settings: AggregateSettings, *, key: str, com
                 key=f"{key}_corr",
                 help="How far the tasks hard for A are hard for B; pairing by task gains through it",
             )
+            model = st.radio(
+                "Agent B's tasks", list(AGENT_B), format_func=AGENT_B.get, key=f"{key}_b_model", horizontal=True
+            )
+            if model == "rates":
+                b_left, b_right = st.columns(2)
+                population_b = _rates(
+                    b_left, b_right, f"{key}_b", float(np.clip(plan_mean(population) + goal, 0.05, 0.95)),
+                    "B's mean success rate", "Over tasks, for agent B",
+                )  # fmt: skip
+                if population_b is None:
+                    return
+        unscored, unscored_source = _unscored(agg, key)
         if population is None:
             return
         try:
@@ -182,7 +234,10 @@ def render_planner(agg: Aggregate, settings: AggregateSettings, *, key: str, com
                 difference=float(goal) if compare else None,
                 power=float(power),
                 correlation=float(correlation),
+                population_b=population_b,
                 interactions_per_attempt=agg.counts.interactions / max(agg.counts.conversations, 1),
+                unscored_share=unscored,
+                unscored_source=unscored_source,
             )
         except AgenticError as exc:
             st.error(md_text(exc))
@@ -212,6 +267,7 @@ def render_planner(agg: Aggregate, settings: AggregateSettings, *, key: str, com
         st.caption(
             f"Population: {md_text(plan.population)} (mean success {plan.mean_success:.1%}, spread "
             f"{plan.spread:.3f}); {name} = {plan.value:.1%}. "
+            + ("" if plan.agent_b is None else md_text(plan.agent_b[0].upper() + plan.agent_b[1:] + ". "))
             + " ".join(md_text(note[0].upper() + note[1:] + ".") for note in plan.notes)
             + " The same on the command line: `python -m agentic_core plan`."
         )

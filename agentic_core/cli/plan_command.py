@@ -5,27 +5,66 @@ Beta (``--beta A,B``), a pilot's per-task counts (``--counts FILE``: CSV or JSON
 and ``c``, such as ``tasks.csv`` that ``evaluate --out`` writes) or a stored pilot run
 (``--run RUN_ID``). The answer is :func:`agentic_core.stats.planner.plan_evaluation`'s, printed as
 text or, with ``--json``, as one JSON document (the :class:`~agentic_core.stats.planner.Plan` fields).
+
+Every number is checked against the planner's limits before anything is computed (exit 2 naming the limit),
+and ``--counts`` is read through the same bounded reader as ``evaluate`` (devices, binary content and files
+past :data:`COUNTS_FILE_MB` refused before they are held). Agent B is described with ``--b-mean/--b-spread``
+or ``--b-beta``, else modelled as A shifted by the difference (the plan says which). Judge calls the judge
+leaves unscored are counted: ``--unscored-share``, else a pilot run's own share, else the ``--judge``'s.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import math
 from pathlib import Path
 from typing import Any, TextIO, get_args
 
 from agentic_core.common.keywords import keywords_from
 from agentic_core.errors import DataError, SettingsError
+from agentic_core.io.bounded_read import UnreadableFile, max_file_mb, read_data_file
+from agentic_core.judges.planning import expected_unscored_share
+from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.settings import SETTINGS, default_of
+from agentic_core.settings.rules import check_k
 from agentic_core.stats.planner import DEFAULT_ATTEMPTS, DEFAULT_TASKS, Plan, PlanMetric, plan_evaluation
-from agentic_core.stats.planner_sequential import Boundary, sequential_bounds
+from agentic_core.stats.planner_bounds import (
+    MAX_ATTEMPTS,
+    MAX_TASKS,
+    check_interactions,
+    check_unscored_share,
+    whole_numbers,
+)
+from agentic_core.stats.planner_sequential import (
+    MAX_LOOKS,
+    MIN_BATCH,
+    Boundary,
+    nominal_levels,
+    sequential_bounds,
+)
 from agentic_core.stats.planner_variance import TaskPopulation, beta_population, pilot_population, rates_population
+
+COUNTS_FILE_MB = 64
+"""The largest ``--counts`` file: a table of n and c per task (millions of tasks fit)."""
+
+
+def _whole(part: str) -> int:
+    # "1e6" is a whole number as users write it; 2.5 is not, and is refused rather than rounded.
+    try:
+        return int(part)
+    except ValueError:
+        value = float(part)
+        if not math.isfinite(value) or not value.is_integer():
+            raise
+        return int(value)
 
 
 def _numbers(text: str, place: str, kind: type = int) -> list:
     try:
-        return [kind(part) for part in text.split(",") if part.strip()]
-    except ValueError:
+        return [(_whole if kind is int else kind)(part) for part in text.split(",") if part.strip()]
+    except (ValueError, OverflowError):
         raise SettingsError(place, "must be numbers separated by commas", text, "give e.g. 1,2,4,8") from None
 
 
@@ -45,6 +84,12 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--counts", help="a pilot's per-task counts: CSV or JSON with columns n and c")
     src.add_argument("--run", help="a stored pilot run's id (see 'runs list')")
     src.add_argument("--runs-path", help="the history file (default: $AGENTIC_RUNS_PATH, else the user data folder)")
+    agent_b = plan.add_argument_group(
+        "agent B's tasks, with --difference (default: A shifted by the difference, same concentration)"
+    )
+    agent_b.add_argument("--b-mean", type=float, help="B's assumed mean success rate over tasks")
+    agent_b.add_argument("--b-spread", type=float, help="B's assumed standard deviation of task success rates")
+    agent_b.add_argument("--b-beta", help="B's assumed Beta(A,B) of task success rates")
     what = plan.add_argument_group("what to plan")
     what.add_argument("--metric", choices=list(get_args(PlanMetric)), default="pass^k", help="default: pass^k")
     what.add_argument("--k", type=int, default=1, help="the k of pass@k / pass^k (default: 1)")
@@ -63,9 +108,25 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     what.add_argument(
         "--tasks", default=",".join(map(str, DEFAULT_TASKS)), help="task counts of the table, comma-separated"
     )
-    what.add_argument("--attempts", default=",".join(map(str, DEFAULT_ATTEMPTS)), help="attempts per task to consider")
+    what.add_argument(
+        "--attempts",
+        default=",".join(map(str, DEFAULT_ATTEMPTS)),
+        help="attempts run per task to consider (each at most 1,000)",
+    )
     what.add_argument(
         "--interactions", type=float, help="judge calls per attempt (default: the pilot run's interactions, else 1)"
+    )
+    what.add_argument(
+        "--unscored-share",
+        type=float,
+        help="share of judge calls expected back unscored, 0 to 0.95 (default: the --run pilot's own share, "
+        "else the --judge's: learned abstains on the share its fit chose)",
+    )
+    what.add_argument(
+        "--judge",
+        choices=list(JUDGES),
+        default=DEFAULT_JUDGE,
+        help=f"the judge the run will use, for its unscored share (default: {DEFAULT_JUDGE})",
     )
     what.add_argument(
         "--looks",
@@ -82,21 +143,37 @@ def _counts_file(path_text: str) -> TaskPopulation:
     import pandas as pd
 
     path = Path(path_text).expanduser()
+    place = f"--counts {path_text}"
+    limit = min(COUNTS_FILE_MB, max_file_mb())
     try:
-        frame = pd.read_json(path) if path.suffix.lower() in (".json", ".jsonl") else pd.read_csv(path)
-    except (OSError, ValueError) as exc:
+        data = read_data_file(path, limit)
+    except UnreadableFile as err:
+        # A counts table has one short row per task: past the limit it is not one (and the data files' limit,
+        # 4 GB by default, would hold a sparse file of zeros in memory).
+        fix = (
+            f"give tasks.csv from 'evaluate --out' (a table of n and c per task, at most {limit} MB)"
+            if "limit" in err.what
+            else err.fix.replace("data file", "counts table")
+        )
+        raise DataError(place, err.what, None, fix, show=False) from None
+    except OSError as exc:
         raise DataError(
-            f"--counts {path_text}", "must be a readable CSV or JSON table", str(exc), "give tasks.csv from --out"
+            place, "must be a readable CSV or JSON table", exc.strerror or str(exc), "give tasks.csv from --out"
         ) from None
+    try:
+        buffer = io.BytesIO(data)
+        frame = pd.read_json(buffer) if path.suffix.lower() in (".json", ".jsonl") else pd.read_csv(buffer)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise DataError(place, "must be a readable CSV or JSON table", str(exc), "give tasks.csv from --out") from None
     missing = [name for name in ("n", "c") if name not in frame.columns]
     if missing:
         raise DataError(
-            f"--counts {path_text}",
+            place,
             "must have columns n (attempts) and c (correct attempts) per task",
             list(frame.columns)[:10],
             "give tasks.csv that 'evaluate --out' writes, or a table with n and c",
         )
-    return pilot_population(frame["n"].to_numpy(), frame["c"].to_numpy(), f"--counts {path_text}")
+    return pilot_population(frame["n"].to_numpy(), frame["c"].to_numpy(), place)
 
 
 def _population(args: argparse.Namespace) -> tuple[TaskPopulation | object, str]:
@@ -122,10 +199,7 @@ def _population(args: argparse.Namespace) -> tuple[TaskPopulation | object, str]
             raise SettingsError("--mean/--spread", "go together", given, "give both, e.g. --mean 0.6 --spread 0.25")
         return rates_population(args.mean, args.spread), "rates"
     if args.beta is not None:
-        ab = _numbers(args.beta, "--beta", float)
-        if len(ab) != 2:
-            raise SettingsError("--beta", "must be two numbers A,B", args.beta, "give e.g. --beta 0.5,0.5")
-        return beta_population(ab[0], ab[1]), "beta"
+        return _beta(args.beta, "--beta"), "beta"
     if args.counts is not None:
         return _counts_file(args.counts), "counts"
     from agentic_core.cli.runs_command import _store, _stored_settings
@@ -138,6 +212,52 @@ def _population(args: argparse.Namespace) -> tuple[TaskPopulation | object, str]
     return aggregate(result, settings.model_copy(update={"unit": "task"})), "run"
 
 
+def _beta(text: str, place: str) -> TaskPopulation:
+    ab = _numbers(text, place, float)
+    if len(ab) != 2:
+        raise SettingsError(place, "must be two numbers A,B", text, f"give e.g. {place} 0.5,0.5")
+    try:
+        return beta_population(ab[0], ab[1])
+    except SettingsError as err:
+        raise err.at(f"{place} {err.place}") from None
+
+
+def _population_b(args: argparse.Namespace) -> TaskPopulation | None:
+    """Agent B's population from --b-mean/--b-spread or --b-beta (``None``: A shifted by the difference)."""
+    rates = args.b_mean is not None or args.b_spread is not None
+    if not rates and args.b_beta is None:
+        return None
+    if args.difference is None:
+        raise SettingsError(
+            "--b-mean/--b-spread/--b-beta",
+            "describe agent B of a comparison",
+            None,
+            "add --difference 0.05",
+            show=False,
+        )
+    if rates and args.b_beta is not None:
+        raise SettingsError(
+            "agent B", "needs one description", None, "give --b-mean and --b-spread, or --b-beta", show=False
+        )
+    if args.b_beta is not None:
+        return _beta(args.b_beta, "--b-beta")
+    if args.b_mean is None or args.b_spread is None:
+        raise SettingsError(
+            "--b-mean/--b-spread", "go together", None, "give both, e.g. --b-mean 0.65 --b-spread 0.2", show=False
+        )
+    try:
+        return rates_population(args.b_mean, args.b_spread)
+    except SettingsError as err:
+        raise err.at(f"agent B's {err.place}") from None
+
+
+def _unscored_share(args: argparse.Namespace) -> tuple[float | None, str | None]:
+    """--unscored-share, else ``None`` for a pilot run (its own share), else the judge's expected share."""
+    if args.unscored_share is not None or args.run is not None:
+        return args.unscored_share, None
+    return expected_unscored_share(args.judge)
+
+
 def _text(plan: Plan, out: TextIO) -> None:
     name = plan.metric.replace("k", str(plan.k))
     print(
@@ -146,6 +266,13 @@ def _text(plan: Plan, out: TextIO) -> None:
         file=out,
     )
     print(f"{plan.mode}, target {plan.target}, {plan.level:.0%} intervals", file=out)
+    if plan.agent_b is not None:
+        print(f"assumption: {plan.agent_b}", file=out)
+    print(
+        f"unscored: {plan.unscored_share:.0%} of judge calls ({plan.unscored_source}); each attempt scored with "
+        f"probability {plan.scored_attempt_share:.2f}; n below is attempts run per task",
+        file=out,
+    )
     ts = sorted({c.tasks for c in plan.cells})
     print(f"half-width of {name}; rows: attempts per task, columns: tasks", file=out)
     print("n \\ T  " + "".join(f"{t:>9}" for t in ts), file=out)
@@ -179,16 +306,25 @@ def run_plan(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     Raises:
         AgenticError: a bad option or an unreadable pilot (the caller prints it).
     """
-    population, _ = _population(args)
-    plan = plan_evaluation(
-        population,
-        **keywords_from(
-            args, "metric", "k", "mode", "target", "estimator", "half_width", "difference", "power", "correlation",
-            level="ci_level", interactions_per_attempt="interactions",
-        ),
-        tasks=_numbers(args.tasks, "--tasks"),
-        attempts=_numbers(args.attempts, "--attempts"),
-    )  # fmt: skip
+    # The early-stopping options are checked before the plan is computed, like every other number.
+    if not (isinstance(args.looks, int) and 1 <= args.looks <= MAX_LOOKS):
+        raise SettingsError("--looks", f"must be a whole number from 1 to {MAX_LOOKS}", args.looks, "give e.g. 3")
+    tasks, attempts = _numbers(args.tasks, "--tasks"), _numbers(args.attempts, "--attempts")
+    try:
+        # The limits first, before a pilot is read; the planner checks them again (its own callers).
+        check_k(args.k, "k", MAX_ATTEMPTS)
+        whole_numbers(tasks, "tasks", MAX_TASKS)
+        whole_numbers(attempts, "attempts", MAX_ATTEMPTS)
+        if args.interactions is not None:
+            check_interactions(args.interactions)
+        if args.unscored_share is not None:
+            check_unscored_share(args.unscored_share)
+        population_b = _population_b(args)
+        share, share_words = _unscored_share(args)
+        population, _ = _population(args)
+        plan = _computed_plan(args, population, tasks, attempts, population_b, share, share_words)
+    except SettingsError as err:
+        raise err.at(_FLAGS.get(err.place, err.place)) from None
     early = _early_stopping(plan, args.looks, args.boundary)
     if args.json:
         json.dump({**plan.model_dump(mode="json"), "early_stopping": early}, stdout)
@@ -196,28 +332,80 @@ def run_plan(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     else:
         _text(plan, stdout)
         if early is not None and early["tasks_per_look"] is not None:
-            bounds = ", ".join(f"{b:.2f}" for b in early["z_bounds"])
+            bounds = ", ".join(f"{b:.2f}" for b in early["t_bounds"])
             print(
                 f"stop early ({early['boundary']}): judge {early['tasks_per_look']:,} tasks per look, "
-                f"{args.looks} looks; stop when |paired z| reaches {bounds}",
+                f"{args.looks} looks; stop when |paired t| reaches {bounds} (t boundaries for "
+                f"{early['tasks_per_look']:,} tasks a look) and the exact sign-flip test's P is at most "
+                f"{', '.join(f'{p:.2g}' for p in early['nominal_levels'])}",
                 file=stdout,
             )
     return 0
 
 
+# The planner's places as this command's flags, so an error names the option to change.
+_FLAGS = {
+    "k": "--k", "tasks": "--tasks", "attempts": "--attempts", "half-width": "--half-width",
+    "difference": "--difference", "power": "--power", "correlation": "--correlation", "ci_level": "--ci-level",
+    "interactions per attempt": "--interactions", "unscored share": "--unscored-share",
+}  # fmt: skip
+
+
+def _computed_plan(
+    args: argparse.Namespace,
+    population: TaskPopulation | object,
+    tasks: list[int],
+    attempts: list[int],
+    population_b: TaskPopulation | None,
+    share: float | None,
+    share_words: str | None,
+) -> Plan:
+    return plan_evaluation(
+        population,
+        **keywords_from(
+            args, "metric", "k", "mode", "target", "estimator", "half_width", "difference", "power", "correlation",
+            level="ci_level", interactions_per_attempt="interactions",
+        ),
+        tasks=tasks,
+        attempts=attempts,
+        population_b=population_b,
+        unscored_share=share,
+        unscored_source=share_words,
+    )  # fmt: skip
+
+
 def _early_stopping(plan: Plan, looks: int, boundary: Boundary) -> dict[str, Any] | None:
-    """The sequential rule for the cheapest comparison (``None`` without --difference or with one look)."""
+    """The sequential rule for the cheapest comparison (``None`` without --difference or with one look).
+
+    Raises:
+        SettingsError: no --difference, or fewer than ``MIN_BATCH`` tasks per look.
+    """
     if looks == 1 and boundary == "obrien-fleming":
         return None
     if plan.difference is None:
         raise SettingsError("--looks", "needs --difference (it stops a comparison)", looks, "add --difference 0.05")
     bounds = sequential_bounds(looks, plan.level, boundary)
     best = plan.cheapest_for_difference
-    per_look = None if best is None or best.tasks is None else -(-best.tasks // looks)
+    tasks = None if best is None else best.tasks
+    per_look = None if tasks is None else -(-tasks // looks)
+    if tasks is not None and per_look is not None and per_look < MIN_BATCH:
+        most = tasks // MIN_BATCH
+        raise SettingsError(
+            "--looks",
+            f"leaves {per_look} task a look of the plan's {tasks} tasks; the early-stopping rule needs at "
+            f"least {MIN_BATCH} tasks a look (a t statistic on one task has no degree of freedom)",
+            looks,
+            f"give --looks {most} or fewer" if most >= 2 else "judge the planned tasks at once (no --looks)",
+        )
+    t_bounds = None if per_look is None else sequential_bounds(looks, plan.level, boundary, per_look)
     return {
         "looks": looks,
         "boundary": boundary,
         "z_bounds": list(bounds),
         "attempts": None if best is None else best.attempts,
         "tasks_per_look": per_look,
+        "statistic": "paired t",
+        "min_tasks_per_look": MIN_BATCH,
+        "t_bounds": None if t_bounds is None else list(t_bounds),
+        "nominal_levels": None if per_look is None else list(nominal_levels(looks, plan.level, boundary, per_look)),
     }

@@ -6,7 +6,7 @@ from agentic_core.judges.cascade import result_cascade_counts
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.llm_settings import LLMSettings
 from agentic_core.judges.monitor import STATUS_CODES, RunCancelled, RunMonitor, RunSnapshot, duration_words
-from agentic_core.judges.planning import RunPlan, plan_run
+from agentic_core.judges.planning import RunPlan, expected_unscored_share, plan_run
 from agentic_core.judges.provider_table import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, LLM_OPTION_JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode, JudgeRun
@@ -16,5 +16,5 @@ __all__ = [
     "CACHE_MODES", "CACHE_MODE_HELP", "DEFAULT_JUDGE", "JUDGES", "LLM_OPTIONS", "LLM_OPTION_JUDGES", "PROVIDERS",
     "STATUS_CODES", "CacheMode", "Judge", "JudgeItem", "JudgeRun", "LLMSettings", "RunCancelled", "RunMonitor",
     "RunPlan", "RunSnapshot", "Verdict", "VerdictCounts", "build_judge", "default_cache_path", "duration_words",
-    "item_words", "plan_run", "result_cascade_counts", "verdict_counts",
+    "expected_unscored_share", "item_words", "plan_run", "result_cascade_counts", "verdict_counts",
 ]  # fmt: skip

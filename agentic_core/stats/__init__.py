@@ -45,13 +45,15 @@ from agentic_core.stats.intervals import (
 from agentic_core.stats.leaderboard import Leaderboard
 from agentic_core.stats.methods import IntervalMethod, describe_method
 from agentic_core.stats.planner import DEFAULT_ATTEMPTS, Plan, PlanMetric, Requirement, plan_evaluation
+from agentic_core.stats.planner_bounds import MAX_UNSCORED, spread_limits
 from agentic_core.stats.planner_variance import TaskPopulation, pilot_population, rates_population
 from agentic_core.stats.posterior import PosteriorSamples, posterior_samples, prob_pass_pow_exceeds
 
 __all__ = [
-    "DEFAULT_ATTEMPTS", "RELIABLE_GROUPS", "CurvePoint", "Estimate", "IntervalMethod", "Label", "Leaderboard", "Metric",
-    "MetricComparison", "Plan", "PlanMetric", "PosteriorSamples", "Requirement", "TaskPopulation", "dataset_curve",
-    "describe_method", "explain_label", "group_table", "included_groups", "interpret", "needs_k_attempts", "pass_at_k",
-    "pass_at_k_array", "pass_pow_k", "pass_pow_k_array", "pilot_population", "plan_evaluation", "posterior_estimate",
-    "posterior_samples", "prob_pass_pow_exceeds", "rates_population", "wilson_interval",
+    "DEFAULT_ATTEMPTS", "MAX_UNSCORED", "RELIABLE_GROUPS", "CurvePoint", "Estimate", "IntervalMethod", "Label",
+    "Leaderboard", "Metric", "MetricComparison", "Plan", "PlanMetric", "PosteriorSamples", "Requirement",
+    "TaskPopulation", "dataset_curve", "describe_method", "explain_label", "group_table", "included_groups",
+    "interpret", "needs_k_attempts", "pass_at_k", "pass_at_k_array", "pass_pow_k", "pass_pow_k_array",
+    "pilot_population", "plan_evaluation", "posterior_estimate", "posterior_samples", "prob_pass_pow_exceeds",
+    "rates_population", "spread_limits", "wilson_interval",
 ]  # fmt: skip

@@ -14,6 +14,14 @@ of task difficulty) and the per-task variance of :mod:`~agentic_core.stats.plann
   for paired proportions (Connor 1987);
 - the cost of each choice in judge calls: T x n x interactions per attempt (x 2 agents when comparing).
 
+Two things a plan states rather than hides. The second agent: described by its own population, or by default
+modelled as the first one shifted by the difference (:func:`~agentic_core.stats.planner_variance.shifted_population`);
+its task spread then follows from that model, not from the first agent's. Abstentions: a judge call that comes back
+unscored leaves its attempt unscored; each attempt is scored with probability (1 - unscored share) ^ interactions
+per attempt, and the variances are the exact mixtures over the scored attempts a task gets
+(:func:`~agentic_core.stats.planner_variance.task_variance`), so the tasks and attempts a goal needs count them.
+Every argument is bounded (:mod:`~agentic_core.stats.planner_bounds`) before anything is computed.
+
 The simulation in ``benchmarks/bench_planner.py`` checks the promised half-widths and powers.
 """
 
@@ -28,19 +36,35 @@ from scipy.special import ndtr, ndtri
 
 from agentic_core.errors import SettingsError
 from agentic_core.settings import Estimator, Mode, Target
-from agentic_core.settings.rules import check_estimator, check_fraction, check_level, check_mode, check_target
+from agentic_core.settings.rules import (
+    check_estimator,
+    check_fraction,
+    check_k,
+    check_level,
+    check_mode,
+    check_target,
+)
+from agentic_core.stats.planner_bounds import (
+    MAX_ATTEMPTS,
+    MAX_TASKS,
+    MAX_UNSCORED,
+    check_between,
+    check_interactions,
+    check_prior_bounded,
+    check_unscored_share,
+    whole_numbers,
+)
 from agentic_core.stats.planner_variance import (
     TaskPopulation,
-    per_task_variance,
     pilot_population,
+    shifted_population,
+    task_variance,
     value_and_between,
 )
 
 PlanMetric = Literal["pass@k", "pass^k"]
 DEFAULT_TASKS = (25, 50, 100, 200, 400, 800)
 DEFAULT_ATTEMPTS = (1, 2, 3, 4, 5, 6, 8, 10, 16)
-MAX_TASKS = 10**9
-"""A requirement above this many tasks is reported as unreachable (``None``)."""
 
 
 class PlanCell(BaseModel):
@@ -52,7 +76,7 @@ class PlanCell(BaseModel):
         half_width: Expected interval half-width; ``None`` when the estimate is undefined at this n
             (the unbiased estimator needs n >= k) or never narrows (Bayesian, n = 1 and k > 1).
         power: Power to detect the difference (``None`` when no difference was asked).
-        judge_calls: T x n x interactions per attempt (one agent).
+        judge_calls: T x n x interactions per attempt (one agent; unscored calls are made and paid for too).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -71,7 +95,9 @@ class Requirement(BaseModel):
         attempts: Attempts per task n.
         tasks: Tasks needed (``None``: unreachable at this n).
         judge_calls: Judge calls of the whole plan (both agents for a comparison); ``None`` with ``tasks``.
-        per_task_sd: The standard deviation one task adds (of the value, or of the paired difference).
+        per_task_sd: The standard deviation one task run adds (of the value, or of the paired difference),
+            unscored attempts counted.
+        scored_attempts: Attempts per task the judge is expected to score, of ``attempts`` run.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -80,6 +106,7 @@ class Requirement(BaseModel):
     tasks: int | None
     judge_calls: int | None
     per_task_sd: float | None
+    scored_attempts: float = 0.0
 
 
 class Plan(BaseModel):
@@ -108,6 +135,15 @@ class Plan(BaseModel):
         cheapest_for_half_width: The requirement with the fewest judge calls (ties: fewer attempts).
         cheapest_for_difference: Likewise for the comparison.
         notes: Caveats, in words.
+        agent_b: How the second agent's tasks are modelled, in words (``None`` without a difference).
+        population_b: Where the second agent's population came from (``None`` without a difference).
+        mean_success_b: Its mean success probability (``None`` without a difference).
+        spread_b: Its standard deviation of task success probabilities (``None`` without a difference).
+        value_b: Its pass@k / pass^k (``None`` without a difference).
+        unscored_share: The share of judge calls expected to come back unscored (the judge abstains or fails).
+        unscored_source: Where that share came from, in words.
+        scored_attempt_share: The chance that an attempt is scored: (1 - unscored share) ^ interactions per attempt
+            (an attempt with an unscored interaction is unscored).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -134,6 +170,14 @@ class Plan(BaseModel):
     cheapest_for_half_width: Requirement | None
     cheapest_for_difference: Requirement | None
     notes: list[str]
+    agent_b: str | None = None
+    population_b: str | None = None
+    mean_success_b: float | None = None
+    spread_b: float | None = None
+    value_b: float | None = None
+    unscored_share: float = 0.0
+    unscored_source: str = "not given: every judge call assumed scored"
+    scored_attempt_share: float = 1.0
 
 
 def paired_power(difference: float, sd_difference: float, tasks: int, level: float) -> float:
@@ -171,14 +215,6 @@ def tasks_for_half_width(sd: float, half_width: float, level: float) -> int | No
     return tasks if tasks <= MAX_TASKS else None
 
 
-def _whole_list(values: Sequence[int], place: str) -> list[int]:
-    items = list(values)
-    # Whole numbers only: 2.5 or "3" are refused, not rounded (numpy integers are whole numbers too).
-    if not items or not all(hasattr(v, "__index__") and not isinstance(v, bool) and v >= 1 for v in items):
-        raise SettingsError(place, "must be whole numbers >= 1", items, "give e.g. 1,2,4,8")
-    return sorted({int(v) for v in items})
-
-
 def _cheapest(reqs: list[Requirement]) -> Requirement | None:
     reachable = [r for r in reqs if r.judge_calls is not None]
     return min(reachable, key=lambda r: (r.judge_calls, r.attempts)) if reachable else None
@@ -209,6 +245,13 @@ def as_population(source: object) -> tuple[TaskPopulation, float | None]:
     return pop, per_attempt
 
 
+def pilot_unscored_share(source: object) -> float | None:
+    """The share of a pilot run's judge calls that came back unscored (``None`` when ``source`` is no pilot run)."""
+    counts = getattr(source, "counts", None)
+    interactions = getattr(counts, "interactions", 0)
+    return getattr(counts, "unscored_interactions", 0) / interactions if interactions else None
+
+
 def plan_evaluation(
     population: TaskPopulation | object,
     *,
@@ -227,6 +270,8 @@ def plan_evaluation(
     correlation: float = 0.5,
     population_b: TaskPopulation | object | None = None,
     interactions_per_attempt: float | None = None,
+    unscored_share: float | None = None,
+    unscored_source: str | None = None,
 ) -> Plan:
     """Plan an evaluation: half-widths over tasks x attempts, and the tasks a goal needs.
 
@@ -234,78 +279,91 @@ def plan_evaluation(
         population: The task population (:func:`~agentic_core.stats.planner_variance.pilot_population`,
             ``rates_population`` or ``beta_population``), or a pilot run's aggregate.
         metric: ``pass@k`` or ``pass^k``.
-        k: The k (>= 1).
+        k: The k (1 to 1,000).
         mode: ``frequentist`` or ``bayesian``.
         target: ``population`` or ``these-tasks``.
         estimator: ``unbiased`` (needs n >= k) or ``plug-in`` (frequentist).
-        prior: The per-task Beta prior (Bayesian, these tasks).
+        prior: The per-task Beta prior (Bayesian, these tasks), each from 0.001 to 10,000.
         level: Interval level; the comparison tests at 1 - level, two-sided.
-        tasks: Task counts of the table.
-        attempts: Attempts per task of the table and the requirements.
+        tasks: Task counts of the table (at most 200 values, each at most 10^9).
+        attempts: Attempts per task run, of the table and the requirements (at most 200 values, each at most 1,000).
         half_width: Target half-width (e.g. 0.05 for +-5 points).
         difference: Difference between two agents to detect (e.g. 0.05).
         power: Power of the comparison (0.8 by default).
         correlation: Correlation in [-1, 1] of the two agents' true per-task values (how far the
             same tasks are hard for both; pairing gains only through it).
-        population_b: The second agent's task population (default: the same as the first).
+        population_b: The second agent's task population. Default: the first one shifted by ``difference``
+            (:func:`~agentic_core.stats.planner_variance.shifted_population`), stated in ``Plan.agent_b``.
         interactions_per_attempt: Judge calls one attempt costs (default: the pilot's interactions per
-            conversation, else 1).
+            conversation, else 1; at most 10,000).
+        unscored_share: The share of judge calls expected back unscored, from 0 to 0.95 (default: a pilot run's
+            own share, else 0 with a note; :func:`agentic_core.judges.expected_unscored_share` gives a judge's).
+        unscored_source: Where ``unscored_share`` came from, in words, for the plan's output (default: "given").
 
     Returns:
         The :class:`Plan`.
 
     Raises:
-        SettingsError: an argument outside its range, named with its fix.
+        SettingsError: an argument outside its range, named with its limit and fix (before anything is computed).
     """
-    population, pilot_calls = as_population(population)
-    if population_b is not None:
-        population_b, _ = as_population(population_b)
-    if interactions_per_attempt is None:
-        interactions_per_attempt = pilot_calls or 1.0
     md, tg, est, lvl = check_mode(mode), check_target(target), check_estimator(estimator), check_level(level)
     if metric not in ("pass@k", "pass^k"):
         raise SettingsError("metric", "must be 'pass@k' or 'pass^k'", metric, "give pass@k or pass^k")
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise SettingsError("k", "must be a whole number >= 1", k, "give e.g. 4")
-    t_list, n_list = _whole_list(tasks, "tasks"), _whole_list(attempts, "attempts")
-    if half_width is not None and not 0.0 < half_width < 1.0:
-        raise SettingsError("half-width", "must be a number strictly between 0 and 1", half_width, "give e.g. 0.05")
-    if difference is not None and not 0.0 < abs(difference) < 1.0:
-        raise SettingsError("difference", "must be a non-zero number between -1 and 1", difference, "give e.g. 0.05")
+    k = check_k(k, "k", MAX_ATTEMPTS)
+    t_list, n_list = whole_numbers(tasks, "tasks", MAX_TASKS), whole_numbers(attempts, "attempts", MAX_ATTEMPTS)
+    prior = check_prior_bounded(prior)
+    if half_width is not None:
+        rule = "must be a number strictly between 0 and 1"
+        half_width = check_between(half_width, "half-width", rule, 0.0, 1.0, "give e.g. 0.05")
+    if difference is not None:
+        rule = "must be a non-zero number between -1 and 1"
+        difference = check_between(difference, "difference", rule, -1.0, 1.0, "give e.g. 0.05")
+        if difference == 0.0:
+            raise SettingsError("difference", rule, difference, "give e.g. 0.05")
     pw = check_fraction(power, "power", "give a number between 0 and 1, e.g. 0.8")
     if not 1.0 - lvl < pw < 1.0:
         raise SettingsError("power", f"must be above the test's size {1 - lvl:g} and below 1", power, "give e.g. 0.8")
-    if not -1.0 <= correlation <= 1.0:
-        raise SettingsError("correlation", "must be in [-1, 1]", correlation, "give e.g. 0.5")
-    if not (interactions_per_attempt > 0 and math.isfinite(interactions_per_attempt)):
-        raise SettingsError(
-            "interactions per attempt", "must be a positive number", interactions_per_attempt, "give e.g. 1"
-        )
+    rule = "must be in [-1, 1]"
+    correlation = check_between(correlation, "correlation", rule, -1.0, 1.0, "give e.g. 0.5", closed=True)
+    if interactions_per_attempt is not None:
+        interactions_per_attempt = check_interactions(interactions_per_attempt)
+    if unscored_share is not None:
+        unscored_share = check_unscored_share(unscored_share)
+    measured = pilot_unscored_share(population)
+    population, pilot_calls = as_population(population)
+    ipa = interactions_per_attempt or check_interactions(pilot_calls or 1.0)
     value, between = value_and_between(population, metric, k)
-    if difference is not None and population_b is None and not 0.0 < value + difference < 1.0:
-        # B is A shifted by the difference: it must still be a rate a second agent can have.
-        raise SettingsError(
-            "difference",
-            f"must leave the second agent's {metric} between 0 and 1 (the first agent's is {value:.3f})",
-            difference,
-            f"give a difference between {-value:.3f} and {1 - value:.3f}",
+    pop_b = None
+    if difference is not None:
+        pop_b = (
+            shifted_population(population, metric, k, difference)
+            if population_b is None
+            else as_population(population_b)[0]
         )
-    pop_b = population_b or population
-    _, between_b = value_and_between(pop_b, metric, k)
+    if unscored_share is not None:
+        share, share_source = unscored_share, unscored_source or "given"
+    elif measured is not None:
+        share = check_unscored_share(min(measured, MAX_UNSCORED))
+        share_source = f"measured on the pilot run ({measured:.1%} of its judge calls)"
+    else:
+        share, share_source = 0.0, "not given: every judge call assumed scored"
+    scored = (1.0 - share) ** ipa
     notes: list[str] = []
     sd: dict[int, float | None] = {}
     sd_diff: dict[int, float | None] = {}
+    between_b = value_and_between(pop_b, metric, k)[1] if pop_b is not None else between
+    options = {"mode": md, "target": tg, "estimator": est, "prior": prior, "scored": scored}
     for n in n_list:
-        var_a = per_task_variance(population, metric, k, n, mode=md, target=tg, estimator=est, prior=prior)[0]
-        var_b = (
-            var_a
-            if pop_b is population
-            else per_task_variance(pop_b, metric, k, n, mode=md, target=tg, estimator=est, prior=prior)[0]
-        )
-        ok = math.isfinite(var_a) and math.isfinite(var_b)
-        sd[n] = math.sqrt(var_a) if math.isfinite(var_a) else None
+        tv_a = task_variance(population, metric, k, n, **options)
+        sd[n] = math.sqrt(tv_a.per_task_run) if math.isfinite(tv_a.per_task_run) else None
+        if pop_b is None:
+            continue
+        tv_b = task_variance(pop_b, metric, k, n, **options)
         shared = correlation * math.sqrt(between * between_b) if tg == "population" else 0.0
-        sd_diff[n] = math.sqrt(max(var_a + var_b - 2.0 * shared, 0.0)) if ok else None
+        # A pair counts when both agents' tasks have an estimate (their abstentions are independent).
+        pair = (tv_a.variance + tv_b.variance - 2.0 * shared) / (tv_a.kept * tv_b.kept) if tv_a.kept * tv_b.kept else 0
+        ok = math.isfinite(tv_a.variance) and math.isfinite(tv_b.variance) and tv_a.kept * tv_b.kept > 0
+        sd_diff[n] = math.sqrt(max(pair, 0.0)) if ok else None
     undefined = [n for n in n_list if sd[n] is None]
     if undefined:
         why = (
@@ -318,7 +376,7 @@ def plan_evaluation(
     z = float(ndtri(0.5 + lvl / 2.0))
     cells = []
     for n in n_list:
-        s, sdd = sd[n], sd_diff[n]
+        s, sdd = sd[n], sd_diff.get(n)
         for t in t_list:
             cells.append(
                 PlanCell(
@@ -326,13 +384,13 @@ def plan_evaluation(
                     attempts=n,
                     half_width=None if s is None else z * s / math.sqrt(t),
                     power=None if difference is None or sdd is None else paired_power(difference, sdd, t, lvl),
-                    judge_calls=math.ceil(t * n * interactions_per_attempt),
+                    judge_calls=math.ceil(t * n * ipa),
                 )
             )
 
     def requirement(n: int, needed: int | None, s: float | None, agents: int) -> Requirement:
-        calls = None if needed is None else math.ceil(agents * needed * n * interactions_per_attempt)
-        return Requirement(attempts=n, tasks=needed, judge_calls=calls, per_task_sd=s)
+        calls = None if needed is None else math.ceil(agents * needed * n * ipa)
+        return Requirement(attempts=n, tasks=needed, judge_calls=calls, per_task_sd=s, scored_attempts=n * scored)
 
     for_hw = None
     if half_width is not None:
@@ -354,6 +412,36 @@ def plan_evaluation(
         )
     if len(population.weight) > 1:
         notes.append("variances are averaged over what the pilot leaves uncertain about the task population")
+    name = metric.replace("k", str(k))
+    value_b = None if pop_b is None else value_and_between(pop_b, metric, k)[0]
+    agent_b = None
+    if pop_b is not None and value_b is not None:
+        if population_b is None:
+            agent_b = (
+                f"agent B is modelled as agent A with its {name} shifted by {difference:+g} ({value:.3f} -> "
+                f"{value_b:.3f}): each task's difficulty keeps A's concentration, so B's spread of task success "
+                f"follows ({pop_b.spread():.3f} against A's {population.spread():.3f}); describe B's tasks when "
+                "they differ"
+            )
+        else:
+            agent_b = f"agent B's tasks as described: {pop_b.source} ({name} {value_b:.3f}, A's {value:.3f})"
+            if difference is not None and abs(value_b - value - difference) > 0.005:
+                notes.append(
+                    f"B's described population is {value_b - value:+.3f} from A's {name}, not the {difference:+g} "
+                    "to detect: the plan uses B's spread and detects the difference asked"
+                )
+    if share > 0.0:
+        notes.append(
+            f"{share:.0%} of judge calls expected unscored ({share_source}): an attempt of {ipa:g} judge "
+            f"call{'' if ipa == 1 else 's'} is scored with probability {scored:.2f}, so n attempts run give "
+            f"{scored:.2f} n scored on average; the tasks and judge calls above count the attempts lost "
+            "(abstentions assumed independent of the answer)"
+        )
+    elif measured is None and unscored_share is None:
+        notes.append(
+            "every judge call assumed scored: a judge that abstains (the default learned judge does) leaves "
+            "attempts unscored; give the unscored share to count them"
+        )
     return Plan(
         metric=metric,
         k=k,
@@ -366,7 +454,7 @@ def plan_evaluation(
         spread=population.spread(),
         value=value,
         between_variance=between,
-        interactions_per_attempt=float(interactions_per_attempt),
+        interactions_per_attempt=float(ipa),
         cells=cells,
         half_width=half_width,
         for_half_width=for_hw,
@@ -377,4 +465,12 @@ def plan_evaluation(
         cheapest_for_half_width=None if for_hw is None else _cheapest(for_hw),
         cheapest_for_difference=None if for_diff is None else _cheapest(for_diff),
         notes=notes,
+        agent_b=agent_b,
+        population_b=None if pop_b is None else pop_b.source,
+        mean_success_b=None if pop_b is None else pop_b.mean(),
+        spread_b=None if pop_b is None else pop_b.spread(),
+        value_b=value_b,
+        unscored_share=share,
+        unscored_source=share_source,
+        scored_attempt_share=scored,
     )

@@ -20,7 +20,13 @@ The dataset value is the mean over T tasks of a per-task value, so its variance 
 - Bayesian, these tasks: E_c[Var(g(p) | c)] with each task's Beta(prior + c, prior + n - c)
   posterior (exact Beta moments, exact sum over c).
 
-Every sum is over n + 1 values of c per cell: time and memory linear in n and in the cells.
+Attempts the judge leaves unscored (:func:`task_variance`): each of the n attempts run is scored with some
+probability, so a task's scored attempts m are Binomial; every quantity above is mixed over m, and a task whose
+m leaves no estimate is left out (its share is ``kept``). A second agent with no population of its own is the
+first one shifted by the difference (:func:`shifted_population`).
+
+Every sum is over n + 1 values of c per cell (and, with abstentions, over the few sqrt(n) likely values of m):
+time and memory grow with n and with the cells, both bounded (:mod:`~agentic_core.stats.planner_bounds`).
 """
 
 from __future__ import annotations
@@ -29,13 +35,16 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import betaln, digamma, gammaln
+from scipy.optimize import brentq
+from scipy.special import betaln, digamma, expit, gammaln
+from scipy.stats import binom
 
 from agentic_core.errors import SettingsError
 from agentic_core.settings import Estimator, Mode, Target
-from agentic_core.stats.counts import FloatArray, check_count_arrays, distinct_pairs
+from agentic_core.stats.counts import FloatArray, IntArray, check_count_arrays, distinct_pairs
 from agentic_core.stats.hierarchical import hyper_posterior
 from agentic_core.stats.kernels import estimates
+from agentic_core.stats.planner_bounds import MAX_ATTEMPTS, check_beta_parameter, spread_limits
 
 MAX_CELLS = 400
 """A pilot's hierarchical posterior is cut to its heaviest cells, at most this many (renormalised)."""
@@ -75,13 +84,10 @@ def beta_population(a: float, b: float) -> TaskPopulation:
     """A population of task difficulties Beta(a, b) (a, b < 1: U-shaped; a != b: skewed).
 
     Raises:
-        SettingsError: a or b not a positive finite number.
+        SettingsError: a or b not a finite number from ``MIN_BETA`` to ``MAX_BETA`` (0.001 to 10,000).
     """
     for name, value in (("a", a), ("b", b)):
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < float("inf"):
-            raise SettingsError(
-                f"task population Beta({name})", "must be a positive number", value, "give e.g. Beta(0.5, 0.5)"
-            )
+        check_beta_parameter(value, f"task population Beta({name})", "give e.g. Beta(0.5, 0.5)")
     one = np.ones(1)
     return TaskPopulation(float(a) * one, float(b) * one, one, f"assumed Beta({a:g}, {b:g})")
 
@@ -91,25 +97,32 @@ def rates_population(mean: float, spread: float) -> TaskPopulation:
 
     Args:
         mean: Mean success probability over tasks, in (0, 1).
-        spread: Standard deviation of the tasks' success probabilities, in (0, sqrt(mean (1 - mean))):
-            near 0 every task is alike; near the top tasks are all-or-nothing.
+        spread: Standard deviation of the tasks' success probabilities, within
+            :func:`~agentic_core.stats.planner_bounds.spread_limits` (below sqrt(mean (1 - mean))): near its
+            low end every task is alike; near the top tasks are all-or-nothing.
 
     Raises:
         SettingsError: a value outside its range.
     """
-    if not isinstance(mean, (int, float)) or not 0.0 < mean < 1.0:
+    if isinstance(mean, bool) or not isinstance(mean, (int, float)) or not 0.0 < mean < 1.0:
         raise SettingsError("mean success rate", "must be a number strictly between 0 and 1", mean, "give e.g. 0.6")
-    top = float(np.sqrt(mean * (1.0 - mean)))
-    if not isinstance(spread, (int, float)) or not 0.0 < spread < top:
+    low, high = spread_limits(float(mean))
+    if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not low <= spread <= high:
+        # Four significant digits, rounded inwards: every spread the message offers is accepted.
+        digits = [4 - math.floor(math.log10(x)) - 1 for x in (low, high)]
+        shown = math.ceil(low * 10 ** digits[0]) / 10 ** digits[0], math.floor(high * 10 ** digits[1]) / 10 ** digits[1]
         raise SettingsError(
             "spread of task difficulty",
-            f"must be a standard deviation strictly between 0 and sqrt(mean (1 - mean)) = {top:.4f}",
+            f"must be a standard deviation from {shown[0]:g} to {shown[1]:g} at mean {mean:g} (below sqrt(mean "
+            f"(1 - mean)) = {math.sqrt(mean * (1 - mean)):.4f})",
             spread,
-            "give e.g. 0.2 (0.05: tasks alike; near the top: each task nearly always passes or always fails)",
+            "give e.g. 0.2 (small: tasks alike; near the top: each task nearly always passes or always fails)",
         )
     total = mean * (1.0 - mean) / spread**2 - 1.0
-    pop = beta_population(mean * total, (1.0 - mean) * total)
-    return TaskPopulation(pop.alpha, pop.beta, pop.weight, f"assumed mean {mean:g}, spread {spread:g}")
+    one = np.ones(1)
+    return TaskPopulation(
+        mean * total * one, (1.0 - mean) * total * one, one, f"assumed mean {mean:g}, spread {spread:g}"
+    )
 
 
 def pilot_population(n: object, c: object, place: str = "pilot") -> TaskPopulation:
@@ -124,6 +137,13 @@ def pilot_population(n: object, c: object, place: str = "pilot") -> TaskPopulati
         SettingsError: fewer than two tasks with an attempt, or counts that are not counts.
     """
     n_arr, c_arr = check_count_arrays(n, c)  # type: ignore[arg-type]
+    if n_arr.size and int(n_arr.max()) > MAX_ATTEMPTS:
+        raise SettingsError(
+            place,
+            f"must have at most {MAX_ATTEMPTS:,} attempts per task (the planner's sums grow with them)",
+            int(n_arr.max()),
+            "check the counts (n is attempts per task), or plan from assumed rates (mean and spread)",
+        )
     keep = n_arr > 0
     if int(keep.sum()) < 2:
         raise SettingsError(
@@ -180,15 +200,20 @@ def _estimator_values(n: int, k: int, metric: str, estimator: Estimator) -> Floa
     return np.asarray((pow_k if metric == "pass^k" else at_k)[:, 0], dtype=np.float64)
 
 
-def _fisher_delta(pop: TaskPopulation, n: int, k: int, metric: str) -> FloatArray:
-    """Per cell, grad(f)' I^-1 grad(f): the asymptotic variance of the population value per task."""
+def _fisher_info(pop: TaskPopulation, n: int) -> FloatArray:
+    """Per cell, the Beta-Binomial Fisher information of one task with n attempts: rows I_aa, I_ab, I_bb."""
     pmf = _pmf(pop, n)
     c = np.arange(n + 1, dtype=np.float64)
     a, b = pop.alpha[:, None], pop.beta[:, None]
     common = digamma(a + b) - digamma(a + b + n)
     s_a = digamma(a + c) - digamma(a) + common
     s_b = digamma(b + n - c) - digamma(b) + common
-    i_aa, i_ab, i_bb = ((pmf * x * y).sum(axis=1) for x, y in ((s_a, s_a), (s_a, s_b), (s_b, s_b)))
+    return np.stack([(pmf * x * y).sum(axis=1) for x, y in ((s_a, s_a), (s_a, s_b), (s_b, s_b))])
+
+
+def _fisher_delta(pop: TaskPopulation, fisher: FloatArray, k: int, metric: str) -> FloatArray:
+    """Per cell, grad(f)' I^-1 grad(f): the asymptotic variance of the population value per task."""
+    i_aa, i_ab, i_bb = fisher
     steps = np.arange(k, dtype=np.float64)
     alpha, beta = pop.alpha, pop.beta
     inv_total = (1.0 / (alpha[:, None] + beta[:, None] + steps)).sum(axis=1)
@@ -215,6 +240,125 @@ def _fisher_delta(pop: TaskPopulation, n: int, k: int, metric: str) -> FloatArra
     return out
 
 
+def scored_counts(n: int, scored: float) -> tuple[IntArray, FloatArray]:
+    """How many of n attempts are scored when each is with probability ``scored``: the counts and their chances.
+
+    Binomial(n, scored), its tails below 1e-12 of the mode left out (at most a few sqrt(n) counts remain).
+    """
+    if scored >= 1.0:
+        return np.array([n], dtype=np.int64), np.ones(1)
+    m = np.arange(n + 1, dtype=np.int64)
+    chance = binom.pmf(m, n, scored)
+    keep = chance > 1e-12 * chance.max()
+    return m[keep], np.asarray(chance[keep], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class TaskVariance:
+    """What one task adds to the variance of a dataset value, when the judge may leave attempts unscored.
+
+    Attributes:
+        variance: Per task with an estimate (``variance / (kept T)`` is the variance over T tasks run); ``inf``
+            when no number of tasks makes it finite; NaN where no plan is offered.
+        between: Between tasks (how tasks differ; does not shrink with attempts).
+        within: Within a task (attempt noise), averaged over the tasks with an estimate.
+        kept: The share of tasks with an estimate: enough scored attempts (1 when every attempt is scored).
+    """
+
+    variance: float
+    between: float
+    within: float
+    kept: float
+
+    @property
+    def per_task_run(self) -> float:
+        """The variance per task run: ``per_task_run / T`` is the variance of the value over T tasks run."""
+        return self.variance / self.kept if self.kept > 0 else float("nan")
+
+
+def task_variance(
+    pop: TaskPopulation,
+    metric: str,
+    k: int,
+    n: int,
+    *,
+    mode: Mode,
+    target: Target,
+    estimator: Estimator = "unbiased",
+    prior: tuple[float, float] = (1.0, 1.0),
+    scored: float = 1.0,
+) -> TaskVariance:
+    """The variance one task adds with n attempts run, each scored by the judge with probability ``scored``.
+
+    A task's scored attempts m are Binomial(n, scored) (abstentions independent of the answer): the variance is
+    the mixture over m of the exact sums at m attempts. A task whose m leaves no estimate (m < k for the unbiased
+    estimator, m = 0 otherwise) is left out, as the aggregate leaves it out: ``kept`` is the share left.
+
+    Args:
+        pop: The task population.
+        metric: ``pass@k`` or ``pass^k``.
+        k: k >= 1.
+        n: Attempts run per task (>= 1).
+        mode: ``frequentist`` or ``bayesian``.
+        target: ``population`` or ``these-tasks``.
+        estimator: The frequentist estimator.
+        prior: The per-task Beta prior (Bayesian, these tasks).
+        scored: The chance that an attempt is scored, in (0, 1].
+
+    Returns:
+        The :class:`TaskVariance`; NaN where no plan is offered (k > n: the unbiased estimator is undefined, the
+        Bayesian population model extrapolates).
+    """
+    if n < 1 or k < 1:
+        raise SettingsError("attempts per task", "must be at least 1", n, "give n >= 1 and k >= 1")
+    _, between = value_and_between(pop, metric, k)
+    nan = float("nan")
+    counts, chance = scored_counts(n, scored)
+    if mode == "frequentist":
+        if estimator == "unbiased" and k > n:
+            return TaskVariance(nan, between, nan, 1.0)
+        keep = counts >= (k if estimator == "unbiased" else 1)
+        kept = float(chance[keep].sum())
+        if kept <= 0.0:
+            return TaskVariance(nan, between, nan, 0.0)
+        first, second = np.zeros(pop.alpha.size), np.zeros(pop.alpha.size)
+        for m, w in zip(counts[keep], chance[keep], strict=True):
+            pmf, g = _pmf(pop, int(m)), _estimator_values(int(m), k, metric, estimator)
+            first += w * (pmf @ g)
+            second += w * (pmf @ (g * g))
+        first, second = first / kept, second / kept
+        variance = float(pop.weight @ np.maximum(second - first**2, 0.0))
+        within = max(variance - between, 0.0)
+        return TaskVariance(within if target == "these-tasks" else variance, between, within, kept)
+    keep = counts >= 1
+    kept = float(chance[keep].sum())
+    if kept <= 0.0:
+        return TaskVariance(nan, between, nan, 0.0)
+    within = 0.0
+    for m, w in zip(counts[keep], chance[keep], strict=True):
+        c = np.arange(m + 1, dtype=np.float64)
+        a, b = prior[0] + c, prior[1] + (m - c)
+        a, b = (a, b) if metric == "pass^k" else (b, a)
+        m1 = np.exp(_log_moment(a, b, k))
+        post_var = np.maximum(np.exp(_log_moment(a, b, 2 * k)) - m1**2, 0.0)
+        within += w * float(pop.weight @ (_pmf(pop, int(m)) @ post_var))
+    within /= kept
+    if target == "these-tasks":
+        return TaskVariance(within, between, within, kept)
+    if k > n:
+        # The model would extrapolate pass^k from fewer than k attempts; its posterior there rests on
+        # the hyperprior and is far wider than the normal approximation (benchmarks/bench_planner.py).
+        return TaskVariance(nan, between, within, kept)
+    # Information adds over the mixture of scored counts (a task with none scored carries none).
+    fisher = sum(w * _fisher_info(pop, int(m)) for m, w in zip(counts, chance, strict=True))
+    delta = _fisher_delta(pop, np.asarray(fisher), k, metric)
+    finite = np.isfinite(delta)
+    if not np.all(finite[pop.weight > 0]):
+        return TaskVariance(float("inf"), between, within, kept)
+    # delta is per task run; per task kept it is kept x delta (the tasks kept carry all the information).
+    return TaskVariance(kept * float(pop.weight @ np.where(finite, delta, 0.0)), between, within, kept)
+
+
 def per_task_variance(
     pop: TaskPopulation,
     metric: str,
@@ -226,7 +370,7 @@ def per_task_variance(
     estimator: Estimator = "unbiased",
     prior: tuple[float, float] = (1.0, 1.0),
 ) -> tuple[float, float, float]:
-    """The variance one task adds, and its split into between and within tasks.
+    """The variance one task adds when every attempt is scored, and its split into between and within tasks.
 
     Args:
         pop: The task population.
@@ -242,33 +386,37 @@ def per_task_variance(
         (variance, between, within): ``variance / T`` is the variance of the dataset value over T
         tasks; ``inf`` when no number of tasks makes it finite; NaN where no plan is offered
         (k > n: the unbiased estimator is undefined, the Bayesian population model extrapolates).
+        :func:`task_variance` does the same with attempts the judge leaves unscored.
     """
-    if n < 1 or k < 1:
-        raise SettingsError("attempts per task", "must be at least 1", n, "give n >= 1 and k >= 1")
-    _, between = value_and_between(pop, metric, k)
-    pmf = _pmf(pop, n)
-    if mode == "frequentist":
-        if estimator == "unbiased" and k > n:
-            return float("nan"), between, float("nan")
-        g = _estimator_values(n, k, metric, estimator)
-        total = pmf @ (g * g) - (pmf @ g) ** 2
-        variance = float(pop.weight @ np.maximum(total, 0.0))
-        within = max(variance - between, 0.0)
-        return (within if target == "these-tasks" else variance), between, within
-    c = np.arange(n + 1, dtype=np.float64)
-    a, b = prior[0] + c, prior[1] + (n - c)
-    a, b = (a, b) if metric == "pass^k" else (b, a)
-    m1 = np.exp(_log_moment(a, b, k))
-    post_var = np.maximum(np.exp(_log_moment(a, b, 2 * k)) - m1**2, 0.0)
-    within = float(pop.weight @ (pmf @ post_var))
-    if target == "these-tasks":
-        return within, between, within
-    if k > n:
-        # The model would extrapolate pass^k from fewer than k attempts; its posterior there rests on
-        # the hyperprior and is far wider than the normal approximation (benchmarks/bench_planner.py).
-        return float("nan"), between, within
-    delta = _fisher_delta(pop, n, k, metric)
-    finite = np.isfinite(delta)
-    if not np.all(finite[pop.weight > 0]):
-        return float("inf"), between, within
-    return float(pop.weight @ np.where(finite, delta, 0.0)), between, within
+    tv = task_variance(pop, metric, k, n, mode=mode, target=target, estimator=estimator, prior=prior)
+    return tv.variance, tv.between, tv.within
+
+
+def shifted_population(pop: TaskPopulation, metric: str, k: int, difference: float) -> TaskPopulation:
+    """A second agent modelled as ``pop`` with its pass@k / pass^k shifted by ``difference``.
+
+    Each cell keeps its concentration a + b (how alike tasks are, relative to their mean), and every cell's
+    mean success moves by one common step on the logit scale, the step that shifts the population value by
+    ``difference``. With one cell: the Beta of the same concentration whose value is shifted.
+
+    Raises:
+        SettingsError: the shifted value is not strictly between 0 and 1.
+    """
+    value, _ = value_and_between(pop, metric, k)
+    goal = value + difference
+    if not 0.0 < goal < 1.0:
+        raise SettingsError(
+            "difference",
+            f"must leave the second agent's {metric} between 0 and 1 (the first agent's is {value:.3f})",
+            difference,
+            f"give a difference between {-value:.3f} and {1 - value:.3f}",
+        )
+    total, logit = pop.alpha + pop.beta, np.log(pop.alpha) - np.log(pop.beta)
+    source = f"{pop.source}, {metric.replace('k', str(k))} shifted by {difference:+g}"
+
+    def moved(step: float) -> TaskPopulation:
+        # expit on both sides: neither parameter loses its digits when the mean nears 0 or 1.
+        return TaskPopulation(total * expit(logit + step), total * expit(-logit - step), pop.weight, source)
+
+    step = brentq(lambda x: value_and_between(moved(x), metric, k)[0] - goal, -60.0, 60.0, xtol=1e-12)
+    return moved(float(step))

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from agentic_core.io.samples import DEFAULT_SAMPLE, load_sample
 from agentic_core.stats.planner import plan_evaluation
 from agentic_core.stats.planner_variance import rates_population
 from tests.pages.conftest import OpenApp
@@ -86,3 +87,43 @@ def test_bayesian_these_tasks_plans_need_fewer_tasks(open_app: OpenApp) -> None:
     these = planner_frame(at, "unc_planner").dropna(subset=["tasks"]).set_index("attempts")["tasks"]
     common = population.index.intersection(these.index)
     assert len(common) >= 3 and (these[common] < population[common]).all()
+
+
+def planner_caption(at: AppTest) -> str:
+    texts = [c.value for c in at.caption if "The same on the command line" in c.value]
+    assert len(texts) == 1
+    return texts[0]
+
+
+def test_the_plan_counts_judge_calls_left_unscored(open_app: OpenApp) -> None:
+    at = open_app("pages/uncertainty.py")
+    at.radio(key="unc_planner_source").set_value("rates").run()
+    at.number_input(key="unc_planner_mean").set_value(0.6).run()
+    at.number_input(key="unc_planner_spread").set_value(0.2).run()
+    at.number_input(key="unc_planner_k").set_value(2).run()
+    at.number_input(key="unc_planner_unscored").set_value(0.3).run()
+    assert not at.exception
+    table = planner_frame(at, "unc_planner")
+    # An attempt is a conversation: scored only when all of its interactions are.
+    conversations = load_sample(DEFAULT_SAMPLE).conversations
+    calls = sum(len(c.conversation) for c in conversations) / len(conversations)
+    expected = plan_evaluation(
+        rates_population(0.6, 0.2), k=2, attempts=[2], half_width=0.05, unscored_share=0.3,
+        interactions_per_attempt=calls,
+    ).for_half_width  # fmt: skip
+    assert expected is not None
+    assert int(table.loc[table["attempts"] == 2, "tasks"].iloc[0]) == expected[0].tasks
+    assert "30% of judge calls expected unscored (given)" in planner_caption(at)
+
+
+def test_the_comparison_states_how_agent_b_is_modelled(open_app: OpenApp) -> None:
+    at = open_app("pages/compare.py")
+    assert "Agent B is modelled as agent A" in planner_caption(at)
+    before = planner_frame(at, "compare_planner").dropna(subset=["tasks"])["tasks"].tolist()
+    at.radio(key="compare_planner_b_model").set_value("rates").run()
+    at.number_input(key="compare_planner_b_mean").set_value(0.7).run()
+    at.number_input(key="compare_planner_b_spread").set_value(0.05).run()
+    assert not at.exception
+    assert "Agent B's tasks as described: assumed mean 0.7, spread 0.05" in planner_caption(at)
+    after = planner_frame(at, "compare_planner").dropna(subset=["tasks"])["tasks"].tolist()
+    assert after != before

@@ -16,6 +16,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from agentic_core.runs.payload import RunMeta
 
 
+class Tagged(Protocol):
+    """Anything with a run's tags and metadata (a run's description, a trend point)."""
+
+    @property
+    def tags(self) -> Sequence[str]: ...
+
+    @property
+    def metadata(self) -> Mapping[str, str]: ...
+
+
+T = TypeVar("T", bound=Tagged)
+
+
 class RunFilter(BaseModel):
     """Which runs to show: every condition must hold.
 
@@ -53,31 +66,18 @@ class RunFilter(BaseModel):
         return [m for m in metas if self.matches(m)]
 
 
-def known_tags(metas: Iterable[RunMeta]) -> list[str]:
+def known_tags(metas: Iterable[Tagged]) -> list[str]:
     """Every tag the runs carry, sorted (what a tag filter offers)."""
     return sorted({t for m in metas for t in m.tags}, key=str.casefold)
 
 
-def known_metadata(metas: Iterable[RunMeta]) -> dict[str, list[str]]:
+def known_metadata(metas: Iterable[Tagged]) -> dict[str, list[str]]:
     """Every metadata key the runs carry, with its values, both sorted (what a key=value filter offers)."""
     values: dict[str, set[str]] = {}
     for meta in metas:
         for key, value in meta.metadata.items():
             values.setdefault(key, set()).add(value)
     return {key: sorted(values[key], key=str.casefold) for key in sorted(values, key=str.casefold)}
-
-
-class Tagged(Protocol):
-    """Anything with a run's tags and metadata (a run's description, a trend point)."""
-
-    @property
-    def tags(self) -> Sequence[str]: ...
-
-    @property
-    def metadata(self) -> Mapping[str, str]: ...
-
-
-T = TypeVar("T", bound=Tagged)
 
 
 class RunGrouping(BaseModel):
@@ -98,8 +98,13 @@ class RunGrouping(BaseModel):
 
     @property
     def label(self) -> str:
-        """``tag`` or ``metadata: model``, for a picker."""
+        """``tag`` or ``metadata: model``, for a picker (:meth:`from_label` reads it back)."""
         return "tag" if self.by == "tag" else f"metadata: {self.key}"
+
+    @classmethod
+    def from_label(cls, label: str) -> RunGrouping:
+        """The grouping a :attr:`label` names."""
+        return cls(by="tag") if label == "tag" else cls(by="metadata", key=label.removeprefix("metadata: "))
 
     def none_label(self) -> str:
         """What the ``None`` group is called: ``(no tag)``, ``(no model)``."""
@@ -120,7 +125,7 @@ class RunGrouping(BaseModel):
         return dict(sorted(groups.items(), key=lambda kv: (kv[0] is None, (kv[0] or "").casefold())))
 
 
-def groupings(metas: Iterable[RunMeta]) -> list[RunGrouping]:
+def groupings(metas: Iterable[Tagged]) -> list[RunGrouping]:
     """The groupings the runs allow: per tag if any carries one, then per each metadata key they carry."""
     metas = list(metas)
     tags = [RunGrouping(by="tag")] if any(m.tags for m in metas) else []

@@ -19,6 +19,7 @@ from agentic_core.stats import describe_method
 from ui import views
 from ui.cards import card, kpi, kpi_row
 from ui.charts import delta_figure, pair_scatter_figure
+from ui.compare_groups import grouped_run_ids, picker_label
 from ui.controls import results_page
 from ui.format import ci_text, md_text, prob_text
 from ui.guide import how_to_read
@@ -47,8 +48,9 @@ def _stored_sides(run: ActiveRun, settings: AggregateSettings, stored: list[RunM
             icon=":material/compare_arrows:",
         )
         return None
-    ids = [m.id for m in stored]
     names = {m.id: f"{m.name} ({m.id})" for m in stored}
+    shown = {m.id: picker_label(m) for m in stored}
+    ids_a, ids_b = grouped_run_ids(stored)  # every run, or each side's group (a tag or a metadata value)
     # The link's pair (a reopened link shows the same comparison), else B the active run and A the one
     # before it of the same data; read when the URL changes to a pair this session did not write.
     query = {key: st.query_params.get(key, "") for key in (RUN_A_PARAM, RUN_B_PARAM)}
@@ -57,12 +59,13 @@ def _stored_sides(run: ActiveRun, settings: AggregateSettings, stored: list[RunM
         st.session_state["compare_run_a"], st.session_state["compare_run_b"] = link_a, link_b
         for message in messages:
             st.warning(message, icon=":material/link:")
-    for key in ("compare_run_a", "compare_run_b"):
-        if st.session_state.get(key) not in ids:  # a run deleted since
-            st.session_state[key] = linked_pair({}, stored, run.stored_id)[key == "compare_run_b"]
+    for key, side in (("compare_run_a", ids_a), ("compare_run_b", ids_b)):
+        if st.session_state.get(key) not in side:  # a run deleted since, or not in the side's group
+            fallback = linked_pair({}, stored, run.stored_id)[key == "compare_run_b"]
+            st.session_state[key] = fallback if fallback in side else side[0]
     cols = st.columns(2)
-    id_a = str(cols[0].selectbox("A (baseline)", ids, format_func=lambda i: names[i], key="compare_run_a"))
-    id_b = str(cols[1].selectbox("B (candidate)", ids, format_func=lambda i: names[i], key="compare_run_b"))
+    id_a = str(cols[0].selectbox("A (baseline)", ids_a, format_func=shown.__getitem__, key="compare_run_a"))
+    id_b = str(cols[1].selectbox("B (candidate)", ids_b, format_func=shown.__getitem__, key="compare_run_b"))
     st.query_params[RUN_A_PARAM], st.query_params[RUN_B_PARAM] = id_a, id_b
     st.session_state[LINK_KEY] = {RUN_A_PARAM: id_a, RUN_B_PARAM: id_b}
     store = run_store()

@@ -1,4 +1,5 @@
-"""History: every stored run; open, rename, download, delete, import; the trend of the selected run's dataset."""
+"""History: every stored run, filtered by words, tags and metadata; open, rename, tag, download, delete, import; the
+trend of the selected run's dataset (one line per tag or metadata value if asked)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core import AgenticError
-from agentic_core.runs import age_text
+from agentic_core.runs import age_text, known_tags
 from ui.controls import settings_or_error
 from ui.format import md_text
 from ui.guide import how_to_read
+from ui.history_tags import history_filter, tag_editor, tag_summary
 from ui.history_trend import trend_section
 from ui.runs import open_stored_run, run_store, store_error
 from ui.state import ensure_run
@@ -44,23 +46,29 @@ notice = st.session_state.pop("_history_notice", None)
 if notice:
     st.success(notice)
 
+shown = history_filter(runs).apply(runs) if runs else []  # the filters are drawn once there are runs
 if not runs:
     st.info(
         "No stored run yet. Judge some data on the **Run** page (the built-in sample shown at first is not stored), "
         "or import a run file below.",
         icon=":material/history:",
     )
+elif not shown:
+    st.info(f"None of the {len(runs):,} stored runs matches the filters above: clear them to see every run.",
+            icon=":material/filter_alt_off:")  # fmt: skip
 else:
     table = pd.DataFrame(
         {
-            "name": [m.name for m in runs],
-            "data": [m.data_name for m in runs],
-            "judge": [m.judge.label() for m in runs],
-            "made": [age_text(m.created_at) for m in runs],
-            "conversations": [m.n_conversations for m in runs],
-            "interactions": [m.n_interactions for m in runs],
-            "active": ["●" if m.id == run.stored_id else "" for m in runs],
-            "id": [m.id for m in runs],
+            "name": [m.name for m in shown],
+            "data": [m.data_name for m in shown],
+            "judge": [m.judge.label() for m in shown],
+            "made": [age_text(m.created_at) for m in shown],
+            "conversations": [m.n_conversations for m in shown],
+            "interactions": [m.n_interactions for m in shown],
+            "tags": [", ".join(m.tags) for m in shown],
+            "note": [m.note for m in shown],
+            "active": ["●" if m.id == run.stored_id else "" for m in shown],
+            "id": [m.id for m in shown],
         }
     )
     with st.container(key="history_table"):
@@ -76,23 +84,25 @@ else:
             },
         )
     rows = picked.selection.rows if picked is not None else []
-    ids = [m.id for m in runs]
+    ids = [m.id for m in shown]
     default = ids.index(run.stored_id) if run.stored_id in ids else 0
     chosen = st.selectbox(
         "Run",
         ids,
-        index=rows[0] if rows else default,
+        index=rows[0] if rows and rows[0] < len(ids) else default,  # a row picked before the filters changed
         format_func=lambda i: f"{table.loc[ids.index(i), 'name']} ({i})",
         key="history_run",
         help="Click a row above, or pick a run here.",
     )
-    meta = runs[ids.index(chosen)]
+    meta = shown[ids.index(chosen)]
     st.markdown(
         f"**{meta.name}** — {meta.data_name}, judged by {meta.judge.label()}, {meta.n_conversations:,} "
         f"conversations, made {age_text(meta.created_at)} with version {meta.app_version}. "
         f"Data fingerprint `{meta.data_fingerprint[:12]}`."
     )
-    cols = st.columns(4)
+    if meta.tags or meta.metadata or meta.note:
+        st.caption(tag_summary(meta))
+    cols = st.columns(5)
     if cols[0].button("Open", key="history_open", type="primary", icon=":material/open_in_new:"):
         try:
             with st.spinner("Reopening the run (no judge is called)..."):
@@ -120,7 +130,9 @@ else:
             else:
                 st.session_state["_history_notice"] = f"Renamed to {new_name.strip()!r}."
                 st.rerun()
-    with cols[3].popover("Delete", icon=":material/delete:"):
+    with cols[3].popover("Tags", icon=":material/sell:"):
+        tag_editor(store, meta, known_tags(runs))
+    with cols[4].popover("Delete", icon=":material/delete:"):
         st.markdown(f"Delete **{md_text(meta.name)}** and its overrides from the history? This cannot be undone.")
         if st.button("Delete for good", key="history_delete", type="primary"):
             try:

@@ -47,6 +47,8 @@ from ui.run_job import (
     keep_partial,
     start_job,
 )
+from ui.run_tags_form import tag_fields
+from ui.runs import known_run_tags
 from ui.state import ensure_run, get_data, is_evaluated
 from ui.views import cache_of, metric_calls, plan_note
 
@@ -191,18 +193,22 @@ if judge is not None:
         "becomes the default threshold on the results pages."
     )
 
+# -- tags, note and metadata (kept with the run in the history) ----------------------------------
+with st.expander("Tags, note and metadata (kept with the run)", icon=":material/sell:"):
+    run_tags = tag_fields("run", known_run_tags(), **PERSIST)
+
 job = current_job()
 start = st.button(
     "Run evaluation",
     type="primary",
     key="run_start",
-    disabled=judge is None or job is not None,
+    disabled=judge is None or job is not None or run_tags is None,
     icon=":material/play_arrow:",
     help="Judging runs in the background: progress, time left and partial results show below, and it can be "
     "cancelled." if job is None else "A run is in progress or waiting for keep / drop below.",
 )
-if start and judge is not None and job is None:
-    start_job(data.name, data.report, judge, cache_mode, list(chosen_metrics))
+if start and judge is not None and job is None and run_tags is not None:
+    start_job(data.name, data.report, judge, cache_mode, list(chosen_metrics), tags=run_tags)
     # Redraw the whole page (the sidebar too): a run that finished within a moment (offline judges on
     # small data) is made the active one by the dashboard script, so it shows as done at once.
     st.rerun()

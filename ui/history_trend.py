@@ -6,11 +6,11 @@ import pandas as pd
 import streamlit as st
 
 from agentic_core import AgenticError
-from agentic_core.runs import ReopenedRuns, RunMeta, RunStore, TrendPoint, run_trend
+from agentic_core.runs import ReopenedRuns, RunGrouping, RunMeta, RunStore, TrendPoint, groupings, run_trend
 from agentic_core.settings import AggregateSettings
 from ui.format import md_text
 from ui.theme import show_chart
-from ui.trend_charts import headline_columns, trend_figure
+from ui.trend_charts import grouped_trend_figure, headline_columns, trend_figure
 
 CACHE_KEY = "_history_trend_runs"
 CACHE_SIZE = 24
@@ -25,6 +25,7 @@ def _table(points: list[TrendPoint], selected: str) -> pd.DataFrame:
             "name": [p.name for p in points],
             "judge": [p.judge for p in points],
             **headline_columns(points, k),
+            "tags": [", ".join(p.tags) for p in points],
             "selected": ["●" if p.run_id == selected else "" for p in points],
             "id": [p.run_id for p in points],
         }
@@ -65,5 +66,18 @@ def trend_section(store: RunStore, meta: RunMeta, settings: AggregateSettings | 
         unmeasured = next((p.not_measured for p in points if p.not_measured), None)
         if unmeasured:  # the core withheld pass@K / pass^K: one attempt per task
             st.info(unmeasured, icon=":material/repeat:")
-        show_chart(trend_figure(points, settings.ci_level), key="history_trend_chart")
+        labels = [g.label for g in groupings(points)]
+        group_label = st.selectbox(
+            "Lines per", ["", *labels], key="history_trend_group", disabled=not labels,
+            format_func=lambda label: label or "one line per headline number (every run)",
+            help="One success-rate line per tag (a run with two tags is on both lines) or per value of a metadata "
+            "key (runs without it on a dotted line)." if labels else "Tag the runs, or give them metadata, to "
+            "draw one line per tag or value.",
+        )  # fmt: skip
+        if group_label:
+            grouping = RunGrouping.from_label(group_label)
+            figure = grouped_trend_figure(grouping.split(points), grouping, settings.ci_level)
+            show_chart(figure, key="history_trend_grouped_chart")
+        else:
+            show_chart(trend_figure(points, settings.ci_level), key="history_trend_chart")
         st.dataframe(_table(points, meta.id), hide_index=True, key="history_trend_table")

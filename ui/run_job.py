@@ -17,6 +17,7 @@ from agentic_core import AgenticError, EvaluationJob
 from agentic_core.common import mask_secrets, plural, reaches
 from agentic_core.io import LoadReport
 from agentic_core.judges import STATUS_CODES, CacheMode, Judge, RunSnapshot, duration_words, result_cascade_counts
+from agentic_core.runs import RunTags
 from ui.controls import set_value, threshold_default
 from ui.runs import store_run
 from ui.state import ActiveRun, set_run
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 
 JOB_KEY = "_run_job"
 JOB_DATA_KEY = "_run_job_data"
+JOB_TAGS_KEY = "_run_job_tags"  # the Run page's tags, note and metadata, stored with the run when it is kept
 GENERATION_KEY = "_run_generation"
 DONE_KEY = "_run_done_message"
 ERROR_KEY = "_run_error_message"
@@ -41,11 +43,19 @@ def current_job() -> EvaluationJob | None:
     return job if isinstance(job, EvaluationJob) else None
 
 
-def start_job(data_name: str, report: LoadReport, judge: Judge, cache_mode: CacheMode, metrics: list[str]) -> None:
+def start_job(
+    data_name: str,
+    report: LoadReport,
+    judge: Judge,
+    cache_mode: CacheMode,
+    metrics: list[str],
+    tags: RunTags | None = None,
+) -> None:
     """Start judging ``report`` in the background; wait briefly so quick runs finish in this rerun."""
     job = EvaluationJob(report, judge, cache_mode=cache_mode, metrics=metrics).start()
     st.session_state[JOB_KEY] = job
     st.session_state[JOB_DATA_KEY] = data_name
+    st.session_state[JOB_TAGS_KEY] = tags
     job.wait(QUICK_S)
 
 
@@ -94,9 +104,11 @@ def settle_job() -> None:
     if job is None or job.running or job.state == "cancelled":
         return
     data_name = st.session_state.pop(JOB_DATA_KEY, "data")
+    tags = st.session_state.pop(JOB_TAGS_KEY, None)
     st.session_state.pop(JOB_KEY, None)
     if job.state == "done" and job.result is not None:
-        new = ActiveRun(data_name=data_name, result=job.result, judge_label=job.result.judge_identity.label())
+        label = job.result.judge_identity.label()
+        new = ActiveRun(data_name=data_name, result=job.result, judge_label=label, tags=tags)
         _adopt(new)
         st.session_state[DONE_KEY] = _done_message(new, len(job.report.conversations))
         return
@@ -119,8 +131,11 @@ def keep_partial() -> None:
         return
     result = job.partial_result()
     data_name = st.session_state.pop(JOB_DATA_KEY, "data")
+    tags = st.session_state.pop(JOB_TAGS_KEY, None)
     st.session_state.pop(JOB_KEY, None)
-    new = ActiveRun(data_name=data_name, result=result, judge_label=f"{result.judge_identity.label()} (partial)")
+    new = ActiveRun(
+        data_name=data_name, result=result, judge_label=f"{result.judge_identity.label()} (partial)", tags=tags
+    )
     _adopt(new)
     snap = job.monitor.snapshot()
     st.session_state[DONE_KEY] = (
@@ -133,6 +148,7 @@ def drop_partial() -> None:
     """Forget the cancelled job (its verdicts stay in the cache for the next run)."""
     st.session_state.pop(JOB_KEY, None)
     st.session_state.pop(JOB_DATA_KEY, None)
+    st.session_state.pop(JOB_TAGS_KEY, None)
     st.session_state[DONE_KEY] = (
         "Dropped the partial run. Its verdicts stay in the cache: running again continues from there."
     )

@@ -12,7 +12,7 @@ import logging
 import streamlit as st
 
 from agentic_core import AgenticError, EvaluationResult
-from agentic_core.runs import RunStore
+from agentic_core.runs import RunStore, known_tags
 from ui.state import ActiveData, ActiveRun, set_data, set_run
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,15 @@ def is_partial(result: EvaluationResult) -> bool:
     return any(w.startswith("Partial run:") for w in result.judge_run.warnings)
 
 
+def known_run_tags() -> list[str]:
+    """The tags the stored runs carry (what the tag fields offer); none when the history cannot be read."""
+    store = run_store()
+    try:
+        return known_tags(store.runs()) if store is not None else []
+    except AgenticError:  # a damaged history is said on the History page; the fields still take new tags
+        return []
+
+
 def store_run(run: ActiveRun) -> str | None:
     """Store a new run; sets its ``stored_id``. Returns a warning to show when it could not be stored."""
     store = run_store()
@@ -56,7 +65,7 @@ def store_run(run: ActiveRun) -> str | None:
     try:
         # A cancelled run's name says so: History, Compare's picker and `runs list` show the name.
         name = f"{run.data_name} · {run.judge_label}" if is_partial(run.result) else None
-        run.stored_id = store.save(run.result, run.data_name, name=name).id
+        run.stored_id = store.save(run.result, run.data_name, name=name, tags=run.tags).id
     except (AgenticError, OSError) as exc:
         log.error("storing a run failed: %s", exc)
         return f"This run could not be stored in the history ({exc}); it stays open in this session."

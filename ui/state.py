@@ -20,6 +20,7 @@ from agentic_core import EvaluationResult, evaluate
 from agentic_core.analysis import Aggregate, aggregate
 from agentic_core.io import DEFAULT_SAMPLE, SAMPLES, LoadReport, load_paths, load_sample
 from agentic_core.judges import DEFAULT_JUDGE
+from agentic_core.runs import RunTags
 from agentic_core.settings import AggregateSettings
 from ui import streamlit_internals
 from ui.format_defaults import apply_format_defaults
@@ -52,6 +53,7 @@ class ActiveRun:
     created_at: float = field(default_factory=time.time)
     stored_id: str | None = None  # its id in the run history, once stored
     revision: int = 0  # raised when a human override changes what the aggregates count
+    tags: RunTags | None = None  # the tags, note and metadata given on the Run page, stored with the run
 
     @property
     def run_id(self) -> str:

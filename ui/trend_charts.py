@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import plotly.graph_objects as go
+from plotly.colors import qualitative
 
 from agentic_core.analysis import AssistantRow, HeadlineNumbers
-from agentic_core.runs import TrendPoint
+from agentic_core.runs import RunGrouping, TrendPoint
 from ui.charts import AT_COLOR, BASE_LAYOUT, GUIDE_COLOR, POW_COLOR, rgba
 from ui.format import ci_text, pct
 
@@ -79,6 +80,50 @@ def trend_figure(points: Sequence[TrendPoint], level: float) -> go.Figure:
         height=380,
         xaxis={"title": "run made"},
         yaxis={"title": f"probability ({level:.0%} intervals)", "range": [0, 1.05], "tickformat": ".0%"},
+    )
+    return fig
+
+
+GROUP_COLORS = qualitative.D3
+"""The lines of a grouped trend, in turn (ten, then again)."""
+
+
+def grouped_trend_figure(
+    groups: dict[str | None, list[TrendPoint]], grouping: RunGrouping, level: float
+) -> go.Figure:
+    """The success rate of each group's runs against when they were made: one line per tag or metadata value.
+
+    Args:
+        groups: The points per group (:meth:`RunGrouping.split`), ``None`` for runs without the tag or key.
+        grouping: What the groups are (names the ``None`` group and the legend's title).
+        level: The intervals' level (the axis title says it).
+    """
+    fig = go.Figure()
+    for i, (value, points) in enumerate(groups.items()):
+        color = GROUP_COLORS[i % len(GROUP_COLORS)]
+        values, plus, minus = _values_and_errors(points, "success_rate")
+        name = grouping.none_label() if value is None else value
+        fig.add_trace(
+            go.Scatter(
+                x=[datetime.fromtimestamp(p.created_at) for p in points],
+                y=values,
+                mode="lines+markers",
+                name=name,
+                line={"color": color, "width": 3, "dash": "dot" if value is None else "solid"},
+                error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True,
+                         "color": rgba(color, 0.6), "thickness": 1.5},
+                # The group's name as data, not template: a metadata value may hold %{...}.
+                customdata=[[name, p.name, p.judge] for p in points],
+                hovertemplate="%{customdata[0]}: success rate = %{y:.1%} (%{customdata[1]}, %{customdata[2]})"
+                "<extra></extra>",
+            )
+        )  # fmt: skip
+    fig.update_layout(
+        **{**BASE_LAYOUT, "hovermode": "closest"},
+        height=380,
+        legend_title_text=grouping.label,
+        xaxis={"title": "run made"},
+        yaxis={"title": f"success rate ({level:.0%} intervals)", "range": [0, 1.05], "tickformat": ".0%"},
     )
     return fig
 

@@ -16,6 +16,7 @@ from agentic_core.cli.gate_options import fail_under_exit
 from agentic_core.cli.headline_text import pass_k_lines
 from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR
+from agentic_core.cli.tag_options import tags_from_args
 from agentic_core.errors import AgenticError, SettingsError
 from agentic_core.judges.cascade import CascadeCounts, result_cascade_counts
 from agentic_core.judges.llm_options import LLM_OPTIONS
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from agentic_core.analysis.aggregate import Aggregate
     from agentic_core.io.load_report import LoadReport
     from agentic_core.result import EvaluationResult
+    from agentic_core.runs import RunTags
 
 _SETTING_OPTIONS = (
     "tool_threshold",
@@ -230,7 +232,12 @@ def judge_loaded(loaded: LoadReport, args: argparse.Namespace, stderr: TextIO, *
 
 
 def write_run_file(
-    result: EvaluationResult, paths: list[str], settings: AggregateSettings, out: str, run_id: str | None
+    result: EvaluationResult,
+    paths: list[str],
+    settings: AggregateSettings,
+    out: str,
+    run_id: str | None,
+    tags: RunTags | None = None,
 ) -> Path:
     """Write the run file (``run.agentic-run.json.gz``) into ``out``: the dashboard's History page imports it.
 
@@ -244,7 +251,9 @@ def write_run_file(
     from agentic_core.common.atomic_file import write_atomic
     from agentic_core.runs.store import RUN_FILE_SUFFIX, new_payload, run_file_bytes
 
-    payload = new_payload(result, data_name_of(paths), run_id=run_id, settings=settings.model_dump(mode="json"))
+    payload = new_payload(
+        result, data_name_of(paths), run_id=run_id, settings=settings.model_dump(mode="json"), tags=tags
+    )
     return write_atomic(Path(out) / f"run{RUN_FILE_SUFFIX}", run_file_bytes(payload))
 
 
@@ -257,6 +266,10 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     # Validate the aggregation settings before any judging: a typo must not cost LLM calls.
     settings_from_args(args, 0.7)
     metrics = parse_metrics(args.metrics)
+    tags = tags_from_args(args)  # checked before judging too: a bad --tag or --meta costs no judge call
+    if tags and args.no_save and not args.out:
+        print("note: --tag, --note and --meta are kept with the stored run or --out's run file; with --no-save and "
+              "no --out they are not kept", file=stderr)  # fmt: skip
     loaded = load_otel(args.paths, references=getattr(args, "references", None), format=args.format)
     for issue in loaded.issues:
         print(f"{issue.severity}: {issue.message()}", file=stderr)
@@ -285,7 +298,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     if not args.no_save:  # the run history (python -m agentic_core runs ...); its id is an added field
         from agentic_core.cli.runs_command import store_evaluation
 
-        doc["run_id"], not_stored = store_evaluation(result, args.paths, settings, stderr)
+        doc["run_id"], not_stored = store_evaluation(result, args.paths, settings, stderr, tags)
         if not_stored is not None:
             doc["run_not_stored"] = str(not_stored)  # an added field: --json readers see why run_id is null
     # Results come first: a history or --out that cannot be written is reported after them, never instead.
@@ -293,7 +306,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     if args.out:
         try:
             paths = report.write_exports(result, agg, args.out)
-            paths["run"] = write_run_file(result, args.paths, settings, args.out, doc.get("run_id"))
+            paths["run"] = write_run_file(result, args.paths, settings, args.out, doc.get("run_id"), tags)
             print(f"exports written: {', '.join(str(p) for p in paths.values())}", file=stderr)
         except AgenticError as exc:
             out_error = exc

@@ -19,6 +19,7 @@ from agentic_core.cli.metric_options import add_metric_options
 from agentic_core.cli.plan_command import add_plan_parser
 from agentic_core.cli.runs_command import add_runs_parser
 from agentic_core.cli.serve_command import add_serve_parser
+from agentic_core.cli.tag_options import add_tag_options
 from agentic_core.io.importers.formats import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS, formats_in_words
 from agentic_core.judges.llm_options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
 from agentic_core.judges.registry import JUDGES
@@ -175,6 +176,7 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
     add_gate_options(ev)
     add_metric_options(ev)
     add_engine_options(ev)
+    add_tag_options(ev)
     add_compare_parser(sub, ev)
     add_dashboard_parser(sub)
     add_plan_parser(sub)

@@ -1,9 +1,10 @@
-"""``python -m agentic_core runs list|show|rename|delete|export|import``: the run history.
+"""``python -m agentic_core runs list|show|rename|tag|delete|export|import``: the run history.
 
 The same history as the dashboard's History page (:class:`~agentic_core.runs.RunStore`, at
 ``$AGENTIC_RUNS_PATH`` or the user data folder; ``--runs-path`` points at another file). Every
 subcommand prints text, or with ``--json`` one JSON document; an unknown run id exits 2 with a
-message naming the id and how to list the ids.
+message naming the id and how to list the ids. ``runs list`` filters on tags, metadata and words
+(``--tag``, ``--meta``, ``--search``); ``runs tag`` changes a run's tags, note and metadata.
 
 ``evaluate`` stores its run here too (:func:`store_evaluation`) unless given ``--no-save``.
 """
@@ -17,10 +18,18 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agentic_core.cli.headline_text import pass_k_lines
+from agentic_core.cli.tag_options import (
+    add_filter_options,
+    add_tag_arguments,
+    filter_from_args,
+    meta_document,
+    run_tag_action,
+    tag_lines,
+)
 from agentic_core.common.atomic_file import write_atomic
 from agentic_core.errors import AgenticError
 from agentic_core.result import EvaluationResult
-from agentic_core.runs import RunMeta, RunStore, age_text
+from agentic_core.runs import RunMeta, RunStore, RunTags, age_text
 from agentic_core.runs.run_file import read_run_file
 from agentic_core.settings import AggregateSettings
 
@@ -29,7 +38,7 @@ EXIT_OK = 0  # agentic_core.cli.parser imports this module, so its constants are
 
 def add_runs_parser(sub: argparse._SubParsersAction) -> None:
     """Register the ``runs`` command and its subcommands on the command line's subparsers."""
-    runs = sub.add_parser("runs", help="the run history: list, show, rename, delete, export, import")
+    runs = sub.add_parser("runs", help="the run history: list, show, rename, tag, delete, export, import")
     actions = runs.add_subparsers(dest="runs_command", required=True, metavar="ACTION")
 
     def action(name: str, help_text: str, json_output: bool = True) -> argparse.ArgumentParser:
@@ -41,11 +50,12 @@ def add_runs_parser(sub: argparse._SubParsersAction) -> None:
             parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
         return parser
 
-    action("list", "every stored run, newest first")
+    add_filter_options(action("list", "every stored run, newest first (--tag, --meta, --search: only those matching)"))
     action("show", "one run: its description, settings and headline numbers").add_argument("run_id", metavar="RUN_ID")
     rename = action("rename", "give a run another name", json_output=False)
     rename.add_argument("run_id", metavar="RUN_ID")
     rename.add_argument("name", metavar="NAME")
+    add_tag_arguments(action("tag", "add or remove a run's tags, set its note and metadata"))
     action("delete", "delete a run and its overrides", json_output=False).add_argument("run_id", metavar="RUN_ID")
     export = action("export", "write a run to one file (what 'runs import' and the History page read)", False)
     export.add_argument("run_id", metavar="RUN_ID")
@@ -58,13 +68,12 @@ def _store(args: argparse.Namespace) -> RunStore:
     return RunStore(Path(path).expanduser() if path else None)
 
 
-def _meta_dict(meta: RunMeta) -> dict[str, Any]:
-    return {**meta.model_dump(mode="json"), "judge_label": meta.judge.label()}
-
-
 def _print_table(metas: list[RunMeta], out: TextIO) -> None:
-    rows = [(m.id, m.name, m.data_name, m.judge.label(), age_text(m.created_at), str(m.n_conversations)) for m in metas]
-    header = ("id", "name", "data", "judge", "made", "conversations")
+    rows = [
+        (m.id, m.name, m.data_name, m.judge.label(), age_text(m.created_at), str(m.n_conversations), ",".join(m.tags))
+        for m in metas
+    ]
+    header = ("id", "name", "data", "judge", "made", "conversations", "tags")
     widths = [min(40, max(len(h), *(len(r[i]) for r in rows))) for i, h in enumerate(header)]
 
     def line(cells: tuple[str, ...]) -> str:
@@ -99,7 +108,7 @@ def _show(store: RunStore, run_id: str, as_json: bool, out: TextIO) -> None:
     doc = summary(result, agg, include_conversations=False)
     overrides = [o.model_dump(mode="json") for o in payload.overrides]
     if as_json:
-        document = {"run": _meta_dict(payload.meta), "settings_origin": origin, "overrides": overrides, **doc}
+        document = {"run": meta_document(payload.meta), "settings_origin": origin, "overrides": overrides, **doc}
         json.dump(document, out, ensure_ascii=False)
         out.write("\n")
         return
@@ -109,6 +118,8 @@ def _show(store: RunStore, run_id: str, as_json: bool, out: TextIO) -> None:
     print(f"data: {meta.data_name} (fingerprint {meta.data_fingerprint[:12]})", file=out)
     print(f"judge: {meta.judge.label()}   made {age_text(meta.created_at)} with version {meta.app_version}", file=out)
     print(f"conversations: {meta.n_conversations}   interactions: {meta.n_interactions}", file=out)
+    for line in tag_lines(meta):
+        print(line, file=out)
     print(f"settings ({origin}):", file=out)
     for name, value in settings.model_dump(mode="json").items():
         print(f"  {name}: {value}", file=out)
@@ -136,10 +147,14 @@ def run_runs(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     action = args.runs_command
     as_json = bool(getattr(args, "json", False))
     if action == "list":
-        metas = store.runs()
+        wanted = filter_from_args(args)
+        metas = wanted.apply(store.runs())
         if as_json:
-            json.dump({"path": str(store.path), "runs": [_meta_dict(m) for m in metas]}, stdout, ensure_ascii=False)
+            json.dump({"path": str(store.path), "runs": [meta_document(m) for m in metas]}, stdout, ensure_ascii=False)
             stdout.write("\n")
+        elif not metas and wanted:
+            print(f"no stored run in {store.path} matches the filters ('runs list' without them lists every run)",
+                  file=stdout)  # fmt: skip
         elif not metas:
             print(f"no stored run in {store.path}: 'evaluate' stores one, 'runs import FILE' adds one", file=stdout)
         else:
@@ -150,6 +165,8 @@ def run_runs(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     elif action == "rename":
         store.rename(args.run_id, args.name)
         print(f"renamed {args.run_id} to {args.name.strip()!r}", file=stdout)
+    elif action == "tag":
+        run_tag_action(store, args, stdout)
     elif action == "delete":
         meta = store.meta(args.run_id)
         store.delete(args.run_id)
@@ -163,7 +180,7 @@ def run_runs(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         data = read_run_file(path)
         meta = store.import_(data, str(path))
         if as_json:
-            json.dump(_meta_dict(meta), stdout, ensure_ascii=False)
+            json.dump(meta_document(meta), stdout, ensure_ascii=False)
             stdout.write("\n")
         else:
             print(f"imported {meta.name!r} as {meta.id}", file=stdout)
@@ -176,7 +193,11 @@ def data_name_of(paths: list[str]) -> str:
 
 
 def store_evaluation(
-    result: EvaluationResult, paths: list[str], settings: AggregateSettings, stderr: TextIO
+    result: EvaluationResult,
+    paths: list[str],
+    settings: AggregateSettings,
+    stderr: TextIO,
+    tags: RunTags | None = None,
 ) -> tuple[str | None, AgenticError | None]:
     """Store an ``evaluate`` run in the history, never raising for the history's sake.
 
@@ -188,6 +209,7 @@ def store_evaluation(
         paths: The data files as given (their names name the run).
         settings: The settings it was reported with (stored with it).
         stderr: Where the new run's id is said.
+        tags: The run's tags, note and metadata (``--tag``, ``--note``, ``--meta``), if any.
 
     Returns:
         The run's id and ``None``; or ``None`` and why it could not be stored.
@@ -197,7 +219,7 @@ def store_evaluation(
     data_name = data_name_of(paths)
     try:
         store = RunStore()
-        meta = store.save(result, data_name, settings=settings.model_dump(mode="json"))
+        meta = store.save(result, data_name, settings=settings.model_dump(mode="json"), tags=tags)
     except AgenticError as exc:
         return None, exc
     except (OSError, sqlite3.Error) as exc:  # the store words its own; anything else is named as it came

@@ -258,3 +258,20 @@ def mask_request_target(target: str, secrets: Iterable[str | SecretStr | None] =
             forms.extend((plain, quote(plain), quote(plain, safe=""), quote_plus(plain)))
     longest_first: list[str] = sorted(set(forms), key=len, reverse=True)  # a secret holding another is masked whole
     return mask_secrets(target, longest_first)
+
+
+# -- credentials by their shape --------------------------------------------------------------------
+
+# The prefixes providers give their keys (OpenAI / Anthropic sk-, GitHub ghp_ / github_pat_, AWS AKIA, Slack
+# xox?-, Google AIza, Groq gsk_, Hugging Face hf_), a bearer header, a PEM private key. A heuristic for text that
+# is about to be stored as data (a run's tags and metadata): a key nobody registered still looks like one.
+_CREDENTIAL_SHAPE = re.compile(
+    r"\bsk-[A-Za-z0-9_-]{16,}|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"
+    r"|\bAKIA[0-9A-Z]{16}\b|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{30,}|\bgsk_[A-Za-z0-9]{20,}"
+    r"|\bhf_[A-Za-z0-9]{20,}|\bBearer\s+[A-Za-z0-9._~+/=-]{12,}|-----BEGIN [A-Z ]*PRIVATE KEY-----"
+)
+
+
+def looks_like_credential(text: str) -> bool:
+    """True when ``text`` holds something shaped like a provider's API key, a bearer token or a private key."""
+    return _CREDENTIAL_SHAPE.search(text) is not None

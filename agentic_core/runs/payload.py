@@ -26,6 +26,7 @@ from agentic_core.errors import DataError
 from agentic_core.judges.base import JudgeIdentity, Verdict
 from agentic_core.judges.runner import JudgeRun
 from agentic_core.result import EvaluationResult
+from agentic_core.runs.run_tags import RunTags
 from agentic_core.version import __version__
 
 PAYLOAD_FORMAT = "agentic-workbench-run"
@@ -46,6 +47,9 @@ class RunMeta(BaseModel):
         n_conversations: Conversations evaluated.
         n_interactions: Interactions evaluated.
         app_version: The workbench version that made the run.
+        tags: Its tags (sorted; :mod:`~agentic_core.runs.run_tags` has the rules), empty when none.
+        note: Its note.
+        metadata: Its free metadata (string key -> string value: agent_version, model, prompt_hash, ...).
     """
 
     id: str
@@ -57,6 +61,15 @@ class RunMeta(BaseModel):
     n_conversations: int
     n_interactions: int
     app_version: str = __version__
+    # Added after version 1 of the document, with defaults: a run stored or exported before has none.
+    tags: list[str] = Field(default_factory=list)
+    note: str = ""
+    metadata: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def run_tags(self) -> RunTags:
+        """Its tags, note and metadata as one value."""
+        return RunTags(tags=tuple(self.tags), note=self.note, metadata=self.metadata)
 
 
 class RunPayload(BaseModel):
@@ -104,7 +117,12 @@ def fingerprint(dicts: list[dict[str, Any]]) -> str:
 
 
 def to_payload(
-    result: EvaluationResult, run_id: str, name: str, data_name: str, settings: dict[str, Any] | None = None
+    result: EvaluationResult,
+    run_id: str,
+    name: str,
+    data_name: str,
+    settings: dict[str, Any] | None = None,
+    tags: RunTags | None = None,
 ) -> RunPayload:
     """The run document of an evaluation result.
 
@@ -114,6 +132,7 @@ def to_payload(
         name: Its name.
         data_name: The name of the data it was made on.
         settings: The aggregation settings it was reported with (JSON form), if any.
+        tags: Its tags, note and metadata (validated by :meth:`RunTags.checked`), if any.
     """
     dicts = conversation_dicts(result.conversations)
     accounting = result.judge_run.model_dump(mode="json", exclude={"verdicts"})
@@ -127,6 +146,7 @@ def to_payload(
             judge=result.judge_identity,
             n_conversations=result.n_conversations,
             n_interactions=result.n_interactions,
+            **(tags or RunTags()).fields(),
         ),
         conversations=dicts,
         verdicts=list(result.judge_run.verdicts),

@@ -9,7 +9,9 @@ the human overrides, which change after the run is made. Never an API key: judge
 none, and :func:`~agentic_core.runs.payload.to_payload` takes nothing else from the judge.
 
 The file records its schema version (``PRAGMA user_version``); a file written by a newer version
-is refused with the reason, an older one is migrated in place (there is one version so far).
+is refused with the reason, an older one is migrated in place. Version 2: descriptions may hold tags, a
+note and metadata, which a version-1 workbench would drop on renaming a run. No upgrade so far adds what
+a reader needs, so a read-only file of an older version is read as it is.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import secrets
 import sqlite3
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -36,11 +38,14 @@ from agentic_core.data.overrides import Override
 from agentic_core.errors import AgenticError, DataError
 from agentic_core.result import EvaluationResult
 from agentic_core.runs.payload import RunMeta, RunPayload, from_payload, to_payload, upgrade
+from agentic_core.runs.run_tags import RunTags, TagPlaces
 
 ENV_VAR = "AGENTIC_RUNS_PATH"
 APP_NAME = "agentic-workbench"
 DEFAULT_FILENAME = "runs.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+_READABLE_FROM = 1
+"""The oldest schema this version reads without upgrading the file (a read-only one cannot be upgraded)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -202,14 +207,15 @@ class RunStore:
                 f"upgrade the workbench, or point {ENV_VAR} at another file",
             )
         if self.read_only:
-            if version < SCHEMA_VERSION:  # upgrading writes, which a read-only file refuses
+            if version < _READABLE_FROM:  # upgrading writes, which a read-only file refuses
                 raise RunStoreError(
                     str(self.path), f"needs upgrading to history schema {SCHEMA_VERSION}, and it is read-only",
                     version, f"make it writable once so it can be upgraded, or point {ENV_VAR} at another file",
                 )
             return
         conn.executescript(_SCHEMA)
-        # Later schema versions add their ALTER TABLE steps here, from `version` upwards.
+        # Later schema versions add their ALTER TABLE steps here, from `version` upwards. 1 -> 2 needs none:
+        # tags, note and metadata live in the description (`meta`), whose new fields have defaults.
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- writing ---------------------------------------------------------------------------------
@@ -220,6 +226,7 @@ class RunStore:
         data_name: str,
         name: str | None = None,
         settings: dict[str, Any] | None = None,
+        tags: RunTags | None = None,
     ) -> RunMeta:
         """Store an evaluation; returns its description (with the new id).
 
@@ -228,8 +235,9 @@ class RunStore:
             data_name: The name of its data.
             name: The run's name (default: the data and the judge).
             settings: The aggregation settings it was reported with (JSON form), if any.
+            tags: Its tags, note and metadata (:meth:`RunTags.checked`), if any.
         """
-        payload = new_payload(result, data_name, name=name, settings=settings)
+        payload = new_payload(result, data_name, name=name, settings=settings, tags=tags)
         self._insert(payload)
         return payload.meta
 
@@ -264,13 +272,28 @@ class RunStore:
         """
         if not name.strip():
             raise RunStoreError("name", "must not be blank", name, "give the run a name")
+        self._update_meta(run_id, lambda meta: meta.model_copy(update={"name": name.strip()}))
+
+    def set_tags(self, run_id: str, tags: RunTags | Callable[[RunTags], RunTags]) -> RunMeta:
+        """Replace a run's tags, note and metadata (:meth:`RunTags.checked`), or change them in one transaction.
+
+        ``tags`` may be a change of the current ones, such as :meth:`~agentic_core.runs.run_tags.TagEdit.apply`.
+        Returns the run's new description. Raises RunStoreError (unknown run, read-only history) or
+        SettingsError (the change breaks a rule).
+        """
+        change = tags if callable(tags) else lambda _current: tags
+        return self._update_meta(run_id, lambda meta: meta.model_copy(update=change(meta.run_tags).fields()))
+
+    def _update_meta(self, run_id: str, change: Callable[[RunMeta], RunMeta]) -> RunMeta:
+        """Read, change and write a run's description in one transaction (its name column kept in step)."""
         self._check_writable()
         with self._connect() as conn:
             (blob,) = self._row(conn, run_id, "meta")
-            meta = self._parse_meta(blob).model_copy(update={"name": name.strip()})
+            meta = change(self._parse_meta(blob))
             conn.execute(
                 "UPDATE runs SET name = ?, meta = ? WHERE id = ?", (meta.name, meta.model_dump_json(), run_id)
             )
+        return meta
 
     def delete(self, run_id: str) -> None:
         """Delete a run and its overrides.
@@ -418,11 +441,13 @@ class RunStore:
         if not isinstance(document, dict):
             raise DataError(place, "is not a run file", type(document).__name__, "export it again")
         payload = RunPayload.model_validate(upgrade(document, place))
+        tags = payload.meta.run_tags  # a run file is input: its tags meet today's rules, or are refused by place
+        tags = RunTags.checked(tags.tags, tags.note, tags.metadata, TagPlaces.under(place))
         known = {meta.id for meta in self.runs()}
         run_id = payload.meta.id
         if run_id in known or not _ID.match(run_id):
             run_id = new_run_id()
-        meta = payload.meta.model_copy(update={"id": run_id})
+        meta = payload.meta.model_copy(update={"id": run_id, **tags.fields()})
         self._insert(payload.model_copy(update={"meta": meta}))
         return meta
 
@@ -439,11 +464,12 @@ def new_payload(
     run_id: str | None = None,
     name: str | None = None,
     settings: dict[str, Any] | None = None,
+    tags: RunTags | None = None,
 ) -> RunPayload:
     """The run document of an evaluation: a new id unless given, named after its data and judge by default."""
     label = result.judge_identity.label()
     with gc_paused():  # see _pack
-        return to_payload(result, run_id or new_run_id(), name or f"{data_name} · {label}", data_name, settings)
+        return to_payload(result, run_id or new_run_id(), name or f"{data_name} · {label}", data_name, settings, tags)
 
 
 RUN_FILE_SUFFIX = ".agentic-run.json.gz"

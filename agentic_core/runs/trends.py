@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import replace
 
+from pydantic import Field
+
 from agentic_core.analysis.aggregate import aggregate
 from agentic_core.analysis.headline_numbers import HeadlineNumbers
 from agentic_core.evaluate import verdict_columns
@@ -35,6 +37,8 @@ class TrendPoint(HeadlineNumbers):
         created_at: When it was made (seconds since the epoch).
         judge: Its judge, in words.
         conversations: Conversations evaluated.
+        tags: The run's tags (what :class:`~agentic_core.runs.run_filter.RunGrouping` splits a trend by).
+        metadata: The run's metadata.
     """
 
 
@@ -43,6 +47,8 @@ class TrendPoint(HeadlineNumbers):
     created_at: float
     judge: str
     conversations: int
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, str] = Field(default_factory=dict)
 
 
 class ReopenedRuns:
@@ -146,8 +152,8 @@ def run_trend(
     for meta in metas:
         key = (meta.id, meta.created_at, tuple((o.row, o.correct) for o in overrides.get(meta.id, [])), signature)
         known = cache.points.get(key)
-        if known is not None:  # the name may have changed since
-            points.append(known.model_copy(update={"name": meta.name}))
+        if known is not None:  # the name, tags and metadata may have changed since
+            points.append(known.model_copy(update={"name": meta.name, "tags": meta.tags, "metadata": meta.metadata}))
             continue
         result = cache.get(store, meta)
         mine = {o.row: o for o in overrides.get(meta.id, []) if o.row < result.n_interactions}
@@ -163,6 +169,8 @@ def run_trend(
                 created_at=meta.created_at,
                 judge=meta.judge.label(),
                 conversations=meta.n_conversations,
+                tags=meta.tags,
+                metadata=meta.metadata,
             )
         )
         cache.keep_point(key, points[-1])

@@ -93,6 +93,20 @@ class RunConfig(BaseModel):
     topic_variant: TopicVariant = "workbench"
 
 
+class RunMetadata(BaseModel):
+    """The run's tags, note and metadata (``runs list --json``'s fields), echoed in the answer.
+
+    The rules are :mod:`agentic_core.runs.run_tags`' (bounds; no key naming a credential, no value holding one);
+    a value breaking one is a 422 located at ``metadata.tags[i]``, ``metadata.note`` or ``metadata.KEY``.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    tags: list[str] = Field(default_factory=list, description="short one-word tags (at most 20 of 40 characters)")
+    note: str = Field(default="", description="free text (at most 2,000 characters)")
+    # Any other key is a metadata key with a string value (agent_version, model, prompt_hash, git_commit, ...).
+
+
 class RunRequest(BaseModel):
     """``POST /run``: seed 001's request."""
 
@@ -101,6 +115,11 @@ class RunRequest(BaseModel):
     connector: Connector | None = Field(default=None, description="omit for the offline default judge")
     datasets: list[Conversation] = Field(description="seed-format conversations, one per dataset")
     config: RunConfig = Field(default_factory=RunConfig)
+    metadata: RunMetadata | None = Field(
+        default=None,
+        description="the run's tags, note and any other key as metadata (agent_version, model, ...): checked, then "
+        "echoed in the answer (this endpoint keeps no run history)",
+    )
 
 
 class ConversationMetrics(BaseModel):
@@ -175,6 +194,7 @@ class RunResponse(BaseModel):
     judge: dict[str, Any]
     issues: list[Problem]
     warnings: list[str]
+    metadata: RunMetadata | None = Field(default=None, description="the request's metadata, checked and normalised")
 
 
 class ErrorResponse(BaseModel):

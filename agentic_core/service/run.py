@@ -33,6 +33,7 @@ from agentic_core.io.load_report import LoadReport
 from agentic_core.io.parse import loads_json
 from agentic_core.io.unknown_keys import close_match
 from agentic_core.judges.verdict_counts import verdict_counts
+from agentic_core.runs.run_tags import RunTags
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, nothing_scored_fix, request_judge
 from agentic_core.service.deadline import judge_within, load_within
@@ -47,7 +48,7 @@ JSON_HEADERS = {"content-type": "application/json", "cache-control": "no-store"}
 """Headers of every answer: JSON, and never cached (answers may quote the caller's data)."""
 
 _MAX_PROBLEMS = 50
-_REQUEST_KEYS = ("connector", "datasets", "config")
+_REQUEST_KEYS = ("connector", "datasets", "config", "metadata")
 # The settings of RunConfig that make_settings validates (the rest are the endpoint's own).
 _SETTING_KEYS = (
     "tool_threshold",
@@ -406,6 +407,8 @@ class Service:
             notes.append(f"request keys {', '.join(extra)} ignored (a request has {', '.join(_REQUEST_KEYS)})")
         config = _run_config(doc)
         aggregate_settings(config, 0.7)  # every setting checked before any judging
+        # The run's tags (checked before judging too); echoed in the answer, as nothing here keeps runs.
+        tags = RunTags.from_request(doc["metadata"]) if doc.get("metadata") is not None else None
         metrics = _metrics(config)
         datasets = _datasets(doc, self.config)
         connector = _connector(doc)
@@ -434,6 +437,8 @@ class Service:
             )
         agg = aggregate(result, aggregate_settings(config, result.recommended_threshold))
         body = run_response(result, agg, chosen, config, [*notes, *chosen.warnings])
+        if tags is not None:
+            body["metadata"] = tags.request_form()
         return ServiceReply(200, body, secrets + chosen.secrets)
 
     @staticmethod

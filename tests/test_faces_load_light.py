@@ -1,8 +1,9 @@
 """The package faces load eagerly, but never the optional heavy packages behind them.
 
 Importing ``agentic_core`` (which imports every face the dashboard uses) must not import langchain,
-onnxruntime, Ray, the providers' SDKs, FastAPI, Streamlit or the OpenTelemetry protos (protobuf): those come when a judge, the server or the
-dashboard needs them. Checked in a fresh interpreter, since this test session has imported them all.
+onnxruntime, Ray, the providers' SDKs, FastAPI, Streamlit or the OpenTelemetry protos (protobuf): those come
+when a judge, the server, a protobuf trace export or the dashboard needs them. Checked in a fresh interpreter,
+since this test session has imported them all.
 """
 
 from __future__ import annotations

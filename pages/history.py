@@ -13,6 +13,7 @@ from ui.controls import settings_or_error
 from ui.format import md_text
 from ui.guide import how_to_read
 from ui.history_trend import trend_section
+from ui.live_follow import follow_history
 from ui.runs import open_stored_run, run_store, store_error
 from ui.state import ensure_run
 
@@ -51,6 +52,7 @@ if not runs:
         icon=":material/history:",
     )
 else:
+    follow_history(store, runs)  # a live run of today in the list: it follows the run's growth
     table = pd.DataFrame(
         {
             "name": [m.name for m in runs],
@@ -91,6 +93,8 @@ else:
         f"**{meta.name}** — {meta.data_name}, judged by {meta.judge.label()}, {meta.n_conversations:,} "
         f"conversations, made {age_text(meta.created_at)} with version {meta.app_version}. "
         f"Data fingerprint `{meta.data_fingerprint[:12]}`."
+        + (f" Live: traces of service {md_text(meta.live.service)} on {meta.live.day} (UTC), last added "
+           f"{age_text(meta.live.updated_at)}." if meta.live is not None else "")
     )
     cols = st.columns(4)
     if cols[0].button("Open", key="history_open", type="primary", icon=":material/open_in_new:"):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -157,6 +158,19 @@ def add_part(conn: sqlite3.Connection, run_id: str, result: EvaluationResult, li
     conn.execute("INSERT INTO run_parts (run_id, part, batch, payload) VALUES (?, ?, ?, ?)",
                  (run_id, number, batch, pack_document(part)))
     return meta
+
+
+def receiving(meta: RunMeta, now: float | None = None) -> bool:
+    """Whether a run is a live run still collecting: its UTC day is today's (the dashboard follows it then).
+
+    Args:
+        meta: The run's description.
+        now: The time (default: now).
+    """
+    if meta.live is None:
+        return False
+    today = datetime.fromtimestamp(time.time() if now is None else now, UTC).date().isoformat()
+    return meta.live.day == today
 
 
 def part_batches(conn: sqlite3.Connection, run_id: str) -> set[str]:

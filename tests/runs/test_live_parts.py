@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import stat
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from agentic_core import evaluate
 from agentic_core.io.loader import load_records
 from agentic_core.io.samples import SAMPLES
 from agentic_core.result import EvaluationResult
-from agentic_core.runs import RunStore
+from agentic_core.runs import RunMeta, RunStore, receiving
 from agentic_core.runs.parts import merge_accounting
 from agentic_core.runs.payload import LiveSource, conversation_dicts
 from agentic_core.runs.store import SCHEMA_VERSION
@@ -127,3 +128,14 @@ def test_accounting_merges_counts_and_keeps_each_warning_once() -> None:
     assert (merged["model_calls"], merged["elapsed_s"], merged["warnings"]) == (8, 2.0, ["a", "b"])
     assert (merged["cache_mode"], merged["cache_path"]) == ("off", None)
     assert merge_accounting({}, two) == two
+
+
+def test_only_a_live_run_of_today_is_receiving() -> None:
+    meta = RunMeta.model_validate({
+        "id": "r", "name": "n", "created_at": 0.0, "data_name": "d", "data_fingerprint": "f",
+        "judge": {"kind": "dataset"}, "n_conversations": 1, "n_interactions": 1,
+        "live": {"service": "s", "day": "2026-11-24", "updated_at": 0.0}})
+    noon = datetime(2026, 11, 24, 12, tzinfo=UTC).timestamp()
+    assert receiving(meta, noon) and receiving(meta, noon + 11 * 3600)
+    assert not receiving(meta, noon + 12 * 3600)  # midnight UTC: the next day's run takes over
+    assert not receiving(meta.model_copy(update={"live": None}), noon)

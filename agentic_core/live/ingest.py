@@ -73,7 +73,6 @@ class LiveIngest:
                                 f"make it writable, or point {ENV_VAR} at a writable file")
         self.references = read_references(config.references) if config.references else None
         self.judge = build_judge(config.judge)
-        self.runs = LiveRuns(store, self.judge.identity)
         self.cache, self.cache_mode = cache, cache_mode
         path = Path(config.spool_path) if config.spool_path else store.path.parent / SPOOL_FILENAME
         self.spool = LiveSpool(path)
@@ -84,9 +83,12 @@ class LiveIngest:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self.picked_up = 0
+        last = 0
         for span in self.spool.index():
             self.pending.see(span.seq, span.trace_id, span.conversation, span.root, span.received)
             self.picked_up += 1
+            last = span.seq
+        self.runs = LiveRuns(store, self.judge.identity, last)
         self.stored = 0
         self.left_out = 0
 

@@ -162,9 +162,9 @@ def judge_buckets(buckets: list[Bucket], spool: LiveSpool, runs: LiveRuns, judge
             log.warning("live batch of %s not evaluated: %s", service, exc)
             continue
         result.judge_run.warnings.extend(_notes(entry))
-        valid = {c.session_id for c in result.conversations}
+        key_of = {r["session_id"]: k for r, k in zip(records, keys, strict=True)}
         live = LiveSource(service=service, day=day, updated_at=now)
-        meta = runs.add(live, result, [k for r, k in zip(records, keys, strict=True) if r["session_id"] in valid])
+        meta = runs.add(live, result, [key_of[c.session_id] for c in result.conversations])
         outcome.stored += result.n_conversations
         outcome.runs.append(meta.id)
     for traces, upto in done:

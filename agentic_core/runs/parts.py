@@ -7,8 +7,11 @@ writes that batch only, never the whole run again: a day of traffic costs time i
 Reading the run (:func:`with_parts`) joins the parts in order into the one document every reader expects, so
 rows (verdicts, overrides) keep their numbers as the run grows.
 
-Each part records the keys of the conversations it holds (the live spool's), so a conversation judged again after
-a restart (its spans were still waiting on the disk when the server stopped) is recognised and not added twice.
+``live_conversations`` lists each live run's conversations by session id, with the key of the spool batch each
+came from: a conversation id the run already holds is told apart before it is added (one run never holds one id
+twice), and a conversation judged again after a restart (its spans were still on the disk when the server
+stopped) is recognised and not added twice. Both are looked up, never held in memory: a day of traffic costs the
+server no memory.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -30,12 +34,18 @@ PARTS_TABLE = """
 CREATE TABLE IF NOT EXISTS run_parts (
     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     part INTEGER NOT NULL,
-    batch TEXT NOT NULL,
     payload BLOB NOT NULL,
     PRIMARY KEY (run_id, part)
 );
+CREATE TABLE IF NOT EXISTS live_conversations (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    session_id TEXT NOT NULL,
+    source_key TEXT NOT NULL,
+    PRIMARY KEY (run_id, session_id)
+);
+CREATE INDEX IF NOT EXISTS live_conversations_key ON live_conversations (run_id, source_key);
 """
-"""The table of schema 2: a live run's parts (the schema-1 tables are unchanged)."""
+"""The tables of schema 2: a live run's parts and conversations (the schema-1 tables are unchanged)."""
 
 _SUMMED = ("cache_hits", "cache_misses", "model_calls", "duplicates", "retries", "reasks", "elapsed_s",
            "input_tokens", "output_tokens")  # fmt: skip
@@ -117,7 +127,7 @@ def live_base(result: EvaluationResult, live: LiveSource, run_id: str) -> RunPay
 
 
 def add_part(conn: sqlite3.Connection, run_id: str, result: EvaluationResult, live: LiveSource,
-             batch: str) -> RunMeta:
+             keys: Sequence[str]) -> RunMeta:
     """Add one judged batch to a live run; its description counts it.
 
     The data fingerprint of a live run chains its parts' fingerprints (the same batches in the same order give the
@@ -128,8 +138,7 @@ def add_part(conn: sqlite3.Connection, run_id: str, result: EvaluationResult, li
         run_id: The live run.
         result: The batch's evaluation.
         live: The run's source, with the time of this batch.
-        batch: The batch's keys (the live spool's, separated by spaces), for recognising its conversations again
-            (:func:`part_batches`).
+        keys: Per conversation of ``result``, the key of the spool batch it came from (:func:`held`).
 
     Returns:
         The run's description after the batch.
@@ -155,8 +164,10 @@ def add_part(conn: sqlite3.Connection, run_id: str, result: EvaluationResult, li
                  (meta.model_dump_json(), chained, run_id))
     (number,) = conn.execute("SELECT COALESCE(MAX(part), -1) + 1 FROM run_parts WHERE run_id = ?",
                              (run_id,)).fetchone()
-    conn.execute("INSERT INTO run_parts (run_id, part, batch, payload) VALUES (?, ?, ?, ?)",
-                 (run_id, number, batch, pack_document(part)))
+    conn.execute("INSERT INTO run_parts (run_id, part, payload) VALUES (?, ?, ?)",
+                 (run_id, number, pack_document(part)))
+    conn.executemany("INSERT INTO live_conversations (run_id, session_id, source_key) VALUES (?, ?, ?)",
+                     [(run_id, d["session_id"], key) for d, key in zip(dicts, keys, strict=True)])
     return meta
 
 
@@ -173,7 +184,16 @@ def receiving(meta: RunMeta, now: float | None = None) -> bool:
     return meta.live.day == today
 
 
-def part_batches(conn: sqlite3.Connection, run_id: str) -> set[str]:
-    """The keys of every batch a live run holds (each part's keys, one set)."""
-    rows = conn.execute("SELECT batch FROM run_parts WHERE run_id = ?", (run_id,))
-    return {key for (batch,) in rows for key in batch.split()}
+_LOOKUP = {"session_id": "SELECT session_id FROM live_conversations WHERE run_id = ? AND session_id IN ({})",
+           "source_key": "SELECT source_key FROM live_conversations WHERE run_id = ? AND source_key IN ({})"}
+
+
+def held(conn: sqlite3.Connection, run_id: str, column: str, values: Sequence[str]) -> set[str]:
+    """Those of ``values`` a live run already holds, as session ids (``column`` ``session_id``) or as the keys of
+    the spool batches its conversations came from (``source_key``)."""
+    found: set[str] = set()
+    for start in range(0, len(values), 500):  # SQLite's bound on the parameters of one statement, with room
+        chunk = list(values[start:start + 500])
+        found.update(v for (v,) in conn.execute(_LOOKUP[column].format(", ".join("?" * len(chunk))),
+                                                 (run_id, *chunk)))
+    return found

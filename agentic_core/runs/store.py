@@ -38,7 +38,7 @@ from agentic_core.errors import DataError
 from agentic_core.result import EvaluationResult
 from agentic_core.runs.packing import RunStoreError as RunStoreError
 from agentic_core.runs.packing import pack_document, unpack_document
-from agentic_core.runs.parts import PARTS_TABLE, add_part, live_base, part_batches, with_parts
+from agentic_core.runs.parts import PARTS_TABLE, add_part, held, live_base, with_parts
 from agentic_core.runs.payload import LiveSource, RunMeta, RunPayload, from_payload, to_payload, upgrade
 
 ENV_VAR = "AGENTIC_RUNS_PATH"
@@ -214,13 +214,14 @@ class RunStore:
         self._insert(payload)
         return payload.meta
 
-    def add_live(self, result: EvaluationResult, live: LiveSource, batch: str, run_id: str | None = None) -> RunMeta:
+    def add_live(self, result: EvaluationResult, live: LiveSource, keys: list[str], run_id: str | None = None,
+                 ) -> RunMeta:
         """Add a batch of conversations judged as their traces arrived to a live run (see :mod:`~.parts`).
 
         Args:
             result: The batch's evaluation.
             live: Where the conversations come from (service, day, time).
-            batch: The batch's keys (:func:`~agentic_core.runs.parts.add_part`).
+            keys: Per conversation, the key of the spool batch it came from (:func:`~agentic_core.runs.parts.add_part`).
             run_id: The live run to grow; ``None`` starts one (with this batch).
 
         Raises:
@@ -231,12 +232,12 @@ class RunStore:
             if run_id is None:
                 run_id = new_run_id()
                 self._insert(live_base(result, live, run_id), conn)
-            return add_part(conn, run_id, result, live, batch)
+            return add_part(conn, run_id, result, live, keys)
 
-    def live_batches(self, run_id: str) -> set[str]:
-        """The keys of the batches a live run holds (none for another run)."""
+    def live_held(self, run_id: str, column: str, values: list[str]) -> set[str]:
+        """Those of ``values`` a live run holds, as session ids or source keys (:func:`~.parts.held`)."""
         with self._connect() as conn:
-            return part_batches(conn, run_id) if self._parts else set()
+            return held(conn, run_id, column, values) if self._parts else set()
 
     def _insert(self, payload: RunPayload, into: sqlite3.Connection | None = None) -> None:
         self._check_writable()

@@ -28,8 +28,9 @@ def _halves() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
 
 def _live_run(history: Path, day: str, records: list[dict[str, object]], run_id: str | None = None) -> RunMeta:
     result = evaluate(load_records(records), "dataset", cache_mode="off")
+    keys = [f"s:{time.monotonic_ns()}-{n}" for n in range(result.n_conversations)]
     return RunStore(history).add_live(result, LiveSource(service="support-bot", day=day, updated_at=time.time()),
-                                      f"s:{time.monotonic_ns()}", run_id)
+                                      keys, run_id)
 
 
 def _live_captions(at: AppTest) -> list[str]:

@@ -50,7 +50,7 @@ def test_a_schema_1_history_is_upgraded_and_its_run_reopens_as_it_was(tmp_path: 
     assert reopened.interactions["score"].tolist() == fresh.interactions["score"].tolist()
     assert [(o.row, o.correct, o.note) for o in reopened.overrides.values()] == [(0, False, "checked by hand")]
     # The upgraded file takes live runs beside it.
-    store.add_live(fresh, LiveSource(service="bot", day="2026-01-02", updated_at=1.0), "s:1")
+    store.add_live(fresh, LiveSource(service="bot", day="2026-01-02", updated_at=1.0), _keys(fresh, 0))
     assert len(store.runs()) == 2
 
 
@@ -62,10 +62,15 @@ def test_a_read_only_schema_1_history_is_read_without_upgrading(tmp_path: Path) 
         store = RunStore(path, read_only=True)
         (meta,) = store.runs()
         assert store.open(meta.id).n_conversations == meta.n_conversations
-        assert store.live_batches(meta.id) == set()
+        assert store.live_held(meta.id, "session_id", ["x"]) == set()
         assert _version(path) == 1  # left as it was
     finally:
         path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+def _keys(result: EvaluationResult, first: int) -> list[str]:
+    """A spool key per conversation (``s:<seq>``)."""
+    return [f"s:{first + n}" for n in range(result.n_conversations)]
 
 
 def _half(result: EvaluationResult, second: bool) -> EvaluationResult:
@@ -80,13 +85,16 @@ def test_a_live_run_grows_by_parts_and_reads_as_one_run(tmp_path: Path) -> None:
     whole = _travel()
     first, second = _half(whole, False), _half(whole, True)
     live = LiveSource(service="support-bot", day="2026-11-24", updated_at=100.0)
-    meta = store.add_live(first, live, "s:1 s:2")
+    meta = store.add_live(first, live, _keys(first, 0))
     assert (meta.n_conversations, meta.name) == (first.n_conversations, "support-bot · live 2026-11-24")
     later = live.model_copy(update={"updated_at": 200.0})
-    meta = store.add_live(second, later, "s:9", meta.id)
+    meta = store.add_live(second, later, _keys(second, 100), meta.id)
     assert meta.n_conversations == whole.n_conversations and meta.n_interactions == whole.n_interactions
     assert store.meta(meta.id).live == later
-    assert store.live_batches(meta.id) == {"s:1", "s:2", "s:9"}
+    # Which conversation ids and spool keys the run holds: looked up, not read from the run.
+    ids = [c.session_id for c in whole.conversations]
+    assert store.live_held(meta.id, "session_id", [*ids[:3], "nobody"]) == set(ids[:3])
+    assert store.live_held(meta.id, "source_key", ["s:0", "s:100", "s:99999"]) == {"s:0", "s:100"}
     # One run, read as if judged at once: the same conversations, verdicts and accounting.
     reopened = store.open(meta.id)
     assert conversation_dicts(reopened.conversations) == conversation_dicts(whole.conversations)
@@ -99,6 +107,7 @@ def test_a_live_run_grows_by_parts_and_reads_as_one_run(tmp_path: Path) -> None:
     store.delete(meta.id)
     with sqlite3.connect(store.path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM run_parts").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM live_conversations").fetchone()[0] == 0
 
 
 def test_agentic_metrics_must_fit_a_live_run_s_conversations(tmp_path: Path) -> None:
@@ -108,8 +117,9 @@ def test_agentic_metrics_must_fit_a_live_run_s_conversations(tmp_path: Path) -> 
     store = RunStore(tmp_path / "runs.sqlite3")
     whole = _travel()
     first, second = _half(whole, False), _half(whole, True)
-    meta = store.add_live(first, LiveSource(service="b", day="2026-11-24", updated_at=1.0), "s:1")
-    meta = store.add_live(second, LiveSource(service="b", day="2026-11-24", updated_at=2.0), "s:2", meta.id)
+    meta = store.add_live(first, LiveSource(service="b", day="2026-11-24", updated_at=1.0), _keys(first, 0))
+    meta = store.add_live(second, LiveSource(service="b", day="2026-11-24", updated_at=2.0), _keys(second, 100),
+                          meta.id)
     with pytest.raises(RunStoreError, match="one entry per conversation"):
         store.set_agentic(meta.id, compute_agentic_metrics(first.conversations, metrics="tool_call_accuracy",
                                                            cache_mode="off"))

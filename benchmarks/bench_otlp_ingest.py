@@ -10,9 +10,9 @@ two conversations are alike (the judge cache helps no one).
 1. **Ingestion in-process** (one thread, so one core): ``read_export`` + ``LiveIngest.receive`` of ``--spans``
    spans (the request decoded, each span checked and keyed, committed to the spool, indexed), protobuf and JSON;
    the judging thread is not started. Spans per second of wall time and of CPU time.
-2. **Over HTTP**: ``agentic-eval serve`` in its own process (uvicorn, one event loop), a client process posting
-   protobuf requests back to back for ``--http-s`` seconds with a long ``--idle-s`` (nothing completes: the
-   ingestion path alone). Spans accepted per second, and per second of the server's CPU time.
+2. **Over HTTP**: ``agentic-eval serve`` in its own process (uvicorn, one event loop), ``--clients`` threads of
+   this process posting protobuf requests back to back for ``--http-s`` seconds with a long ``--idle-s`` (nothing
+   completes: the ingestion path alone). Spans accepted per second, and per second of the server's CPU time.
 3. **A long stream**: the same server with ``--idle-s 2``, fed for ``--minutes`` minutes as an exporter feeds it
    (429 honoured: the client waits ``Retry-After``); every conversation is then judged (``--judge``) and stored
    in the live run. The server's resident memory (``VmRSS``) is sampled every 10 s; reported: spans accepted and
@@ -169,21 +169,23 @@ class Feeder(threading.Thread):
                     self.stop.wait(float(answer.headers.get("retry-after", "1")))
 
 
-def over_http(seconds: float, judge: str) -> dict[str, float]:
+def over_http(seconds: float, judge: str, clients: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_server(Path(tmp), 3600, judge)
         try:
-            feeder = Feeder(url)
-            cpu0, wall = cpu_s(proc.pid), time.perf_counter()
-            feeder.start()
+            feeders = [Feeder(url) for _ in range(clients)]
+            cpu0, wall, mine = cpu_s(proc.pid), time.perf_counter(), time.process_time()
+            for feeder in feeders:
+                feeder.start()
             time.sleep(seconds)
-            feeder.stop.set()
-            feeder.join()
-            wall, cpu = time.perf_counter() - wall, cpu_s(proc.pid) - cpu0
+            for feeder in feeders:
+                feeder.stop.set()
+                feeder.join()
+            wall, cpu, mine = time.perf_counter() - wall, cpu_s(proc.pid) - cpu0, time.process_time() - mine
         finally:
             proc.terminate()
             proc.wait(30)
-    return {"spans": feeder.accepted, "wall": wall, "cpu": cpu}
+    return {"spans": sum(f.accepted for f in feeders), "wall": wall, "cpu": cpu, "client_cpu": mine}
 
 
 def stream(minutes: float, judge: str) -> dict[str, Any]:
@@ -194,7 +196,7 @@ def stream(minutes: float, judge: str) -> dict[str, Any]:
         samples: list[tuple[float, float]] = []
         try:
             feeder = Feeder(url)
-            start = time.perf_counter()
+            start, cpu0 = time.perf_counter(), cpu_s(proc.pid)
             feeder.start()
             while (elapsed := time.perf_counter() - start) < minutes * 60:
                 samples.append((elapsed, rss_mib(proc.pid)))
@@ -202,6 +204,8 @@ def stream(minutes: float, judge: str) -> dict[str, Any]:
             feeder.stop.set()
             feeder.join()
             sent_s = time.perf_counter() - start
+            time.sleep(5)  # the last batches: judged after --idle-s
+            cpu = cpu_s(proc.pid) - cpu0
             store = RunStore(Path(tmp) / "runs.sqlite3", read_only=True)
             stored = sum(m.n_conversations for m in store.runs())
             spool = sum(p.stat().st_size for p in Path(tmp).glob("spool.sqlite3*")) / 2**20
@@ -210,7 +214,7 @@ def stream(minutes: float, judge: str) -> dict[str, Any]:
             proc.wait(60)
     minute = next((r for t, r in samples if t >= 60), samples[-1][1])
     return {"accepted": feeder.accepted, "seconds": sent_s, "refused": feeder.refused, "stored": stored,
-            "stored_spans": stored * 6, "rss_1min": minute, "rss_end": samples[-1][1],
+            "stored_spans": stored * 6, "cpu": cpu, "rss_1min": minute, "rss_end": samples[-1][1],
             "rss_peak": max(r for _, r in samples), "rss_start": samples[0][1], "spool_mib": spool,
             "samples": samples}
 
@@ -221,6 +225,7 @@ def main() -> None:
     parser.add_argument("--http-s", type=float, default=20, help="seconds of posting over HTTP (default 20)")
     parser.add_argument("--minutes", type=float, default=2, help="minutes of the long stream (default 2)")
     parser.add_argument("--judge", default="lexical", help="judge of the long stream (default lexical)")
+    parser.add_argument("--clients", type=int, default=2, help="clients posting at once over HTTP (default 2)")
     parser.add_argument("--skip", nargs="*", default=[], choices=["in-process", "http", "stream"])
     args = parser.parse_args()
     if "in-process" not in args.skip:
@@ -231,17 +236,21 @@ def main() -> None:
             print(f"| {encoding} | {r['spans']:,} | {r['bytes'] / 1024:,.0f} KiB | {r['wall']:.2f} | "
                   f"{r['spans'] / r['wall']:,.0f} | {r['cpu']:.2f} | {r['spans'] / r['cpu']:,.0f} |")
     if "http" not in args.skip:
-        r = over_http(args.http_s, args.judge)
+        r = over_http(args.http_s, args.judge, args.clients)
         print("\n| over HTTP (protobuf, 512-span requests) | spans accepted | wall s | spans/s | server CPU s | "
-              "spans per server CPU s |\n|---|---:|---:|---:|---:|---:|")
-        print(f"| ingestion only (nothing completes) | {r['spans']:,} | {r['wall']:.1f} | "
-              f"{r['spans'] / r['wall']:,.0f} | {r['cpu']:.1f} | {r['spans'] / r['cpu']:,.0f} |")
+              "spans per server CPU s | clients' CPU s |\n|---|---:|---:|---:|---:|---:|---:|")
+        print(f"| ingestion only (nothing completes), {args.clients} client(s) | {r['spans']:,} | {r['wall']:.1f} | "
+              f"{r['spans'] / r['wall']:,.0f} | {r['cpu']:.1f} | {r['spans'] / r['cpu']:,.0f} | "
+              f"{r['client_cpu']:.1f} |")
     if "stream" not in args.skip:
         r = stream(args.minutes, args.judge)
         print(f"\n| long stream, {args.minutes:g} min, judge {args.judge} | value |\n|---|---:|")
         print(f"| spans accepted | {r['accepted']:,} ({r['accepted'] / r['seconds']:,.0f}/s) |")
         rate = r["stored_spans"] / r["seconds"]
         print(f"| conversations judged and stored | {r['stored']:,} ({rate:,.0f} spans/s) |")
+        per_cpu = r["stored_spans"] / r["cpu"]
+        print(f"| server CPU s (ingesting, judging, storing) | {r['cpu']:.0f} ({per_cpu:,.0f} spans judged and "
+              "stored per CPU s) |")
         print(f"| 429 answers (exporter waited Retry-After) | {r['refused']:,} |")
         print(f"| server RSS: first sample / 1 min / end / peak | {r['rss_start']:.0f} / {r['rss_1min']:.0f} / "
               f"{r['rss_end']:.0f} / {r['rss_peak']:.0f} MiB |")

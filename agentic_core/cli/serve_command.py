@@ -5,7 +5,8 @@ it is sent, so exposing it is a decision (``--host 0.0.0.0``), said on stderr wh
 the advice to require a token (``--token-env``) when none is set.
 
 ``POST /v1/traces`` takes OpenTelemetry exports (:mod:`agentic_core.live`) unless ``--no-otlp``; when the live
-path cannot start (a read-only run history), the server says why on stderr and serves ``/run`` without it.
+path cannot start (a read-only run history, a spool that cannot be written), the server says why on stderr and
+serves ``/run`` without it. A ``--references`` file that cannot be read stops the start (it was asked for).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 from typing import TextIO
 
 from agentic_core.common.keywords import keywords_from
-from agentic_core.errors import AgenticError, SettingsError
+from agentic_core.errors import SettingsError
 from agentic_core.judges.registry import DEFAULT_JUDGE
 from agentic_core.judges.runner import CACHE_MODES
 from agentic_core.live.config import (
@@ -26,6 +27,8 @@ from agentic_core.live.config import (
     LiveConfig,
     live_judges,
 )
+from agentic_core.live.spool import SpoolError
+from agentic_core.runs.store import RunStoreError
 from agentic_core.service.config import (
     DEFAULT_BODY_TIMEOUT_S,
     DEFAULT_MAX_BODY_MB,
@@ -236,7 +239,7 @@ def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     live = _live_config(args)
     try:
         app = create_app(config, live)
-    except AgenticError as exc:  # the live path cannot start: /run is served all the same
+    except (RunStoreError, SpoolError) as exc:  # the live path cannot start: /run is served all the same
         print(f"warning: POST /v1/traces is off: {exc}", file=stderr)
         app, live = create_app(config), None
     try:

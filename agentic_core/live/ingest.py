@@ -19,7 +19,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentic_core.errors import SettingsError
 from agentic_core.io.otel_references import read_references
 from agentic_core.io.otlp_export import ExportBatch
 from agentic_core.judges.cache import JudgeCache
@@ -30,7 +29,7 @@ from agentic_core.live.judging import BatchOutcome, judge_buckets
 from agentic_core.live.live_runs import LiveRuns
 from agentic_core.live.pending import Pending
 from agentic_core.live.spool import SPOOL_FILENAME, LiveSpool
-from agentic_core.runs.store import ENV_VAR, RunStore
+from agentic_core.runs.store import ENV_VAR, RunStore, RunStoreError
 
 log = logging.getLogger("agentic_core.live")
 
@@ -60,16 +59,16 @@ class LiveIngest:
         cache_mode: Its mode.
 
     Raises:
-        SettingsError: The run history is read-only, or the reference file cannot be read.
-        RunStoreError: The run history cannot be opened.
-        OSError: The spool's folder cannot be created.
+        RunStoreError: The run history cannot be opened, or it is read-only.
+        SpoolError: The spool cannot be opened.
+        DataError: The reference file cannot be read.
     """
 
     def __init__(self, config: LiveConfig, cache: JudgeCache | None = None, cache_mode: CacheMode = "use") -> None:
         self.config = config
         store = RunStore(Path(config.runs_path) if config.runs_path else None)
         if store.read_only:
-            raise SettingsError(str(store.path), "is read-only: live runs cannot be stored there", None,
+            raise RunStoreError(str(store.path), "is read-only: live runs cannot be stored there", None,
                                 f"make it writable, or point {ENV_VAR} at a writable file")
         self.references = read_references(config.references) if config.references else None
         self.judge = build_judge(config.judge)
@@ -121,7 +120,8 @@ class LiveIngest:
     def step(self, now: float | None = None) -> BatchOutcome | None:
         """Judge and store one batch of complete conversations, if any (the judging thread's work).
 
-        A failure is logged and the batch's spans stay in the spool: the next start picks them up.
+        A failure (the history locked for long, a full disk) is logged and the batch's spans stay in the spool: its
+        conversations wait ``idle_s`` more and are tried again (and a restart picks them up).
         """
         now = time.time() if now is None else now
         with self._lock:
@@ -132,9 +132,11 @@ class LiveIngest:
         try:
             outcome = judge_buckets(due, self.spool, self.runs, self.judge, self.cache, self.cache_mode,
                                     self.references, now)
-        except Exception:  # the thread must go on: the spans stay on the disk for the next start
-            log.exception("live batch of %d conversation(s) failed; their spans stay in %s for the next start",
-                          len(due), self.spool.path)
+        except Exception:  # the thread must go on: the spans stay on the disk, the conversations wait again
+            log.exception("live batch of %d conversation(s) failed; their spans stay in %s and are tried again in "
+                          "%g s", len(due), self.spool.path, self.config.idle_s)
+            with self._lock:
+                self.pending.restore(due, time.time())
             return None
         finally:
             with self._lock:

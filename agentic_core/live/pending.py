@@ -115,6 +115,17 @@ class Pending:
         self._buckets.discard(small)
         return big
 
+    def restore(self, buckets: list[Bucket], now: float) -> None:
+        """Put taken buckets back (their judging failed), as if their spans had just arrived: they complete after
+        ``idle_s`` more (spans that arrived for their traces meanwhile join them)."""
+        for bucket in buckets:
+            link = next(iter(sorted(bucket.conversations)), None)
+            anchor = min(bucket.traces)
+            for trace in sorted(bucket.traces):
+                self.see(bucket.first, trace, link, False, now)
+            for conversation in sorted(bucket.conversations):
+                self.see(bucket.first, anchor, conversation, False, now)
+
     def take_due(self, now: float, limit: int) -> list[Bucket]:
         """Remove and return up to ``limit`` complete buckets, the longest waiting first.
 

@@ -22,6 +22,8 @@ from typing import Any, cast
 
 import orjson
 
+from agentic_core.common.sqlite_errors import sqlite_failure
+from agentic_core.errors import AgenticError
 from agentic_core.io.otel_spans import Span, attributes, read_span
 from agentic_core.io.otlp_export import Encoding, ExportBatch, span_document
 
@@ -48,6 +50,10 @@ CREATE TABLE IF NOT EXISTS spans (
 );
 CREATE INDEX IF NOT EXISTS spans_trace ON spans (trace);
 """
+
+
+class SpoolError(AgenticError):
+    """The spool file cannot be opened or created (the live path cannot keep spans)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,24 +86,27 @@ class LiveSpool:
             (a new spool file never repeats the keys of an old one).
 
     Raises:
-        OSError: The folder cannot be created.
-        sqlite3.Error: The file cannot be opened as a spool.
+        SpoolError: The file (or its folder) cannot be created or opened as a spool.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()  # one connection, used by request threads and the judging thread in turn
-        self._conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
-        # WAL: readers never wait for the writer; NORMAL: a commit survives the process (a crash, a restart), the
-        # last ones may not survive a power cut, which would cost the fsync of every request.
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = NORMAL")
-        self._conn.executescript(_SCHEMA)
-        with self._conn:
-            if self._conn.execute("SELECT COUNT(*) FROM spool").fetchone()[0] == 0:
-                self._conn.execute("INSERT INTO spool (name) VALUES (?)", (secrets.token_hex(4),))
-        (self.name,) = self._conn.execute("SELECT name FROM spool").fetchone()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
+            # WAL: readers never wait for the writer; NORMAL: a commit survives the process (a crash, a restart),
+            # the last ones may not survive a power cut, which would cost the fsync of every request.
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.executescript(_SCHEMA)
+            with self._conn:
+                if self._conn.execute("SELECT COUNT(*) FROM spool").fetchone()[0] == 0:
+                    self._conn.execute("INSERT INTO spool (name) VALUES (?)", (secrets.token_hex(4),))
+            (self.name,) = self._conn.execute("SELECT name FROM spool").fetchone()
+        except (OSError, sqlite3.Error) as exc:
+            raise SpoolError(str(path), f"cannot be used as the live spool ({sqlite_failure(exc).replace('_', ' ')})",
+                             str(exc), "point --spool at a file in a folder you can write to") from None
         self._resources: dict[bytes, int] = {}
         self._resource_attrs: dict[int, dict[str, Any]] = {}
 

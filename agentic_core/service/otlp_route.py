@@ -18,6 +18,7 @@ Errors are answered with the endpoint's JSON error document (place, rule, value,
 from __future__ import annotations
 
 import logging
+import sqlite3
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -89,7 +90,13 @@ def _take(ingest: LiveIngest, body: bytes, coding: str, encoding: Encoding, conf
                            "server's limit)", f"{exc.count:,} spans", "export smaller batches (BatchSpanProcessor's "
                            "max_export_batch_size), or ask the operator to raise --max-spans-per-request",
                            status=413) from None
-    full = ingest.receive(batch)
+    try:
+        full = ingest.receive(batch)
+    except (OSError, sqlite3.Error) as exc:  # a full disk, a spool locked for long: the exporter retries a 503
+        log.error("the live spool cannot keep a request's spans: %s", exc)
+        raise RequestError("server", "cannot keep the spans now: its spool on the disk refused them", str(exc),
+                           "retry later (exporters retry a 503); the operator should check the spool's disk",
+                           status=503) from None
     return full if full is not None else batch
 
 
@@ -110,7 +117,8 @@ def add_otlp_route(app: FastAPI, ingest: LiveIngest, config: ServiceConfig,
         summary="OpenTelemetry traces (OTLP/HTTP, protobuf or JSON): judged as their conversations complete",
         responses={400: {"description": "not an export request"}, 413: {"description": "over a size limit"},
                    415: {"description": "another content type or encoding"},
-                   429: {"description": "conversations held at the limit (see Retry-After)"}},
+                   429: {"description": "conversations held at the limit (see Retry-After)"},
+                   503: {"description": "the spool cannot be written now (see Retry-After)"}},
     )
     async def traces(request: Request) -> Response:
         media = (request.headers.get("content-type") or "").partition(";")[0].strip().lower()
@@ -126,7 +134,10 @@ def add_otlp_route(app: FastAPI, ingest: LiveIngest, config: ServiceConfig,
             taken = await anyio.to_thread.run_sync(_take, ingest, body, coding, encoding, config, limiter=lane)
         except RequestError as refused:
             log.warning("POST %s -> %d: %s", OTLP_PATH, refused.status, refused)
-            return refuse(refused)
+            response = refuse(refused)
+            if refused.status == 503:
+                response.headers["retry-after"] = "5"
+            return response
         if isinstance(taken, Full):
             error = RequestError("server", f"holds {taken.held:,} conversations, its limit: they are judged as they "
                                  "complete", None, "retry after the Retry-After seconds (exporters do), or ask the "

@@ -92,3 +92,18 @@ def test_every_conversation_the_importer_makes_lies_in_one_bucket(spans: list[tu
         ids = {trace: {c for t, c in spans if t == trace and c} for trace in bucket.traces}
         if len(bucket.traces) > 1:
             assert all(ids[trace] for trace in bucket.traces)
+
+
+def test_buckets_whose_judging_failed_come_back_whole_and_wait_idle_s_again() -> None:
+    pending = Pending(idle_s=10)
+    pending.see(1, "t1", "c", False, 0.0)
+    pending.see(2, "t2", "c", True, 1.0)
+    pending.see(3, "lone", None, True, 1.0)
+    taken = pending.take_due(20.0, 10)
+    assert len(taken) == 2 and len(pending) == 0
+    pending.see(4, "t2", None, False, 21.0)  # a late span of t2 arrived meanwhile: it joins the restored bucket
+    pending.restore(taken, 22.0)
+    assert len(pending) == 2
+    assert pending.take_due(31.9, 10) == []
+    back = sorted(pending.take_due(32.0, 10), key=lambda b: b.first)
+    assert [(b.first, b.traces, b.conversations) for b in back] == [(1, {"t1", "t2"}, {"c"}), (3, {"lone"}, set())]

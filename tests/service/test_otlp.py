@@ -214,3 +214,21 @@ def test_spans_waiting_at_a_stop_are_judged_after_the_restart(tmp_path: Path) ->
         store = _wait_for(tmp_path / "runs.sqlite3", lambda s: _one_run(s, 2))
     payload: RunPayload = store.payload(store.runs()[0].id)
     assert sorted(c["session_id"] for c in payload.conversations) == ["conv-r1", "conv-r2"]
+
+
+def test_a_spool_that_refuses_the_spans_is_a_503_the_exporter_retries(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from agentic_core.live.spool import LiveSpool
+
+    def full(self: LiveSpool, batch: Any, received: float) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    body = encode_spans(run_agent("current", "conv-f")).SerializeToString()
+    with LiveServer(_config(tmp_path), _live(tmp_path)) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        monkeypatch.setattr(LiveSpool, "add", full)
+        refused = client.post("/v1/traces", content=body, headers=PROTOBUF)
+    assert refused.status_code == 503 and refused.headers["retry-after"] == "5"
+    assert "cannot keep the spans now" in refused.json()["error"] and "disk is full" in refused.json()["error"]

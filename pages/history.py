@@ -15,6 +15,7 @@ from ui.format import md_text
 from ui.guide import how_to_read
 from ui.history_tags import history_filter, tag_editor, tag_summary
 from ui.history_trend import trend_section
+from ui.live_follow import follow_history
 from ui.runs import open_stored_run, run_store, store_error
 from ui.state import ensure_run
 
@@ -57,6 +58,7 @@ elif not shown:
     st.info(f"None of the {len(runs):,} stored runs matches the filters above: clear them to see every run.",
             icon=":material/filter_alt_off:")  # fmt: skip
 else:
+    follow_history(store, runs)  # a live run of today in the list: it follows the run's growth
     table = pd.DataFrame(
         {
             "name": [m.name for m in shown],
@@ -99,6 +101,8 @@ else:
         f"**{meta.name}** — {meta.data_name}, judged by {meta.judge.label()}, {meta.n_conversations:,} "
         f"conversations, made {age_text(meta.created_at)} with version {meta.app_version}. "
         f"Data fingerprint `{meta.data_fingerprint[:12]}`."
+        + (f" Live: traces of service {md_text(meta.live.service)} on {meta.live.day} (UTC), last added "
+           f"{age_text(meta.live.updated_at)}." if meta.live is not None else "")
     )
     if meta.tags or meta.metadata or meta.note:
         st.caption(tag_summary(meta))

@@ -15,6 +15,7 @@ from ui.controls import results_page
 from ui.format import INTERPRETATION_BADGES, md_text, pct, settings_sentence
 from ui.guide import how_to_read
 from ui.k_cards import pass_k_cards
+from ui.live_follow import follow_active
 from ui.memo import session_memo
 from ui.telemetry_cost import show_cost
 from ui.theme import show_chart
@@ -40,6 +41,7 @@ if run.data_name in SAMPLE_TITLES:
         st.page_link("pages/data.py", label="Upload your data", icon=":material/upload_file:")
 how_to_read("overview")
 st.caption(f"{md_text(run.data_name)} — judged by {md_text(run.judge_label)}")
+follow_active(run)  # a live run of today: reopened here as its traces arrive
 
 row = kpi_row()
 card(row, "Conversations", f"{counts.conversations:,}", help="Conversations evaluated")

@@ -1,8 +1,9 @@
 """The package faces load eagerly, but never the optional heavy packages behind them.
 
 Importing ``agentic_core`` (which imports every face the dashboard uses) must not import langchain,
-onnxruntime, Ray, the providers' SDKs, FastAPI or Streamlit: those come when a judge, the server or the
-dashboard needs them. Checked in a fresh interpreter, since this test session has imported them all.
+onnxruntime, Ray, the providers' SDKs, FastAPI, Streamlit or the OpenTelemetry protos (protobuf): those come
+when a judge, the server, a protobuf trace export or the dashboard needs them. Checked in a fresh interpreter,
+since this test session has imported them all.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ FACES = (
     "agentic_core", "agentic_core.agentic_metrics", "agentic_core.analysis", "agentic_core.common",
     "agentic_core.data", "agentic_core.io", "agentic_core.judges", "agentic_core.report", "agentic_core.runs",
     "agentic_core.settings", "agentic_core.stats", "agentic_core.tools", "agentic_core.glossary",
+    "agentic_core.live",
 )  # fmt: skip
 HEAVY = (
     "langchain", "langchain_core", "onnxruntime", "ray", "openai", "anthropic", "fastapi", "streamlit", "tokenizers",
+    "opentelemetry", "google.protobuf",
 )  # fmt: skip
 
 

@@ -1,8 +1,12 @@
-"""``python -m agentic_core serve``: seed 001's HTTP endpoint (FastAPI + uvicorn).
+"""``python -m agentic_core serve``: seed 001's HTTP endpoint (FastAPI + uvicorn), and live traces in (OTLP).
 
 Loopback (127.0.0.1) by default: the endpoint evaluates whatever it is sent, with whatever key
 it is sent, so exposing it is a decision (``--host 0.0.0.0``), said on stderr when taken, with
 the advice to require a token (``--token-env``) when none is set.
+
+``POST /v1/traces`` takes OpenTelemetry exports (:mod:`agentic_core.live`) unless ``--no-otlp``; when the live
+path cannot start (a read-only run history, a spool that cannot be written), the server says why on stderr and
+serves ``/run`` without it. A ``--references`` file that cannot be read stops the start (it was asked for).
 """
 
 from __future__ import annotations
@@ -14,7 +18,17 @@ from typing import TextIO
 
 from agentic_core.common.keywords import keywords_from
 from agentic_core.errors import SettingsError
+from agentic_core.judges.registry import DEFAULT_JUDGE
 from agentic_core.judges.runner import CACHE_MODES
+from agentic_core.live.config import (
+    DEFAULT_IDLE_S,
+    DEFAULT_MAX_PENDING,
+    DEFAULT_MAX_SPANS_PER_REQUEST,
+    LiveConfig,
+    live_judges,
+)
+from agentic_core.live.spool import SpoolError
+from agentic_core.runs.store import RunStoreError
 from agentic_core.service.config import (
     DEFAULT_BODY_TIMEOUT_S,
     DEFAULT_MAX_BODY_MB,
@@ -101,6 +115,71 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument(
         "--log-level", choices=["debug", "info", "warning", "error"], default="info", help="server log level"
     )
+    _add_otlp_options(serve)
+
+
+def _add_otlp_options(serve: argparse.ArgumentParser) -> None:
+    """The live path's options (``POST /v1/traces``), in their own group of the help."""
+    otlp = serve.add_argument_group("live traces (OTLP/HTTP at POST /v1/traces; docs: Send traces live)")
+    otlp.add_argument("--no-otlp", action="store_true", help="do not take traces at POST /v1/traces")
+    otlp.add_argument(
+        "--idle-s",
+        type=float,
+        default=DEFAULT_IDLE_S,
+        help="seconds without a span after which a conversation is complete and judged (default: 30); a trace "
+        "naming no conversation id completes when its root span arrives",
+    )
+    otlp.add_argument(
+        "--references",
+        metavar="FILE",
+        help="golden set joined to each live conversation by session_id or task_id (the OpenTelemetry importer's "
+        "reference file)",
+    )
+    otlp.add_argument(
+        "--otlp-judge",
+        choices=live_judges(),
+        default=DEFAULT_JUDGE,
+        help=f"judge of live conversations (default: {DEFAULT_JUDGE}, the offline default)",
+    )
+    otlp.add_argument(
+        "--max-spans-per-request",
+        type=int,
+        default=DEFAULT_MAX_SPANS_PER_REQUEST,
+        help="most spans one export request may hold; more: 413 (default: 10000; the body limit is --max-body-mb)",
+    )
+    otlp.add_argument(
+        "--max-pending-conversations",
+        type=int,
+        default=DEFAULT_MAX_PENDING,
+        help="conversations held at once, waiting to complete or being judged; past it requests get 429 with "
+        "Retry-After (default: 10000; their spans wait on the disk)",
+    )
+    otlp.add_argument(
+        "--spool",
+        metavar="PATH",
+        help="file where spans wait until judged, kept across restarts (default: live-spool.sqlite3 beside the run "
+        "history)",
+    )
+
+
+def _live_config(args: argparse.Namespace) -> LiveConfig | None:
+    """The live path's settings from the options (``None`` with ``--no-otlp``).
+
+    Raises:
+        SettingsError: an invalid value, named as its option.
+    """
+    if args.no_otlp:
+        return None
+    options = {"idle_s": "--idle-s", "max_spans_per_request": "--max-spans-per-request",
+               "max_pending": "--max-pending-conversations"}
+    try:
+        return LiveConfig.build(
+            idle_s=args.idle_s, max_spans_per_request=args.max_spans_per_request,
+            max_pending=args.max_pending_conversations, judge=args.otlp_judge, references=args.references,
+            spool_path=args.spool,
+        )
+    except SettingsError as exc:
+        raise SettingsError(options.get(exc.place, exc.place), exc.rule, exc.value, exc.fix) from None
 
 
 def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -157,7 +236,12 @@ def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             f"{'' if token else ' (no token required)'}; {advice}",
             file=stderr,
         )
-    app = create_app(config)
+    live = _live_config(args)
+    try:
+        app = create_app(config, live)
+    except (RunStoreError, SpoolError) as exc:  # the live path cannot start: /run is served all the same
+        print(f"warning: POST /v1/traces is off: {exc}", file=stderr)
+        app, live = create_app(config), None
     try:
         print(f"default judge ready ({app.state.service.warm_up():.1f} s)", file=stderr)
     except RuntimeError as exc:  # serve anyway: each request then reports its own problem
@@ -167,6 +251,12 @@ def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     service_log = logging.getLogger("agentic_core.service")
     service_log.addHandler(handler)
     service_log.setLevel(args.log_level.upper())
-    print(f"serving on http://{args.host}:{args.port} (POST /run, GET /health, docs at /docs)", file=stderr)
+    traces = ", POST /v1/traces" if live is not None else ""
+    print(f"serving on http://{args.host}:{args.port} (POST /run{traces}, GET /health, docs at /docs)", file=stderr)
+    if live is not None:
+        ingest = app.state.live
+        picked = f"; {ingest.picked_up} span(s) received before the last stop are picked up" if ingest.picked_up else ""
+        print(f"live traces: a conversation is judged after {live.idle_s:g} s without a span (by {live.judge}) and "
+              f"stored in {ingest.runs.store.path}{picked}", file=stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0  # EXIT_OK (the parser module imports this one, so it is not imported from there)

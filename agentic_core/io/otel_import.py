@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agentic_core.common.wording import plural
@@ -27,7 +27,7 @@ from agentic_core.io.importers.common import RecordMap, file_stem
 from agentic_core.io.load_report import Issue
 from agentic_core.io.otel_convert import conversation
 from agentic_core.io.otel_messages import attribute_use
-from agentic_core.io.otel_references import active_references
+from agentic_core.io.otel_references import References, active_references
 from agentic_core.io.otel_spans import Span, UnreadableStart, spans_of
 from agentic_core.io.otel_spool import SpanSpool
 from agentic_core.io.parsed import UNPARSABLE, Parsed
@@ -250,21 +250,62 @@ class _Mapping:
         assert out.origins is not None
         self.first_lines.append(line_of(members[0].record))
         first_lines = self.first_lines
-        rec = RecordMap(self.file, index, lambda i: first_lines[i] if i < len(first_lines) else None)
-
-        def warn_span(span: Span, path: str, rule: str, value: Any, fix: str) -> None:
-            # Located at the span's own line (a conversation's spans may lie anywhere in the file).
-            found = rec.issue("warning", path, rule, value, fix)
-            rec.warnings[-1] = replace(found, line=line_of(span.record))
-
-        mapped = conversation(rec, self.keys[index], members, self.stem, warn_span, line_of)
-        if mapped is not None and not rec.errors:
-            out.records[index] = mapped
+        found = map_conversation(self.file, index, self.keys[index], members, self.stem, line_of,
+                                 lambda i: first_lines[i] if i < len(first_lines) else None, self.references)
+        rec = found.rec
+        if found.record is not None:
+            out.records[index] = found.record
             out.origins[index] = rec.origins
-            if self.references is not None:
-                self.joined.extend(self.references.join(mapped))
+            self.joined.extend(found.joined)
         else:
             out.records[index] = UNPARSABLE
             out.record_errors[index] = rec.errors[0]
             out.record_issues.extend(rec.errors[1:])
         out.record_issues.extend(rec.warnings)
+
+
+@dataclass
+class MappedConversation:
+    """One conversation's spans mapped: the seed record (``None`` when it has errors), its issues, the join's.
+
+    Attributes:
+        record: The seed conversation, with its reference joined (``None``: ``rec.errors`` says why).
+        rec: The mapping's issues (errors, warnings) and the origin of each mapped path.
+        joined: The reference file's issues met joining this conversation.
+    """
+
+    record: dict[str, Any] | None
+    rec: RecordMap
+    joined: list[Issue]
+
+
+def map_conversation(file: str, index: int, key: str, members: list[Span], stem: str,
+                     line_of: Callable[[int], int | None], record_line: Callable[[int], int | None],
+                     references: References | None) -> MappedConversation:
+    """Map one conversation's spans to a seed record and join its reference: the one mapping of a group of spans.
+
+    The file importer calls it for each group of a file; the live OTLP path
+    (:mod:`agentic_core.live`) for each conversation it completes, so both give the same records.
+
+    Args:
+        file: The name issues are located in (the file, or the live stream).
+        index: The record's index (its place among the mapped records).
+        key: The group's conversation id (or trace id).
+        members: The group's spans, in arrival (file) order.
+        stem: The name of the agent when the spans name neither agent, model nor service.
+        line_of: The line of a span's file record (``None`` when unknown).
+        record_line: The line of a mapped record (its first span's).
+        references: The golden set joined to the record, if any.
+    """
+    rec = RecordMap(file, index, record_line)
+
+    def warn_span(span: Span, path: str, rule: str, value: Any, fix: str) -> None:
+        # Located at the span's own line (a conversation's spans may lie anywhere in the file).
+        found = rec.issue("warning", path, rule, value, fix)
+        rec.warnings[-1] = replace(found, line=line_of(span.record))
+
+    mapped = conversation(rec, key, members, stem, warn_span, line_of)
+    if mapped is None or rec.errors:
+        return MappedConversation(None, rec, [])
+    joined = references.join(mapped) if references is not None else []
+    return MappedConversation(mapped, rec, joined)

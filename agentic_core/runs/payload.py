@@ -34,6 +34,22 @@ PAYLOAD_VERSION = 1
 """Version of the run document; raised when its shape changes (with a step in :func:`upgrade`)."""
 
 
+class LiveSource(BaseModel):
+    """Where a live run's conversations come from: traces sent to ``agentic-eval serve`` as they happen.
+
+    Attributes:
+        source: How they came (``otlp``: OTLP/HTTP at ``POST /v1/traces``).
+        service: The sending service's ``service.name`` (its OpenTelemetry resource).
+        day: The UTC day the run collects (``2026-11-24``): one live run per service, judge and day.
+        updated_at: When conversations were last added (seconds since the epoch).
+    """
+
+    source: str = "otlp"
+    service: str
+    day: str
+    updated_at: float
+
+
 class RunMeta(BaseModel):
     """What describes a run in lists: its id, name, data, judge and time.
 
@@ -50,6 +66,9 @@ class RunMeta(BaseModel):
         tags: Its tags (sorted; :mod:`~agentic_core.runs.run_tags` has the rules), empty when none.
         note: Its note.
         metadata: Its free metadata (string key -> string value: agent_version, model, prompt_hash, ...).
+        live: For a live run (conversations added as their traces arrive, see :mod:`agentic_core.live`): where
+            they come from and when it last grew; ``None`` for a run judged at once. An optional addition: runs
+            without it stay as they were.
     """
 
     id: str
@@ -70,6 +89,7 @@ class RunMeta(BaseModel):
     def run_tags(self) -> RunTags:
         """Its tags, note and metadata as one value."""
         return RunTags(tags=tuple(self.tags), note=self.note, metadata=self.metadata)
+    live: LiveSource | None = None
 
 
 class RunPayload(BaseModel):

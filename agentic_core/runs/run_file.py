@@ -1,8 +1,8 @@
-"""Reading run files with bounds: the size limits apply while reading and decompressing, not after.
+"""Run files: writing one, and reading with bounds (the size limits apply while reading and decompressing).
 
-A run file is gzip-compressed JSON (``runs export``, ``evaluate --out``). Read whole, ``/dev/zero``
-would exhaust memory, and a small file of zeros expands about a thousandfold: both are refused as soon
-as they pass the limit, with the cause named.
+A run file is gzip-compressed JSON (``runs export``, ``evaluate --out``; :func:`run_file_bytes` writes one).
+Read whole, ``/dev/zero`` would exhaust memory, and a small file of zeros expands about a thousandfold: both
+are refused as soon as they pass the limit, with the cause named.
 """
 
 from __future__ import annotations
@@ -10,8 +10,12 @@ from __future__ import annotations
 import zlib
 from pathlib import Path
 
+import orjson
+
+from agentic_core.common.gc_control import gc_paused
 from agentic_core.errors import DataError
 from agentic_core.io.bounded_read import env_megabytes
+from agentic_core.runs.payload import RunPayload
 
 ENV_MAX_RUN_MB = "AGENTIC_MAX_RUN_MB"
 DEFAULT_MAX_RUN_MB = 1024
@@ -84,3 +88,15 @@ def expand_run_file(data: bytes, place: str) -> bytes | bytearray:
     if not inflater.eof:
         raise DataError(place, "is truncated (the gzip stream ends early)", None, "export the run again", show=False)
     return raw
+
+
+RUN_FILE_SUFFIX = ".agentic-run.json.gz"
+"""How a run file is named (``runs export``, ``evaluate --out``); the History page imports it."""
+
+
+def run_file_bytes(payload: RunPayload) -> bytes:
+    """A run document as a run file's content (gzip-compressed JSON, reproducible bytes)."""
+    import gzip
+
+    with gc_paused():  # see packing.py
+        return gzip.compress(orjson.dumps(payload.model_dump(mode="json")), 6, mtime=0)

@@ -9,19 +9,20 @@ the human overrides, which change after the run is made. Never an API key: judge
 none, and :func:`~agentic_core.runs.payload.to_payload` takes nothing else from the judge.
 
 The file records its schema version (``PRAGMA user_version``); a file written by a newer version
-is refused with the reason, an older one is migrated in place. Version 2: descriptions may hold tags, a
-note and metadata, which a version-1 workbench would drop on renaming a run. No upgrade so far adds what
-a reader needs, so a read-only file of an older version is read as it is.
+is refused with the reason, an older one is migrated in place. Version 2 adds the parts of live runs
+(:mod:`agentic_core.runs.parts`), and descriptions may hold tags, a note and metadata, which a version-1 workbench
+would drop on renaming a run. A schema-1 file that cannot be written is read as it is: it has no parts, and no
+upgrade so far adds what a reader needs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
 import sqlite3
 import time
-import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -35,17 +36,19 @@ from agentic_core.agentic_metrics.results import AgenticMetrics
 from agentic_core.common.gc_control import gc_paused
 from agentic_core.common.sqlite_errors import SqliteFailure, sqlite_failure
 from agentic_core.data.overrides import Override
-from agentic_core.errors import AgenticError, DataError
+from agentic_core.errors import DataError
 from agentic_core.result import EvaluationResult
-from agentic_core.runs.payload import RunMeta, RunPayload, from_payload, to_payload, upgrade
+from agentic_core.runs.packing import RunStoreError as RunStoreError
+from agentic_core.runs.packing import pack_document, unpack_document
+from agentic_core.runs.parts import PARTS_TABLE, add_part, held, live_base, with_parts
+from agentic_core.runs.payload import LiveSource, RunMeta, RunPayload, from_payload, to_payload, upgrade
+from agentic_core.runs.run_file import run_file_bytes
 from agentic_core.runs.run_tags import RunTags, TagPlaces
 
 ENV_VAR = "AGENTIC_RUNS_PATH"
 APP_NAME = "agentic-workbench"
 DEFAULT_FILENAME = "runs.sqlite3"
 SCHEMA_VERSION = 2
-_READABLE_FROM = 1
-"""The oldest schema this version reads without upgrading the file (a read-only one cannot be upgraded)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -67,12 +70,8 @@ CREATE TABLE IF NOT EXISTS overrides (
     created_at REAL NOT NULL,
     PRIMARY KEY (run_id, row)
 );
-"""
+""" + PARTS_TABLE
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-
-
-class RunStoreError(AgenticError):
-    """The run history cannot be used (an unreadable or newer file, an unknown run)."""
 
 
 def default_runs_path() -> Path:
@@ -89,25 +88,9 @@ def new_run_id() -> str:
     return f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
 
 
-# A run document holds every conversation as dicts: building, packing and reading one creates
-# millions of small objects and no reference cycle, so the cyclic collector is paused meanwhile (it
-# rescanned them over and over: storing a 100k-interaction run took 16 s with it, 4.5 s without).
-
-
-def _pack(payload: RunPayload) -> bytes:
-    with gc_paused():
-        return zlib.compress(orjson.dumps(payload.model_dump(mode="json")), 6)
-
-
 def _unpack(blob: bytes, place: str) -> RunPayload:
-    with gc_paused(promote=True):  # the reopened run is kept: straight to the oldest generation
-        try:
-            document = orjson.loads(zlib.decompress(blob))
-        except (zlib.error, orjson.JSONDecodeError) as exc:
-            raise RunStoreError(
-                place, "is damaged and cannot be read", str(exc), "delete it and evaluate again"
-            ) from None
-        return RunPayload.model_validate(upgrade(document, place))
+    with gc_paused(promote=True):  # see packing.py
+        return RunPayload.model_validate(upgrade(unpack_document(blob, place), place))
 
 
 def _writable(path: Path) -> bool:
@@ -206,12 +189,9 @@ class RunStore:
                 version,
                 f"upgrade the workbench, or point {ENV_VAR} at another file",
             )
+        # Schema 1 has no parts: read as it is when it cannot be upgraded (upgrading writes).
+        self._parts = version >= 2 or not self.read_only
         if self.read_only:
-            if version < _READABLE_FROM:  # upgrading writes, which a read-only file refuses
-                raise RunStoreError(
-                    str(self.path), f"needs upgrading to history schema {SCHEMA_VERSION}, and it is read-only",
-                    version, f"make it writable once so it can be upgraded, or point {ENV_VAR} at another file",
-                )
             return
         conn.executescript(_SCHEMA)
         # Later schema versions add their ALTER TABLE steps here, from `version` upwards. 1 -> 2 needs none:
@@ -241,10 +221,35 @@ class RunStore:
         self._insert(payload)
         return payload.meta
 
-    def _insert(self, payload: RunPayload) -> None:
+    def add_live(self, result: EvaluationResult, live: LiveSource, keys: list[str], run_id: str | None = None,
+                 ) -> RunMeta:
+        """Add a batch of conversations judged as their traces arrived to a live run (see :mod:`~.parts`).
+
+        Args:
+            result: The batch's evaluation.
+            live: Where the conversations come from (service, day, time).
+            keys: Per conversation, the key of the spool batch it came from (:func:`~agentic_core.runs.parts.add_part`).
+            run_id: The live run to grow; ``None`` starts one (with this batch).
+
+        Raises:
+            RunStoreError: ``run_id`` is not in the history, or the history cannot be written.
+        """
+        self._check_writable()
+        with self._connect() as conn:
+            if run_id is None:
+                run_id = new_run_id()
+                self._insert(live_base(result, live, run_id), conn)
+            return add_part(conn, run_id, result, live, keys)
+
+    def live_held(self, run_id: str, column: str, values: list[str]) -> set[str]:
+        """Those of ``values`` a live run holds, as session ids or source keys (:func:`~.parts.held`)."""
+        with self._connect() as conn:
+            return held(conn, run_id, column, values) if self._parts else set()
+
+    def _insert(self, payload: RunPayload, into: sqlite3.Connection | None = None) -> None:
         self._check_writable()
         meta = payload.meta
-        with self._connect() as conn:
+        with self._connect() if into is None else contextlib.nullcontext(into) as conn:
             conn.execute(
                 "INSERT INTO runs (id, name, created_at, data_name, data_fingerprint, judge_label, meta, payload) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -256,7 +261,7 @@ class RunStore:
                     meta.data_fingerprint,
                     meta.judge.label(),
                     meta.model_dump_json(),
-                    _pack(payload.model_copy(update={"overrides": []})),
+                    pack_document(payload.model_copy(update={"overrides": []})),
                 ),
             )
             conn.executemany(
@@ -327,16 +332,17 @@ class RunStore:
         """
         self._check_writable()
         with self._connect() as conn:
-            (blob,) = self._row(conn, run_id, "payload")
+            meta, blob = self._row(conn, run_id, "meta, payload")
             payload = _unpack(blob, f"run {run_id}")
-            if agentic is not None and len(agentic.conversations) != len(payload.conversations):
+            count = self._parse_meta(meta).n_conversations  # a live run's parts included
+            if agentic is not None and len(agentic.conversations) != count:
                 raise RunStoreError(
                     "agentic metrics", f"must have one entry per conversation of run {run_id} "
-                    f"({len(payload.conversations)})", len(agentic.conversations), "compute them on this run",
+                    f"({count})", len(agentic.conversations), "compute them on this run",
                 )
             document = agentic.model_dump(mode="json") if agentic is not None else None
             conn.execute("UPDATE runs SET payload = ? WHERE id = ?",
-                         (_pack(payload.model_copy(update={"agentic": document})), run_id))
+                         (pack_document(payload.model_copy(update={"agentic": document})), run_id))
 
     def clear_override(self, run_id: str, row: int) -> None:
         """Remove a person's verdict (the judge's counts again)."""
@@ -387,7 +393,9 @@ class RunStore:
             rows = conn.execute(
                 "SELECT row, correct, note, created_at FROM overrides WHERE run_id = ? ORDER BY row", (run_id,)
             ).fetchall()
-        payload = _unpack(blob, f"run {run_id}")
+            payload = _unpack(blob, f"run {run_id}")
+            if self._parts:
+                payload = with_parts(conn, payload)
         overrides = [Override(row=r, correct=bool(c), note=n, created_at=t) for r, c, n, t in rows]
         # The name may have changed since the document was packed.
         return payload.model_copy(update={"meta": self._parse_meta(meta_json), "overrides": overrides})
@@ -447,7 +455,8 @@ class RunStore:
         run_id = payload.meta.id
         if run_id in known or not _ID.match(run_id):
             run_id = new_run_id()
-        meta = payload.meta.model_copy(update={"id": run_id, **tags.fields()})
+        # A copy: the live path grows the original.
+        meta = payload.meta.model_copy(update={"id": run_id, "live": None, **tags.fields()})
         self._insert(payload.model_copy(update={"meta": meta}))
         return meta
 
@@ -468,20 +477,8 @@ def new_payload(
 ) -> RunPayload:
     """The run document of an evaluation: a new id unless given, named after its data and judge by default."""
     label = result.judge_identity.label()
-    with gc_paused():  # see _pack
+    with gc_paused():  # see packing.py
         return to_payload(result, run_id or new_run_id(), name or f"{data_name} · {label}", data_name, settings, tags)
-
-
-RUN_FILE_SUFFIX = ".agentic-run.json.gz"
-"""How a run file is named (``runs export``, ``evaluate --out``); the History page imports it."""
-
-
-def run_file_bytes(payload: RunPayload) -> bytes:
-    """A run document as a run file's content (gzip-compressed JSON, reproducible bytes)."""
-    import gzip
-
-    with gc_paused():  # see _pack
-        return gzip.compress(orjson.dumps(payload.model_dump(mode="json")), 6, mtime=0)
 
 
 def age_text(created_at: float, now: float | None = None) -> str:

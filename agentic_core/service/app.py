@@ -21,10 +21,11 @@ holds a worker past it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -34,19 +35,21 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import ClientDisconnect
 
 from agentic_core.errors import AgenticError, RequestError
+from agentic_core.live.config import LiveConfig
+from agentic_core.live.ingest import LiveIngest
 from agentic_core.service.access_log import mask_access_log
+from agentic_core.service.body import HungUp, read_body
 from agentic_core.service.config import LIGHT_BODY_BYTES, LIGHT_WORKERS, ServiceConfig
 from agentic_core.service.guard import Guard
 from agentic_core.service.models import ErrorResponse, Health, RunRequest, RunResponse
+from agentic_core.service.otlp_route import add_otlp_route
 from agentic_core.service.run import (
     JSON_HEADERS,
     Service,
     ServiceReply,
     _parse_body,
-    body_too_large,
     error_body,
     problem_of,
 )
@@ -68,49 +71,6 @@ def _send(reply: ServiceReply) -> Response:
 
 def _refuse(error: RequestError) -> Response:
     return _send(ServiceReply(error.status, error_body(error.status, str(error), [problem_of(error)])))
-
-
-class _HungUp(Exception):
-    """The client closed the connection before its whole body arrived."""
-
-
-def _too_slow(seconds: float, size: int) -> RequestError:
-    return RequestError(
-        "request body",
-        f"must arrive within this server's body deadline of {seconds:g} s",
-        f"{size:,} bytes received by then",
-        "send the body at once (a slow link: fewer conversations per request), or ask the operator to raise "
-        "--body-timeout-s",
-        status=408,
-    )
-
-
-async def _read_body(request: Request, limit: int, seconds: float) -> bytes | RequestError:
-    """The body, or the 413 error as soon as it exceeds ``limit`` bytes, or the 408 once ``seconds`` pass.
-
-    Raises:
-        _HungUp: the client closed the connection mid-body.
-    """
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        return body_too_large(int(declared), limit)
-    chunks: list[bytes] = []
-    size = 0
-    # One deadline for the whole body, not per chunk: a byte every few seconds must not hold a
-    # connection (and a worker's memory) for minutes.
-    with anyio.move_on_after(seconds) as scope:
-        try:
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > limit:  # chunked uploads declare no length: count as they arrive
-                    return body_too_large(None, limit)
-                chunks.append(chunk)
-        except ClientDisconnect:
-            log.warning("POST /run: the client hung up after %d bytes of the body; nothing was evaluated", size)
-            raise _HungUp from None
-    if scope.cancelled_caught:
-        return _too_slow(seconds, size)
-    return b"".join(chunks)
 
 
 T = TypeVar("T")
@@ -239,20 +199,40 @@ _RUN_ERRORS: dict[int | str, str] = {
 """The statuses ``POST /run`` answers with an error document, and when (its OpenAPI ``responses``)."""
 
 
-def create_app(config: ServiceConfig | None = None) -> FastAPI:
+def create_app(config: ServiceConfig | None = None, live: LiveConfig | None = None) -> FastAPI:
     """The FastAPI application of the endpoint.
 
     Args:
         config: Limits, cache and key policy (default: :class:`ServiceConfig`'s defaults).
+        live: The live path's settings: with them, ``POST /v1/traces`` takes OTLP exports and a thread judges and
+            stores their conversations (:mod:`agentic_core.live`) while the app runs; ``None``: no live path.
 
     Returns:
         The app; serve it with uvicorn (``python -m agentic_core serve``).
+
+    Raises:
+        AgenticError: The live path cannot start (its run history, spool or reference file).
     """
     service = Service(config)
     settings = service.config
     mask_access_log(settings.token)  # a client's ?token=... in the URL never reaches the access log
-    app = FastAPI(title="Agent-evaluation workbench endpoint", version=__version__, description=_DESCRIPTION)
+    ingest = None if live is None else LiveIngest(live, service._judge_cache(), settings.cache_mode)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if ingest is not None:
+            ingest.start()
+        try:
+            yield
+        finally:
+            if ingest is not None:
+                ingest.stop()  # what waits stays in the spool for the next start
+
+    app = FastAPI(
+        title="Agent-evaluation workbench endpoint", version=__version__, description=_DESCRIPTION, lifespan=lifespan
+    )
     app.state.service = service
+    app.state.live = ingest
     lanes = _Lanes.of(settings)
     app.add_middleware(Guard, config=settings, refuse=_refuse)
     if settings.allowed_origins:
@@ -271,7 +251,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             f"{request.method} {request.url.path}",
             str(exc.detail).lower(),
             show=False,
-            fix="POST /run, GET /health, GET /docs",
+            fix="POST /run, GET /health, GET /docs" + (", POST /v1/traces" if ingest is not None else ""),
             status=exc.status_code,
         )
         return _refuse(error)
@@ -303,12 +283,14 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     async def run(request: Request) -> Response:
         deadline = time.monotonic() + settings.request_deadline_s  # counted from the request's arrival
         try:
-            body = await _read_body(request, settings.max_body_bytes, settings.body_timeout_s)
-        except _HungUp:
+            body = await read_body(request, settings.max_body_bytes, settings.body_timeout_s)
+        except HungUp:
             return Response(status_code=400)  # nobody is listening; sent only to end the exchange
         if isinstance(body, RequestError):
             return _refuse(body)
         return await _answer(service, lanes, body, deadline)
 
+    if ingest is not None:
+        add_otlp_route(app, ingest, settings, _refuse)
     app.openapi = lambda: _openapi_schema(app)  # type: ignore[method-assign]
     return app

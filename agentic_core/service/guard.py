@@ -13,7 +13,8 @@ needs no CORS preflight), and the server would judge it, with the operator's key
   ``Authorization: Bearer <token>`` (401 otherwise), compared in constant time; a non-ASCII
   token is accepted sent as UTF-8 (or Latin-1).
 * **Content type.** ``POST`` bodies must be ``application/json`` (415 otherwise): a page can send
-  that type cross-origin only after a preflight, which the origin rule answers.
+  that type cross-origin only after a preflight, which the origin rule answers. ``POST /v1/traces`` (OTLP) also
+  takes ``application/x-protobuf``, which needs a preflight alike.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ from agentic_core.service.config import ServiceConfig
 
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _OPEN_PATHS = ("/health",)
+OTLP_PATH = "/v1/traces"
+"""Where OTLP/HTTP exporters send traces (their default path)."""
+OTLP_TYPES = {"application/x-protobuf": "protobuf", "application/json": "json"}
+"""The bodies ``POST /v1/traces`` takes, and the encoding each names (as the OTLP/HTTP exporters send them)."""
 
 
 def _host_text(host: str) -> str:
@@ -101,7 +106,15 @@ def _token_error(given: bool) -> RequestError:
     )
 
 
-def _type_error(content_type: str | None) -> RequestError:
+def _type_error(content_type: str | None, path: Any) -> RequestError:
+    if path == OTLP_PATH:
+        return RequestError(
+            "Content-Type header",
+            "must be application/x-protobuf or application/json (OTLP/HTTP's two encodings)",
+            content_type if content_type is not None else "no Content-Type",
+            "export with an OTLP/HTTP exporter (OTLPSpanExporter of opentelemetry-exporter-otlp-proto-http)",
+            status=415,
+        )
     return RequestError(
         "Content-Type header",
         "must be application/json (the endpoint reads JSON only)",
@@ -134,8 +147,9 @@ def check_request(scope: Scope, config: ServiceConfig) -> RequestError | None:
     if scope.get("method") == "POST":
         content_type = _header(scope, b"content-type")
         media = (content_type or "").partition(";")[0].strip().lower()
-        if media != "application/json":
-            return _type_error(content_type)
+        path = scope.get("path")
+        if media != "application/json" and not (path == OTLP_PATH and media in OTLP_TYPES):
+            return _type_error(content_type, path)
     return None
 
 

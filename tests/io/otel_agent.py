@@ -28,11 +28,17 @@ def _text(role: str, text: str) -> dict[str, Any]:
     return {"role": role, "parts": [{"type": "text", "content": text}]}
 
 
-def run_agent(convention: str, conversation_id: str = "conv-1", *, tokens: bool = True) -> list[ReadableSpan]:
-    """Run the scripted loop once, traced in ``convention`` (``current`` or ``v1.36``); return its spans."""
+def run_agent(convention: str, conversation_id: str = "conv-1", *, tokens: bool = True,
+              provider: TracerProvider | None = None) -> list[ReadableSpan]:
+    """Run the scripted loop once, traced in ``convention`` (``current`` or ``v1.36``); return its spans.
+
+    With ``provider`` (the caller's, e.g. exporting over OTLP), the spans go there instead and none are returned.
+    """
     exporter = InMemorySpanExporter()
-    provider = TracerProvider(resource=Resource.create({"service.name": "support-bot"}))
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    own = provider is None
+    if provider is None:
+        provider = TracerProvider(resource=Resource.create({"service.name": "support-bot"}))
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
     tracer = provider.get_tracer("scripted-agent")
     history: list[dict[str, Any]] = []
     events: list[tuple[str, dict[str, Any]]] = [("gen_ai.system.message", {"content": SYSTEM})]
@@ -64,7 +70,8 @@ def run_agent(convention: str, conversation_id: str = "conv-1", *, tokens: bool 
             _chat(tracer, convention, history, events, _text("assistant", answer), tokens)
             history.append(_text("assistant", answer))
             events.append(("gen_ai.assistant.message", {"content": answer}))
-    provider.shutdown()
+    if own:
+        provider.shutdown()
     return list(exporter.get_finished_spans())
 
 

@@ -79,23 +79,19 @@ def test_overrides_and_names_are_read_afresh_from_a_warm_cache(store: RunStore) 
     assert run_trend(store, meta.data_fingerprint, settings, cache)[0].success_rate == pytest.approx(1.0)
 
 
-def test_twenty_runs_of_the_support_sample_reopen_fast(store: RunStore) -> None:
+def test_twenty_runs_of_the_support_sample_are_each_reopened_once(store: RunStore) -> None:
     result = evaluate(load_sample("support"), "dataset", cache_mode="off")
     metas = [store.save(result, "support") for _ in range(20)]
     settings = make_settings()
     cache = ReopenedRuns()
-    start = time.perf_counter()
     points = run_trend(store, metas[0].data_fingerprint, settings, cache)
-    cold = time.perf_counter() - start
-    start = time.perf_counter()
     again = run_trend(store, metas[0].data_fingerprint, settings, cache)
-    warm = time.perf_counter() - start
     assert len(points) == 20 and again == points
     head = aggregate(result, settings).headline
     assert {p.pass_at_k for p in points} == {head.pass_at_k}
+    # Each run is read from the history once, the second trend none: what keeps the trend fast (its time is
+    # measured by benchmarks/, never asserted here).
     assert cache.reads == 20
-    # Measured ~0.4 s cold (0.7 s reopening each run in full) and ~1 ms warm; generous bounds for CI.
-    assert cold < 5.0 and warm < 0.5, (cold, warm)
 
 
 def test_one_attempt_runs_have_no_pass_at_k_and_say_why(store: RunStore) -> None:

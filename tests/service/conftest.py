@@ -41,17 +41,18 @@ def service(service_config: ServiceConfig) -> Service:
 class LiveServer:
     """The FastAPI app served by uvicorn in a thread, on a free loopback port."""
 
-    def __init__(self, config: ServiceConfig) -> None:
+    def __init__(self, config: ServiceConfig, live: Any = None) -> None:
         import uvicorn
 
         from agentic_core.service.app import create_app
 
+        self.app = create_app(config, live)  # with live settings: POST /v1/traces too
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
         # log_config=None: uvicorn's loggers propagate to the root, where caplog sees every line.
-        self.server = uvicorn.Server(uvicorn.Config(create_app(config), log_config=None, log_level="debug"))
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_config=None, log_level="debug"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
     def __enter__(self) -> LiveServer:
@@ -62,6 +63,10 @@ class LiveServer:
                 raise RuntimeError("the test server did not start")
             time.sleep(0.02)
         return self
+
+    def app_state(self) -> Any:
+        """The app's state (``.service``, ``.live``)."""
+        return self.app.state
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True

@@ -131,8 +131,8 @@ class CallClock:
     ) -> None:
         self.configured_s = float(default_s if timeout_s is None else timeout_s)
         self.timeout_s = self.configured_s
-        self.explicit = timeout_s is not None
         self.adaptive = (timeout_s is None) if adaptive is None else adaptive
+        self.explicit = not self.adaptive  # the user's timeout: kept as given
         self.ceiling_s = max(float(ceiling_s), self.configured_s)
         self.concurrency = concurrency
         self.server_stops: bool | None = None

@@ -14,18 +14,21 @@ account for the judge's lifetime:
   A call already waiting gets the longer timeout too.
 * **The server is measured** by the first timeout. Until a server is known to stop, every abandoned
   call is *owed*: a call queued behind it (sent after it, while it is owed) gets one more timeout
-  per owed call to wait it out, and calls go one at a time. The first reply to such a call (not a
+  per owed call to wait it out, and calls go one at a time (if it times out even so, the calls it
+  waited out are written off: a dead server costs one extra timeout per call, not ever more). The
+  first reply to such a call (not a
   retry, whose own work may be slow) tells the kind: if it came later than the fastest reply by
   :data:`WAIT_SHARE` of the timeout, counted from the abandonment (or from its sending, if later),
   it waited for the abandoned call: the server does not stop. A reply to a call queued behind the
   owed ones also shows the server has finished them (one request at a time, in order).
 * **A timed-out call is retried** only where a retry can help: when the timeout adapts, with the
   timeout doubled; onto a server known to stop; or when the call was queued behind others (it was
-  sent while other calls were in flight or owed), since its own work may fit the timeout once the
-  server is free: the retry waits for the abandoned call (one more timeout) and then gets its own.
-  A call that was alone on a server that may still be busy with it is not retried under a timeout
-  the user gave: the retry would take as long again, behind the abandoned call; the item is left
-  unscored (``timed_out``), saying so. Every retry is counted.
+  sent while other calls were in flight, which nothing in its limit allowed for), since its own
+  work may fit the timeout once the server is free: the retry waits for the abandoned call (one
+  more timeout) and then gets its own. A call sent alone (given its timeout plus one for each owed
+  call) on a server that may still be busy with it is not retried under a timeout the user gave:
+  the retry would take as long again, behind the abandoned call; the item is left unscored
+  (``timed_out``), saying so. Every retry is counted.
 """
 
 from __future__ import annotations
@@ -105,7 +108,7 @@ class Ticket:
     started: float
     owed: int
     retry: bool = False
-    ahead: int = 0  # calls in flight or owed when it was sent (or abandoned ahead of it since): it may have queued
+    ahead: int = 0  # calls in flight when it was sent: it may have queued behind them
     owed_since: float = 0.0  # when the last call it is owed was abandoned
 
 
@@ -152,9 +155,13 @@ class CallClock:
     # -- what a call gets ------------------------------------------------------------------------
 
     def start(self, *, retry: bool = False) -> Ticket:
-        """A call is sent now (``retry``: it repeats one that failed): its ticket."""
+        """A call is sent now (``retry``: it repeats one that failed): its ticket.
+
+        The calls in flight count as ahead of it (it may queue behind them, and nothing extends its limit
+        for them); owed calls do not: its limit already has one timeout for each.
+        """
         owed_since = max((abandoned for _, abandoned in self._owed), default=0.0)
-        ticket = Ticket(time.perf_counter(), len(self._owed), retry, len(self._live) + len(self._owed), owed_since)
+        ticket = Ticket(time.perf_counter(), len(self._owed), retry, len(self._live), owed_since)
         self._live.add(ticket)
         return ticket
 
@@ -253,12 +260,14 @@ class CallClock:
         self._live.discard(ticket)
         if self.server_stops is not True:
             now = time.perf_counter()
+            # The calls it waited out (one timeout each) are written off: a server answering nothing must
+            # not make every next call wait longer (time linear in the calls, not quadratic).
+            self._owed = [(sent, gone) for sent, gone in self._owed if sent > ticket.started]
             self._owed.append((ticket.started, now))  # the server may still be working on it
             for behind in self._live:
                 if behind.started > ticket.started:
                     # Sent after it, so queued behind it on a server that takes one request at a time.
                     behind.owed += 1
-                    behind.ahead += 1
                     behind.owed_since = now
             self._wake()
         if self.adaptive:
@@ -286,8 +295,8 @@ class CallClock:
         else:
             self._notes.append(
                 f"the server kept working on a call abandoned at its timeout (the call queued behind it waited "
-                f"{waited:.1f} s longer than the fastest reply): calls go one at a time after a timeout and wait for "
-                "the abandoned one instead of being retried onto a busy server"
+                f"{waited:.1f} s longer than the fastest reply): after a timeout, calls go one at a time and wait for "
+                "the abandoned call; a timed-out call is retried only if it had queued behind others"
             )
 
     @property

@@ -79,7 +79,7 @@ def _timed_out_words(n: int, calls: CallReport | None) -> str:
     first = (
         f"the server answered the first call in {_seconds(calls.first_reply_s)}"
         if calls.first_reply_s is not None
-        else "the server answered no call"
+        else f"no call was answered within {after:g} s"
     )
     advice = [f"--timeout {calls.suggested_timeout_s:g}"] if calls.suggested_timeout_s else []
     if calls.concurrency > 1:

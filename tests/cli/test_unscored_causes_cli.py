@@ -54,7 +54,7 @@ def test_a_run_whose_calls_all_time_out_says_so_naming_the_timeout(tmp_path: Pat
         received = server.stats.received
     assert code == EXIT_NOTHING_SCORED and received == 1, err
     assert "nothing could be scored: the judge failed on all 1 interaction(s): 1 timed out after 0.3 s " \
-        "(the server answered no call; try --timeout 0.6 or --concurrency 1)" in err  # fmt: skip
+        "(no call was answered within 0.3 s; try --timeout 0.6 or --concurrency 1)" in err  # fmt: skip
     assert "not retried: it was alone on the server" in err
 
 
@@ -78,7 +78,7 @@ def test_some_timed_out_the_summary_and_json_count_them_by_cause(tmp_path: Path)
     assert "try --timeout" in line and "judge_error" in line
 
 
-def test_a_cascade_whose_llm_failed_on_everything_sent_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cascade_whose_llm_failed_on_everything_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     use_abstaining_default(monkeypatch)
     data = tmp_path / "cascade.json"
     data.write_text(json.dumps(cascade_dataset(n_sure=4, n_unsure=2)))

@@ -162,7 +162,8 @@ def test_an_adapting_timeout_is_doubled_and_the_retry_waits_for_the_abandoned_ca
     # The retry got the doubled timeout (0.1 s), plus one for the abandoned call it may queue behind.
     assert "no reply within 0.2 s (0.1 s for the call, after waiting for 1 call(s)" in (verdict.error or "")
     # Each timeout doubled it (the retry's too): the run says the latest.
-    assert judge.timeout_s == 0.2 and any(w.startswith("LLM timeout 0.2 s: a call timed out at 0.1 s") for w in judge.warnings)
+    assert judge.timeout_s == 0.2
+    assert any(w.startswith("LLM timeout 0.2 s: a call timed out at 0.1 s") for w in judge.warnings)
 
 
 def test_concurrency_bound_is_respected_and_reached() -> None:

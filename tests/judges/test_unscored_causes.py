@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentic_core.judges.base import JudgeIdentity, Verdict, uncertain_verdict
-from agentic_core.judges.causes import CAUSES, UnscoredCause, cause_from_text, cause_of
+from agentic_core.judges.causes import CAUSES, cause_from_text, cause_of
 from agentic_core.judges.llm_timing import CallReport, nice_seconds
 from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.providers import build_llm_judge

@@ -129,7 +129,8 @@ def test_run_summary_says_why_items_are_unscored() -> None:
     result = evaluate(load_sample("seeds"), judge, cache_mode="off")
     n = result.n_interactions
     summary = views.run_summary(result)
-    assert summary.unscored_summary.startswith(f"{n} unscored: {n} timed out after 0.05 s (the server answered no call")
+    said = f"{n} unscored: {n} timed out after 0.05 s (no call was answered within 0.05 s"
+    assert summary.unscored_summary.startswith(said)
     assert summary.unscored_causes.to_dict("records") == [{"cause": "timed out", "interactions": n}]
     assert summary.llm_failed == ""  # not a cascade: "nothing scored" is the run's own message
 

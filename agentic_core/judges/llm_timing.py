@@ -181,9 +181,8 @@ class CallClock:
                 remaining = ticket.started + self.limit_s(ticket) - time.perf_counter()
                 if remaining <= 0:
                     break
-                done, _ = await asyncio.wait(
-                    {task, self._change()}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
-                )
+                waiting: set[asyncio.Future[Any]] = {task, self._change()}
+                done, _ = await asyncio.wait(waiting, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
                 if task in done:
                     return task.result()
         finally:

@@ -14,6 +14,13 @@ It prints ``PORT <n>`` on stdout once it is accepting connections. Binds 127.0.0
 with, which reply-budget field it reads, whether it serves one request at a time, and the long
 reply a small model writes when no budget is sent. ``POST /api/chat`` is Ollama's own API (what
 langchain-ollama calls), with the same behaviour. ``GET /stats`` reports what was received.
+
+``--on-disconnect`` says what the server does with a request whose client hung up before its reply
+(a client that timed out and closed the connection): ``stop`` drops it at once, queued or running,
+as llama.cpp's own server, Ollama and vLLM do; ``keep-working`` works it to the end regardless, as
+llama-cpp-python's server does with a request that does not stream. The counters say what happened:
+``received``, ``finished`` (worked to the end, whether anyone still waited) and ``abandoned`` (the
+client hung up first).
 """
 
 from __future__ import annotations
@@ -112,11 +119,22 @@ RAMBLE = "Let me think about this step by step. The answer mentions several fact
 """What a small model writes when nothing stops it (no JSON: a reply cut at the context is unreadable)."""
 
 
+ON_DISCONNECT = ("keep-working", "stop")
+"""What a server does with a request whose client hung up (see the module docstring)."""
+
+
 @dataclass
 class Stats:
-    """What the stand-in received (``GET /stats``; ``app.state.stats`` in-process)."""
+    """What the stand-in received (``GET /stats``; ``app.state.stats`` in-process).
+
+    ``requests`` counts every request (refused ones too); ``received``, ``finished`` and
+    ``abandoned`` count the completions it worked on (see the module docstring).
+    """
 
     requests: int = 0
+    received: int = 0
+    finished: int = 0
+    abandoned: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
     formats: list[str] = field(default_factory=list)
@@ -130,7 +148,21 @@ def _refusal(dialect: Dialect, kind: str) -> JSONResponse:
     return JSONResponse(json.loads(json.dumps(body).replace("{type}", kind)), status_code=status)
 
 
-def create_app(latency_s: float = 0.2, dialect: str = "generic", ramble_s: float | None = None) -> Starlette:
+async def _hung_up(request: Request) -> None:
+    """Return once the client has closed the connection (the body has been read by then)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+def create_app(
+    latency_s: float = 0.2,
+    dialect: str = "generic",
+    ramble_s: float | None = None,
+    on_disconnect: str = "keep-working",
+    serial: bool | None = None,
+) -> Starlette:
     """The stand-in application.
 
     Args:
@@ -138,16 +170,56 @@ def create_app(latency_s: float = 0.2, dialect: str = "generic", ramble_s: float
         dialect: One of :data:`DIALECTS`.
         ramble_s: Seconds a completion takes when the request sends no reply budget the dialect
             reads (default: 50 times ``latency_s``); the reply is then prose cut at the context.
+        on_disconnect: One of :data:`ON_DISCONNECT`: what to do with a request whose client hung up.
+        serial: One request at a time (default: the dialect's own).
     """
     spec = DIALECTS[dialect]
+    if on_disconnect not in ON_DISCONNECT:
+        raise ValueError(f"on_disconnect must be one of {', '.join(ON_DISCONNECT)}, not {on_disconnect!r}")
     ramble = 50 * latency_s if ramble_s is None else ramble_s
     stats = Stats()
-    queue = asyncio.Lock() if spec.serial else None
+    queue = asyncio.Lock() if (spec.serial if serial is None else serial) else None
+
+    async def work(seconds: float) -> None:
+        """The completion's work: wait for the server (one at a time when serial), then take ``seconds``."""
+        stats.in_flight += 1
+        stats.max_in_flight = max(stats.max_in_flight, stats.in_flight)
+        try:
+            async with queue if queue is not None else contextlib.nullcontext():
+                await asyncio.sleep(seconds)
+            stats.finished += 1
+        finally:
+            stats.in_flight -= 1
+
+    async def attended(request: Request | None, seconds: float) -> bool:
+        """Do the work while watching the client; whether it was still there at the end.
+
+        A client that hangs up makes the request abandoned: with ``stop`` the work is dropped (queued
+        or running), with ``keep-working`` it goes on to the end, holding the server as before.
+        """
+        job = asyncio.ensure_future(work(seconds))
+        if request is None:
+            await job
+            return True
+        watch = asyncio.ensure_future(_hung_up(request))
+        try:
+            await asyncio.wait({job, watch}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watch.cancel()
+        if job.done():
+            return True
+        stats.abandoned += 1
+        if on_disconnect == "stop":
+            job.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await job  # keep-working: to the end, the reply sent to nobody
+        return False
 
     async def answer(
-        kind: str, budget: int | None, messages: Any, schema: bool = False
-    ) -> tuple[str, str, int, int] | JSONResponse:
-        """``(content, finish reason, prompt tokens, completion tokens)``, or the dialect's refusal."""
+        kind: str, budget: int | None, messages: Any, schema: bool = False, request: Request | None = None
+    ) -> tuple[str, str, int, int] | JSONResponse | None:
+        """``(content, finish reason, prompt tokens, completion tokens)``, the dialect's refusal, or ``None``
+        when the client hung up first."""
         stats.requests += 1
         stats.formats.append(kind)
         stats.budgets.append(budget)
@@ -155,14 +227,10 @@ def create_app(latency_s: float = 0.2, dialect: str = "generic", ramble_s: float
         if kind != "text" and kind not in spec.formats:
             stats.refused += 1
             return _refusal(spec, kind)
+        stats.received += 1
         rambling = spec.rambles and not budget
-        stats.in_flight += 1
-        stats.max_in_flight = max(stats.max_in_flight, stats.in_flight)
-        try:
-            async with queue if queue is not None else contextlib.nullcontext():
-                await asyncio.sleep(ramble if rambling else latency_s)
-        finally:
-            stats.in_flight -= 1
+        if not await attended(request, ramble if rambling else latency_s):
+            return None
         prompt = _FENCE_CODE.sub("", json.dumps(messages))
         # A deterministic score per prompt, so repeated runs see the same judgements.
         score = int(hashlib.sha256(prompt.encode()).hexdigest()[:4], 16) % 101 / 100
@@ -180,7 +248,9 @@ def create_app(latency_s: float = 0.2, dialect: str = "generic", ramble_s: float
         kind = str(response_format.get("type") or "text")
         budget = next((body[f] for f in spec.budget_fields if isinstance(body.get(f), int)), None)
         schema = isinstance(response_format.get("schema") or response_format.get("json_schema"), dict)
-        got = await answer(kind, budget, body.get("messages", []), schema)
+        got = await answer(kind, budget, body.get("messages", []), schema, request)
+        if got is None:
+            return Response(status_code=499)  # nobody reads it: the client is gone
         if isinstance(got, JSONResponse):
             return got
         content, finish, prompt_tokens, completion_tokens = got
@@ -209,7 +279,9 @@ def create_app(latency_s: float = 0.2, dialect: str = "generic", ramble_s: float
         kind = "json_schema" if isinstance(fmt, dict) else "json_object" if fmt == "json" else "text"
         budget = (body.get("options") or {}).get("num_predict")
         budget = budget if isinstance(budget, int) and budget > 0 else None
-        got = await answer(kind, budget, body.get("messages", []), isinstance(fmt, dict))
+        got = await answer(kind, budget, body.get("messages", []), isinstance(fmt, dict), request)
+        if got is None:
+            return Response(status_code=499)
         if isinstance(got, JSONResponse):
             return JSONResponse({"error": json.dumps(json.loads(got.body))}, status_code=got.status_code)
         content, finish, prompt_tokens, completion_tokens = got
@@ -224,7 +296,15 @@ def create_app(latency_s: float = 0.2, dialect: str = "generic", ramble_s: float
 
     async def count(request: Request) -> Response:
         return JSONResponse(
-            {"requests": stats.requests, "max_in_flight": stats.max_in_flight, "refused": stats.refused}
+            {
+                "requests": stats.requests,
+                "max_in_flight": stats.max_in_flight,
+                "refused": stats.refused,
+                "received": stats.received,
+                "finished": stats.finished,
+                "abandoned": stats.abandoned,
+                "in_flight": stats.in_flight,
+            }
         )
 
     app = Starlette(
@@ -244,13 +324,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per completion")
     parser.add_argument("--dialect", choices=list(DIALECTS), default="generic", help="server to mimic")
+    parser.add_argument(
+        "--on-disconnect", choices=ON_DISCONNECT, default="keep-working",
+        help="what to do with a request whose client hung up (default: keep-working, as llama-cpp-python)",
+    )  # fmt: skip
+    parser.add_argument("--serial", action="store_true", help="one request at a time, whatever the dialect")
     args = parser.parse_args(argv)
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", args.port))
     config = uvicorn.Config(
-        create_app(args.latency, args.dialect),
+        create_app(args.latency, args.dialect, on_disconnect=args.on_disconnect, serial=args.serial or None),
         log_level="warning",
         access_log=False,
         lifespan="off",

@@ -70,18 +70,21 @@ def llm_form() -> LLMSettings:
         st.caption(key_caption(spec.label, spec.key_env, spec.key_required, bool(api_key), env_set))
     else:
         st.caption(f"{spec.label} needs no API key.")
-    limits: dict[str, float] = {}
+    limits: dict[str, float | None] = {}
     for col, option in zip(st.columns(len(LLM_OPTIONS)), LLM_OPTIONS.values(), strict=True):
         whole = isinstance(option.default, int)
         limits[option.name] = col.number_input(
             option.label,
             min_value=int(option.minimum) if whole else float(option.minimum),
             max_value=int(option.maximum) if whole else float(option.maximum),
-            # A page's number field needs a number: 0 stands for "no limit" where the default is None.
-            value=0.0 if option.default is None else option.default,
+            # A page's number field needs a number: 0 stands for "no limit" where the default is None; an
+            # option that adapts (the timeout) starts empty, which is "not set".
+            value=None if option.adapts else 0.0 if option.default is None else option.default,
+            placeholder=f"{option.default:g}, adapting" if option.adapts and option.default is not None else None,
             step=LIMIT_STEPS[option.name],
             key=LIMIT_KEYS[option.name],
-            help=option.help + (" 0 = no limit." if option.default is None else ""),
+            help=option.help + (" 0 = no limit." if option.default is None else "")
+            + (" Leave it empty to let it adapt." if option.adapts else ""),
             **PERSIST,
         )
     return llm_settings(provider, model, base_url, api_key, limits)

@@ -83,6 +83,12 @@ def show_run(run: ActiveRun) -> None:
         for warning in summary.agentic_notes:
             st.caption(f"Note: {md_text(warning)}")
         st.page_link("pages/agentic_metrics.py", label="See them on Agentic metrics", icon=":material/psychology:")
+    if summary.llm_failed:
+        st.error(f"**Every LLM call failed:** {md_text(summary.llm_failed)}.")
+    if summary.unscored_summary:
+        with st.container(key="run_unscored_causes"):
+            st.warning(f"**Why unscored:** {md_text(summary.unscored_summary)}.")
+            st.dataframe(summary.unscored_causes, hide_index=True)
     if not summary.failures.empty:
         st.error(
             f"**{len(summary.failures):,} interaction(s) could not be judged.** They are unscored, not 0: by default "

@@ -12,6 +12,7 @@ from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_thresho
 from agentic_core.analysis.compare_runs import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.analysis.headline_numbers import HeadlineNumbers
 from agentic_core.analysis.k_evidence import KEvidence, k_evidence
+from agentic_core.analysis.nothing_scored import why_llm_scored_nothing
 from agentic_core.analysis.selective import AbstentionPoint, run_selective_accuracy
 from agentic_core.analysis.task_ranking import RANK_METRICS, RankMetric, TaskRanking, rank_tasks
 from agentic_core.analysis.telemetry_cost import TelemetryCost, telemetry_cost
@@ -25,5 +26,5 @@ __all__ = [
     "TaskRanking", "TelemetryCost", "ToolSummary", "agentic_table", "aggregate", "by_assistant", "calibrate_run",
     "compare_sides", "conversations_below", "has_human_verdicts", "k_evidence", "leaderboard_of", "posterior_view",
     "rank_tasks", "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",
-    "threshold_text",
+    "threshold_text", "why_llm_scored_nothing",
 ]  # fmt: skip

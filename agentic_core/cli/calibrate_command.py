@@ -18,6 +18,7 @@ from typing import Any, TextIO
 import pandas as pd
 
 from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, threshold_text
+from agentic_core.analysis.calibration_coverage import CalibrationCoverage, calibration_coverage
 from agentic_core.cli.parser import EXIT_OK
 from agentic_core.result import EvaluationResult
 
@@ -43,10 +44,16 @@ def _judged(args: argparse.Namespace, stderr: TextIO) -> EvaluationResult:
     return result
 
 
-def calibration_document(result: EvaluationResult, cal: Calibration, cases: pd.DataFrame) -> dict[str, Any]:
-    """The ``--json`` document: the calibration, the judge, and the cases where judge and people disagree."""
+def calibration_document(
+    result: EvaluationResult, cal: Calibration, cases: pd.DataFrame, coverage: CalibrationCoverage | None = None
+) -> dict[str, Any]:
+    """The ``--json`` document: the calibration, the judge, what it used and left out (``labelled``, ``scored``,
+    ``unscored``, ``unscored_causes``, ``unscored_summary``, ``cascade``, ``llm_agreement``), and the cases where
+    judge and people disagree."""
     point = cal.at_threshold
     disagree = cases[cases["cell"].isin(["fp", "fn"])]
+    if coverage is None:
+        coverage = calibration_coverage(result, cal.threshold)
     return {
         "judge": result.judge_identity.model_dump(mode="json"),
         "judge_label": result.judge_identity.label(),
@@ -54,6 +61,7 @@ def calibration_document(result: EvaluationResult, cal: Calibration, cases: pd.D
         "kappa": point.kappa,
         "confusion": point.confusion.model_dump(),
         **cal.model_dump(mode="json"),
+        **coverage.model_dump(mode="json"),
         "disagreements": [
             {
                 "row": int(r.row),
@@ -74,7 +82,9 @@ def print_calibration(doc: dict[str, Any], out: TextIO) -> None:
     """The calibration as text: headline figures, the confusion matrix, the sweep and the bins."""
     c = doc["confusion"]
     print(f"judge: {doc['judge_label']}", file=out)
-    print(f"labelled: {doc['n_labelled']} interactions ({doc['n_human_correct']} marked correct by people)", file=out)
+    for line in CalibrationCoverage.model_validate(doc).lines():
+        print(line, file=out)
+    print(f"of the {doc['n_labelled']} used, {doc['n_human_correct']} marked correct by people", file=out)
     print(
         f"at threshold {threshold_text(doc['threshold'])}: accuracy {doc['accuracy']:.3f}, "
         f"Cohen's kappa {doc['kappa']:.3f}",

@@ -33,7 +33,7 @@ def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
     cal.add_argument("--api-key-env", help="name of the environment variable holding the API key")
     for option in LLM_OPTIONS.values():
         cal.add_argument(
-            option.flag, dest=option.name, type=llm_option_type(option), default=option.default,
+            option.flag, dest=option.name, type=llm_option_type(option), default=option.unset,
             help=llm_option_help(option),
         )  # fmt: skip
     cal.add_argument("--structured-output", choices=STRUCTURED_MODES, default="auto", help=STRUCTURED_HELP)

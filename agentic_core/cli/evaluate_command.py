@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agentic_core.agentic_metrics.compute import parse_metrics
-from agentic_core.analysis.nothing_scored import why_nothing_scored
+from agentic_core.analysis.nothing_scored import why_llm_scored_nothing, why_nothing_scored
 from agentic_core.cli.engine_options import engine_keywords
 from agentic_core.cli.format_options import FormatDefaultsDocument, apply_format_defaults, chosen
 from agentic_core.cli.gate_options import fail_under_exit
@@ -124,6 +124,12 @@ class EvaluateDocument(SummaryDocument, total=False):
     """Who decided, for the cascade judge (null for the others)."""
     uncertain: int
     """Interactions the judge abstained on (unscored, never 0 or 1; also in ``judge_counts``)."""
+    unscored_causes: dict[str, int]
+    """Unscored interactions by cause (every cause of :class:`~agentic_core.judges.causes.UnscoredCause`)."""
+    unscored_summary: str
+    """The same in words, with what to do (``""`` when every interaction was scored)."""
+    llm_calls: dict[str, Any] | None
+    """What an LLM judge's calls showed (timeout, first reply, the server; null for other judges)."""
     run_id: str | None
     """The run's id in the history (null when it was not stored)."""
     run_not_stored: str
@@ -294,7 +300,13 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     # An added field: who decided (null for judges other than the cascade).
     doc["cascade"] = None if cascade is None else cascade.as_json()
     # An added field: interactions the judge abstained on (unscored, never 0 or 1; also in judge_counts).
-    doc["uncertain"] = verdict_counts(result).uncertain
+    counts = verdict_counts(result)
+    doc["uncertain"] = counts.uncertain
+    # Added fields (issue 40): the unscored interactions by cause, in words, and the LLM calls' account.
+    calls = result.judge_run.llm_calls
+    doc["unscored_causes"] = counts.causes
+    doc["unscored_summary"] = counts.unscored_words(calls)
+    doc["llm_calls"] = None if calls is None else calls.model_dump(mode="json")
     not_stored: AgenticError | None = None
     if not args.no_save:  # the run history (python -m agentic_core runs ...); its id is an added field
         from agentic_core.cli.runs_command import store_evaluation
@@ -358,11 +370,15 @@ def _outcome(
         print(f"error: nothing could be scored: the judge {why_nothing_scored(result)}. {fix}", file=stderr)
         return EXIT_NOTHING_SCORED
     elif failed:
+        causes = counts.cause_parts(result.judge_run.llm_calls, uncertain=False)
         print(
-            f"{failed} interaction(s) unscored by the judge ({counted}); "
-            "see judge_reasoning in the JSON or the interactions CSV.",
+            f"{failed} interaction(s) unscored by the judge ({counted})"
+            + (f": {'; '.join(causes)}" if causes else "")
+            + "; see judge_reasoning in the JSON or judge_error in the interactions CSV.",
             file=stderr,
         )
+    if (llm_failed := why_llm_scored_nothing(result)) is not None:
+        print(f"warning: {llm_failed}", file=stderr)
     if counts.uncertain:
         print(
             f"{counts.uncertain} interaction(s) uncertain: the judge abstained, so they are unscored ({counted}), "

@@ -40,5 +40,7 @@ def llm_option_type(option: LLMOption) -> Callable[[str], Any]:
 def llm_option_help(option: LLMOption) -> str:
     """``option``'s help with its default, and its range where it is bounded."""
     default = "no limit" if option.default is None else f"{option.default:g}"
+    if option.adapts:
+        default += ", adapting to the server unless given"
     bounds = f"; {option.minimum:g} to {option.maximum:g}" if option.name in BOUNDED_LLM_OPTIONS else ""
     return f"{option.help} (default: {default}{bounds})"

@@ -123,7 +123,7 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
     j.add_argument("--api-key-env", help="name of the environment variable holding the API key")
     for option in LLM_OPTIONS.values():
         j.add_argument(
-            option.flag, dest=option.name, type=llm_option_type(option), default=option.default,
+            option.flag, dest=option.name, type=llm_option_type(option), default=option.unset,
             help=llm_option_help(option),
         )  # fmt: skip
     j.add_argument("--structured-output", choices=STRUCTURED_MODES, default="auto", help=STRUCTURED_HELP)

@@ -3,7 +3,7 @@
 A hundred thousand verdicts as JSON cost seconds to write and parse; as a few typed columns they
 cost milliseconds. Every field of :class:`~agentic_core.judges.base.Verdict` is kept exactly:
 ``score`` (NaN: none), ``reasoning``, ``status``, ``error`` (``None`` kept apart by a flag),
-``latency_s``, the token counts (-1: none) and ``probability`` (NaN: none).
+``latency_s``, the token counts (-1: none), ``probability`` (NaN: none) and ``cause`` (``""``: none).
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from typing import cast
 import numpy as np
 
 from agentic_core.judges.base import Status, Verdict
+from agentic_core.judges.causes import UnscoredCause
 
 __all__ = ["VERDICT_COLUMNS", "verdicts_from_columns", "verdicts_to_columns"]
 
 VERDICT_COLUMNS = (
-    "score", "reasoning", "status", "error", "has_error", "latency_s", "input_tokens", "output_tokens", "probability"
+    "score", "reasoning", "status", "error", "has_error", "latency_s", "input_tokens", "output_tokens", "probability",
+    "cause",
 )
 """The columns :func:`verdicts_to_columns` makes."""
 
@@ -42,6 +44,7 @@ def verdicts_to_columns(verdicts: Sequence[Verdict]) -> dict[str, np.ndarray]:
         "probability": np.array(
             [math.nan if v.probability is None else v.probability for v in verdicts], dtype=np.float64
         ),
+        "cause": np.array(["" if v.cause is None else str(v.cause) for v in verdicts], dtype=object),
     }
 
 
@@ -57,6 +60,7 @@ def verdicts_from_columns(batch: dict[str, np.ndarray]) -> list[Verdict]:
         batch["input_tokens"].tolist(),
         batch["output_tokens"].tolist(),
         batch["probability"].tolist(),
+        batch["cause"].tolist(),
         strict=True,
     )
     return [
@@ -69,6 +73,7 @@ def verdicts_from_columns(batch: dict[str, np.ndarray]) -> list[Verdict]:
             input_tokens=None if tin < 0 else tin,
             output_tokens=None if tout < 0 else tout,
             probability=None if p != p else p,
+            cause=UnscoredCause(cause) if cause else None,
         )
-        for score, reasoning, status, error, has_error, latency, tin, tout, p in columns
+        for score, reasoning, status, error, has_error, latency, tin, tout, p, cause in columns
     ]

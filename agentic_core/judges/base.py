@@ -19,6 +19,8 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
+from agentic_core.judges.causes import UnscoredCause
+
 Status = Literal["ok", "failed", "cached", "uncertain"]
 ProgressFn = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while judging."""
@@ -83,6 +85,9 @@ class Verdict(BaseModel):
         output_tokens: Completion tokens reported by the provider, if any.
         probability: The judge's calibrated P(correct) when it has one (the ``learned`` judge, for
             its verdicts and its abstentions alike); ``None`` for other judges.
+        cause: Why a ``failed`` verdict is unscored, when the judge classified it (the LLM judge does);
+            ``None`` otherwise. Read it with :func:`~agentic_core.judges.causes.cause_of`, which also
+            classifies verdicts recorded without one.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -95,6 +100,7 @@ class Verdict(BaseModel):
     input_tokens: int | None = None
     output_tokens: int | None = None
     probability: float | None = Field(default=None, ge=0.0, le=1.0)
+    cause: UnscoredCause | None = None
 
 
 def uncertain_verdict(probability: float, reasoning: str, why: str, latency_s: float = 0.0) -> Verdict:

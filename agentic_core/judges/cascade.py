@@ -32,6 +32,7 @@ from pydantic import BaseModel
 
 from agentic_core.common.passing import reaches
 from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict, gather_stream
+from agentic_core.judges.llm_timing import CallReport, report_of
 from agentic_core.judges.runner import stream_verdicts
 
 CASCADE_VERSION = "cascade-v1"
@@ -212,6 +213,10 @@ class CascadeJudge:
     def stats(self) -> Any:
         """The LLM judge's counters (retries, re-asks), which the runner reports per run."""
         return getattr(self.llm, "stats", None)
+
+    def call_report(self) -> CallReport | None:
+        """What the LLM judge's calls showed (its timeout, the first reply, the server)."""
+        return report_of(self.llm)
 
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
         """Judge every item (see the class); ``progress`` counts verdicts of both stages as they are known."""

@@ -1,9 +1,13 @@
 """The LLM judge: any LangChain chat model, called concurrently, scoring with the rubric prompt.
 
 Every per-item problem (timeout, rate limit that outlasts the retries, auth error, empty or
-garbage reply, out-of-range score, a reply holding several verdicts even when asked again)
-becomes a ``failed`` verdict with ``score=None`` and the error kept: one bad item never raises
-and is never scored 0.
+garbage reply, out-of-range score, a reply holding several verdicts even when asked again, a copy
+of the rubric's placeholders) becomes a ``failed`` verdict with ``score=None``, the error kept and
+its cause classified (:class:`~agentic_core.judges.causes.UnscoredCause`): one bad item never
+raises and is never scored 0.
+
+A call that times out is cancelled (its connection closed), and the timeout adapts to the server
+unless the user set it: :mod:`agentic_core.judges.llm_timing`.
 
 Speed matters (the reference judged strictly one item at a time): calls run in a pool of
 ``concurrency`` workers, paced by :mod:`agentic_core.judges.llm_pacing` (fewer in flight when the
@@ -21,41 +25,42 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import time
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.rate_limiters import InMemoryRateLimiter
 from langchain_core.runnables import Runnable
-from pydantic import SecretStr
 
 from agentic_core.common.secrets import mask_known, register_secret
 from agentic_core.common.text_normal import squeeze
-from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, gather_stream
+from agentic_core.judges.causes import UnscoredCause
 from agentic_core.judges.llm_errors import (
-    MAX_RETRY_AFTER_S,
+    backoff_s,
+    cause_of_error,
     describe_error,
     is_format_refused,
     is_retryable,
-    retry_after_s,
+    status_code_of,
 )
 from agentic_core.judges.llm_formats import STEPS, format_runnable
+from agentic_core.judges.llm_model import JudgeStats, base_url_of, own_retries_warning, sanitise_url, secrets_of
 from agentic_core.judges.llm_options import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
-    STRUCTURED_MODES,
-    check_int,
-    check_positive,
+    LLM_OPTIONS,
+    check_judge_limits,
+    structured_mode,
 )
 from agentic_core.judges.llm_pacing import Pacer
 from agentic_core.judges.llm_replies import cut_at_budget, message_of, read_judgement, usage_of
+from agentic_core.judges.llm_rubric import RubricWatch
+from agentic_core.judges.llm_timing import CallClock, CallReport, CallTimeout
 from agentic_core.judges.prompt import (
     PROMPT_VERSION,
     REPLY_SCHEMA,
@@ -71,54 +76,6 @@ StructuredMode = bool | Literal["auto", "json_schema", "json_object", "text"]
 _MAX_ERROR_CHARS = 2_000
 
 
-@dataclass
-class JudgeStats:
-    """Counters over the judge's lifetime (the runner reports differences per run).
-
-    Attributes:
-        requests: Model calls made, retries and re-asks included.
-        retries: Calls that were repeats after a retryable error.
-        reasks: Items asked a second time because the first reply held several different
-            verdicts (see :data:`~agentic_core.judges.prompt.REASK_PROMPT`).
-        failures: Items that ended ``failed``.
-    """
-
-    requests: int = 0
-    retries: int = 0
-    reasks: int = 0
-    failures: int = 0
-
-
-def sanitise_url(url: str | None) -> str | None:
-    """Drop credentials, query and fragment from a URL before it is recorded anywhere.
-
-    A base URL such as ``https://user:token@host/v1?key=...`` would otherwise carry a secret
-    into the judge identity, hence into the cache and every export.
-    """
-    if not url:
-        return None
-    parts = urlsplit(str(url))
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
-
-
-def _secrets_of(model: Any) -> tuple[SecretStr, ...]:
-    """The secrets held by a chat model (its ``SecretStr`` fields), to mask in errors."""
-    fields = getattr(type(model), "model_fields", {})
-    return tuple(v for v in (getattr(model, name, None) for name in fields) if isinstance(v, SecretStr))
-
-
-def _base_url_of(model: Any) -> str | None:
-    """The server a chat model talks to, from the attribute names our providers use."""
-    for name in ("openai_api_base", "groq_api_base", "anthropic_api_url", "base_url"):
-        value = getattr(model, name, None)
-        if isinstance(value, str) and value:
-            return value
-    return None
-
-
 class LLMJudge:
     """Judges answers with a LangChain chat model and the rubric prompt.
 
@@ -128,8 +85,11 @@ class LLMJudge:
         provider: Provider name recorded in the identity (``groq``, ``openai``, ...).
         model_name: Model name recorded in the identity.
         concurrency: Calls in flight at most.
-        timeout_s: Per-call timeout in seconds (each retry gets its own).
-        max_retries: Repeats after a retryable error (rate limit, timeout, connection, 5xx).
+        timeout_s: Per-call timeout in seconds (each retry gets its own), or ``None`` for the default
+            (60 s), which adapts to the server's measured latency (see
+            :mod:`agentic_core.judges.llm_timing`). A number given here is never adapted.
+        max_retries: Repeats after a retryable error (rate limit, connection, 5xx; a timeout only
+            where a retry can help: see :mod:`agentic_core.judges.llm_timing`).
         rps: Requests per second at most (retries included), or ``None`` for no limit.
         use_structured_output: ``"auto"`` negotiates (see the module docstring);
             ``"json_schema"`` (or ``True``), ``"json_object"`` or ``"text"`` (or ``False``) pins one
@@ -142,6 +102,10 @@ class LLMJudge:
         base_url: Server URL recorded in the identity; read from the model when omitted.
         backoff_base_s: First retry delay; doubles on each retry, with jitter.
         backoff_max_s: Longest retry delay.
+        adaptive_timeout: Whether the timeout adapts (default: only when ``timeout_s`` is ``None``;
+            ``True`` with a ``timeout_s`` makes that the starting point, as benchmarks do at scale).
+        timeout_ceiling_s: The longest per-call timeout an adaptive one reaches (the endpoint
+            lowers it to its cap).
 
     Raises:
         JudgeConfigError: an argument is out of range.
@@ -157,7 +121,7 @@ class LLMJudge:
         provider: str,
         model_name: str,
         concurrency: int = DEFAULT_CONCURRENCY,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
+        timeout_s: float | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         rps: float | None = None,
         use_structured_output: StructuredMode = "auto",
@@ -166,23 +130,24 @@ class LLMJudge:
         backoff_base_s: float = 1.0,
         backoff_max_s: float = 30.0,
         max_tokens: int | None = None,
+        adaptive_timeout: bool | None = None,
+        timeout_ceiling_s: float = LLM_OPTIONS["timeout_s"].maximum,
     ) -> None:
-        check_int("concurrency", concurrency, 1, "use a whole number such as 8 (32 for fast servers)")
-        check_int("max_retries", max_retries, 0, "use a whole number >= 0, such as 4")
-        check_positive("timeout_s", timeout_s, "use a number of seconds > 0, such as 60")
-        check_positive("backoff_base_s", backoff_base_s, "use a number of seconds > 0, such as 1", zero_ok=True)
-        check_positive("backoff_max_s", backoff_max_s, "use a number of seconds > 0, such as 30", zero_ok=True)
-        if rps is not None:
-            check_positive("rps", rps, "use a number of requests per second > 0, or leave it empty")
-        mode = str(use_structured_output)
-        if isinstance(use_structured_output, bool):
-            mode = "json_schema" if use_structured_output else "text"
-        elif use_structured_output not in STRUCTURED_MODES:
-            rule = f"must be true, false or one of {', '.join(STRUCTURED_MODES)}"
-            raise JudgeConfigError("use_structured_output", rule, use_structured_output, "use 'auto'")
+        check_judge_limits(
+            concurrency=concurrency, max_retries=max_retries, timeout_s=timeout_s, timeout_ceiling_s=timeout_ceiling_s,
+            backoff_base_s=backoff_base_s, backoff_max_s=backoff_max_s, rps=rps,
+        )  # fmt: skip
+        mode = structured_mode(use_structured_output)
 
         self.concurrency = concurrency
-        self.timeout_s = float(timeout_s)
+        self.clock = CallClock(
+            timeout_s,
+            default_s=DEFAULT_TIMEOUT_S,
+            ceiling_s=timeout_ceiling_s,
+            adaptive=adaptive_timeout,
+            concurrency=concurrency,
+        )
+        self.rubric = RubricWatch()
         self.max_retries = max_retries
         self.backoff_base_s = float(backoff_base_s)
         self.backoff_max_s = float(backoff_max_s)
@@ -205,7 +170,10 @@ class LLMJudge:
             model_temperature = temperature
         effective_temperature = temperature if model_temperature is None else model_temperature
         self._model = model
-        self._secrets = _secrets_of(chat_model)
+        own_retries = own_retries_warning(model)
+        if own_retries:
+            self.warnings.append(own_retries)
+        self._secrets = secrets_of(chat_model)
         # Registered for the whole process: a reply echoing this key must be masked for every
         # caller, including one whose own judge holds another key (see agentic_core.common.secrets).
         register_secret(*self._secrets)
@@ -226,7 +194,7 @@ class LLMJudge:
             "temperature": effective_temperature,
             "structured": self._steps[0] != "text",
         }
-        url = sanitise_url(base_url or _base_url_of(chat_model))
+        url = sanitise_url(base_url or base_url_of(chat_model))
         if url:
             params["base_url"] = url
         self.identity = JudgeIdentity(kind="llm", model=model_name, prompt_version=PROMPT_VERSION, params=params)
@@ -234,6 +202,15 @@ class LLMJudge:
     def __repr__(self) -> str:
         # Never the model's repr: the judge's repr may end up in logs.
         return f"LLMJudge({self.identity.label()}, concurrency={self.concurrency})"
+
+    @property
+    def timeout_s(self) -> float:
+        """The per-call timeout now (it adapts when the user did not set one)."""
+        return self.clock.timeout_s
+
+    def call_report(self) -> CallReport:
+        """What the calls showed about the server so far (the runner records it with the run)."""
+        return self.clock.report()
 
     @property
     def structured(self) -> bool:
@@ -293,7 +270,10 @@ class LLMJudge:
             except BaseException as exc:  # KeyboardInterrupt & co: hand it to the consumer
                 finished.put_nowait(exc)
 
-        self._pacer = Pacer(self.concurrency, self.timeout_s)
+        self._pacer = Pacer(self.concurrency, self.clock.timeout_s)
+        if self.clock.server_stops is False:
+            # Known from an earlier run: the server keeps working on abandoned calls; start one at a time.
+            self._pacer.limit = self._pacer.target = 1
         workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, total))]
         try:
             for _ in range(total):
@@ -306,7 +286,11 @@ class LLMJudge:
                 task.cancel()
             with contextlib.suppress(BaseException):
                 await asyncio.gather(*workers, return_exceptions=True)
-            self.warnings.extend(n for n in self._pacer.notes if n not in self.warnings)
+            self.rubric.check()  # a run of fewer replies than the watch waits for
+            notes = [*self.clock.notes, *self._pacer.notes, *self.rubric.notes]
+            # The timeout's note is rewritten as it adapts: keep only its latest wording.
+            self.warnings[:] = [w for w in self.warnings if not w.startswith("LLM timeout ")]
+            self.warnings.extend(n for n in notes if n not in self.warnings)
             self._pacer = None
 
     async def _judge_one(self, item: JudgeItem) -> Verdict:
@@ -318,7 +302,7 @@ class LLMJudge:
         started = time.perf_counter()
         output = await self._call(messages)
         if isinstance(output, _CallFailure):
-            return self._failed(output.error, time.perf_counter() - started)
+            return self._failed(output.error, time.perf_counter() - started, cause=output.cause)
         message = message_of(output)
         try:
             judgement = read_judgement(output, message)
@@ -352,7 +336,7 @@ class LLMJudge:
         output = await self._call(self._prompt.reask_messages(messages, first.raw))
         if isinstance(output, _CallFailure):
             error = f"re-asked after a reply with {first.reason}, then the call failed: {output.error}"
-            return self._failed(error, time.perf_counter() - started, first_message)
+            return self._failed(error, time.perf_counter() - started, first_message, cause=output.cause)
         message = message_of(output)
         try:
             judgement = read_judgement(output, message)
@@ -383,37 +367,55 @@ class LLMJudge:
         negotiated format, for their own ``schema``; a ``runnable`` given is used as it is.
         """
         attempt = 0
+        clock = self.clock
         while True:
             pacer = self._pacer
             started = await pacer.acquire() if pacer is not None else 0.0
             step = self._step  # read once a slot is free: an earlier call may have settled it
             use = runnable if runnable is not None else self._asker(self._steps[step], schema) or self._model
-            timed_out = False
             if self.rate_limiter is not None:
                 await self.rate_limiter.aacquire()
             self.stats.requests += 1
+            ticket = clock.start(retry=attempt > 0)
+            retry_helps: bool | None = None  # for a timeout: whether a retry can help (the clock decides)
             try:
-                result = await asyncio.wait_for(use.ainvoke(messages), self.timeout_s)
+                result = await clock.run(use.ainvoke(messages), ticket)
+                was_measuring = clock.server_stops
+                clock.replied(ticket)
                 if pacer is not None:
+                    pacer.timeout_s = clock.timeout_s
                     await pacer.release(started, replied=True)
+                    if clock.server_stops and was_measuring is None:
+                        await pacer.reopen()  # the server stops on a hang-up: one at a time is not needed
                 self._settled = self._settled or runnable is None
                 return result
-            except asyncio.TimeoutError:
-                error: Exception = TimeoutError(f"no reply within {self.timeout_s:g} s")
-                timed_out = True
+            except CallTimeout as exc:
+                error: Exception = TimeoutError(str(exc))
+                retry_helps = clock.timed_out(ticket)
             except Exception as exc:
                 error = exc
+                if status_code_of(exc) is None and cause_of_error(exc) is UnscoredCause.TIMED_OUT:
+                    retry_helps = clock.timed_out(ticket)  # the client's own timeout: it closed the connection
             if pacer is not None:
-                await pacer.release(started, replied=False, timed_out=timed_out)
+                pacer.timeout_s = clock.timeout_s
+                await pacer.release(
+                    started, replied=False, timed_out=retry_helps is not None, serialise=clock.server_stops is not True
+                )
             if runnable is None and not self._settled and step + 1 < len(self._steps) and is_format_refused(error):
                 self._step_down(step, error)
                 continue
-            if attempt < self.max_retries and is_retryable(error):
+            retryable = retry_helps if retry_helps is not None else is_retryable(error)
+            if attempt < self.max_retries and retryable:
                 attempt += 1
                 self.stats.retries += 1
-                await asyncio.sleep(self._backoff_s(attempt, error))
+                await asyncio.sleep(backoff_s(attempt, error, self.backoff_base_s, self.backoff_max_s))
                 continue
-            return _CallFailure(self._scrub(describe_error(error, attempt + 1))[:_MAX_ERROR_CHARS])
+            text = describe_error(error, attempt + 1)
+            if retry_helps is not None:
+                clock.gave_up()
+            if retry_helps is False and self.max_retries:
+                text += " (not retried: it was alone on the server, so a retry would take as long again, after it)"
+            return _CallFailure(self._scrub(text)[:_MAX_ERROR_CHARS], cause_of_error(error))
 
     def _step_down(self, step: int, error: BaseException) -> None:
         """Use the next reply format after the server refused ``step``'s (once, however many calls saw it)."""
@@ -427,23 +429,20 @@ class LLMJudge:
             "of the run (set --structured-output to choose)"
         )
 
-    def _backoff_s(self, attempt: int, error: BaseException) -> float:
-        """Exponential backoff with jitter, at least the server's ``Retry-After``."""
-        delay = min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1))
-        # Jitter spreads the retries of concurrent workers hit by the same rate limit.
-        delay *= random.uniform(0.5, 1.0)
-        hint = retry_after_s(error)
-        if hint is not None:
-            delay = max(delay, min(hint, MAX_RETRY_AFTER_S))
-        return delay
-
     def _scrub(self, text: str) -> str:
         # Every secret the process knows, not only this judge's: a server may echo another
         # caller's key (see agentic_core.common.secrets).
         return printable(mask_known(text, self._secrets))
 
-    def _failed(self, error: str, latency_s: float, *replies: AIMessage | None) -> Verdict:
-        """An unscored verdict; the error is scrubbed of secrets (then clipped, never before)."""
+    def _failed(
+        self,
+        error: str,
+        latency_s: float,
+        *replies: AIMessage | None,
+        cause: UnscoredCause = UnscoredCause.INVALID_REPLY,
+    ) -> Verdict:
+        """An unscored verdict of ``cause`` (by default: a reply that is not a judgement); the error is
+        scrubbed of secrets (then clipped, never before)."""
         self.stats.failures += 1
         usage = usage_of(*replies)
         return Verdict(
@@ -453,6 +452,7 @@ class LLMJudge:
             latency_s=latency_s,
             input_tokens=usage[0],
             output_tokens=usage[1],
+            cause=cause,
         )
 
     def _ok(self, judgement: JudgeReply, latency_s: float, *replies: AIMessage | None) -> Verdict:
@@ -466,6 +466,13 @@ class LLMJudge:
             error = (
                 f"the judge's reasoning is not valid Unicode (a lone surrogate at character {bad}), "
                 f"so its score {judgement.score:g} is not used; reasoning: {judgement.reasoning[:200]!r}"
+            )
+            return self._failed(error, latency_s, *replies)
+        placeholder = self.rubric.reply(judgement.score, judgement.reasoning)
+        if placeholder is not None:
+            error = (
+                f"the judge's reply copies the rubric's placeholder {placeholder!r} instead of judging, so its score "
+                f"{judgement.score:g} is not used; reasoning: {judgement.reasoning[:200]!r}"
             )
             return self._failed(error, latency_s, *replies)
         usage = usage_of(*replies)
@@ -484,3 +491,4 @@ class _CallFailure:
     """A call that failed for good (retries spent or not worth it); ``error`` is scrubbed."""
 
     error: str
+    cause: UnscoredCause = UnscoredCause.OTHER

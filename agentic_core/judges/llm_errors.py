@@ -7,7 +7,10 @@ recognised by class name and attributes, so that none of the SDKs has to be inst
 
 from __future__ import annotations
 
+import random
+
 from agentic_core.common.text_normal import squeeze
+from agentic_core.judges.causes import UnscoredCause
 
 # Exception class names (anywhere in the MRO) that mean "try again": rate limits, overload and
 # transport failures of the provider SDKs we support.
@@ -103,6 +106,41 @@ def is_retryable(exc: BaseException) -> bool:
     return any(cls.__name__ in _RETRYABLE_NAMES for cls in type(exc).__mro__)
 
 
+_TIMEOUT_NAMES = frozenset({"APITimeoutError", "TimeoutException", "DeadlineExceeded", "ReadTimeout"})
+_RATE_NAMES = frozenset({"RateLimitError", "ResourceExhausted", "TooManyRequests"})
+_SERVER_NAMES = frozenset({"InternalServerError", "ServiceUnavailableError", "OverloadedError", "ServiceUnavailable"})
+_CONNECTION_NAMES = frozenset({"APIConnectionError", "TransportError", "ConnectError"})
+
+
+def cause_of_error(exc: BaseException, *, format_refused: bool = False) -> UnscoredCause:
+    """Why a call that failed for good leaves its item unscored.
+
+    Args:
+        exc: The exception of the last attempt.
+        format_refused: Whether the judge read it as the server refusing the reply format
+            (:func:`is_format_refused`, which the judge checks only while the format is negotiable).
+    """
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    status = status_code_of(exc)
+    if format_refused or (status is not None and is_format_refused(exc)):
+        return UnscoredCause.REFUSED_FORMAT
+    if isinstance(exc, TimeoutError) or names & _TIMEOUT_NAMES or status in (408, 504):
+        return UnscoredCause.TIMED_OUT
+    if status == 429 or names & _RATE_NAMES:
+        return UnscoredCause.RATE_LIMITED
+    if empty_response_detail(exc) is not None:
+        return UnscoredCause.INVALID_REPLY
+    if not_json_detail(exc) is not None:
+        return UnscoredCause.OTHER  # a proxy or a wrong base_url answered: the error says what to check
+    if status is not None and 400 <= status < 500:
+        return UnscoredCause.REJECTED
+    if (status is not None and status >= 500) or names & _SERVER_NAMES:
+        return UnscoredCause.SERVER_ERROR
+    if isinstance(exc, ConnectionError) or names & _CONNECTION_NAMES:
+        return UnscoredCause.UNREACHABLE
+    return UnscoredCause.OTHER
+
+
 def retry_after_s(exc: BaseException) -> float | None:
     """The server's ``Retry-After`` hint in seconds, when it sent one."""
     headers = getattr(getattr(exc, "response", None), "headers", None)
@@ -113,6 +151,18 @@ def retry_after_s(exc: BaseException) -> float | None:
         return None if value is None else max(0.0, float(value))
     except (TypeError, ValueError, AttributeError):
         return None
+
+
+def backoff_s(attempt: int, error: BaseException, base_s: float, max_s: float) -> float:
+    """The wait before retry ``attempt``: exponential from ``base_s`` (at most ``max_s``) with jitter, at
+    least the server's ``Retry-After``."""
+    delay = min(max_s, base_s * 2 ** (attempt - 1))
+    # Jitter spreads the retries of concurrent workers hit by the same rate limit.
+    delay *= random.uniform(0.5, 1.0)
+    hint = retry_after_s(error)
+    if hint is not None:
+        delay = max(delay, min(hint, MAX_RETRY_AFTER_S))
+    return delay
 
 
 def empty_response_detail(exc: BaseException) -> str | None:

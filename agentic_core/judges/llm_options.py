@@ -25,6 +25,8 @@ class LLMOption:
             :meth:`check`).
         maximum: The largest value a page offers (likewise).
         help: One sentence for tooltips and ``--help``.
+        adapts: Whether the option, left unset, starts at its default and adapts to the server (the
+            timeout): an interface then passes ``None`` unless the user gave a value, which is kept as given.
     """
 
     name: str
@@ -34,6 +36,12 @@ class LLMOption:
     minimum: float
     maximum: float
     help: str
+    adapts: bool = False
+
+    @property
+    def unset(self) -> float | None:
+        """The value of an option the user left unset: ``None`` where it adapts, else its default."""
+        return None if self.adapts else self.default
 
     @property
     def integer(self) -> bool:
@@ -99,7 +107,10 @@ LLM_OPTIONS: dict[str, LLMOption] = {
             DEFAULT_TIMEOUT_S,
             1.0,
             600.0,
-            "Seconds per call; a call that times out is retried, then counted as failed (unscored, never 0).",
+            "Seconds per call. Unset, it starts at 60 and adapts to the server (4 x its slowest first replies); "
+            "a value given is kept. A call that times out is cancelled and counted as failed (unscored, never 0), "
+            "retried only where that can help.",
+            adapts=True,
         ),
         LLMOption(
             "max_tokens",
@@ -130,3 +141,43 @@ def check_positive(name: str, value: Any, fix: str, *, zero_ok: bool = False) ->
     if not ok:
         rule = "must be a finite number >= 0" if zero_ok else "must be a finite number > 0"
         raise JudgeConfigError(name, rule, value, fix)
+
+
+def check_judge_limits(
+    *,
+    concurrency: Any,
+    max_retries: Any,
+    timeout_s: Any,
+    timeout_ceiling_s: Any,
+    backoff_base_s: Any,
+    backoff_max_s: Any,
+    rps: Any,
+) -> None:
+    """Check the LLM judge's limits (``timeout_s`` and ``rps`` may be ``None``: adapting, no limit).
+
+    Raises:
+        JudgeConfigError: naming the first limit out of range.
+    """
+    check_int("concurrency", concurrency, 1, "use a whole number such as 8 (32 for fast servers)")
+    check_int("max_retries", max_retries, 0, "use a whole number >= 0, such as 4")
+    if timeout_s is not None:
+        check_positive("timeout_s", timeout_s, "use a number of seconds > 0, such as 60, or none to adapt")
+    check_positive("timeout_ceiling_s", timeout_ceiling_s, "use a number of seconds > 0, such as 600")
+    check_positive("backoff_base_s", backoff_base_s, "use a number of seconds > 0, such as 1", zero_ok=True)
+    check_positive("backoff_max_s", backoff_max_s, "use a number of seconds > 0, such as 30", zero_ok=True)
+    if rps is not None:
+        check_positive("rps", rps, "use a number of requests per second > 0, or leave it empty")
+
+
+def structured_mode(value: Any) -> str:
+    """The reply format asked for, as one of :data:`STRUCTURED_MODES` (``True`` is json_schema, ``False`` text).
+
+    Raises:
+        JudgeConfigError: anything else.
+    """
+    if isinstance(value, bool):
+        return "json_schema" if value else "text"
+    if value not in STRUCTURED_MODES:
+        rule = f"must be true, false or one of {', '.join(STRUCTURED_MODES)}"
+        raise JudgeConfigError("use_structured_output", rule, value, "use 'auto'")
+    return str(value)

@@ -39,6 +39,7 @@ class Pacer:
         self.notes: list[str] = []
         self._in_flight = 0
         self._changed_at = 0.0
+        self._serial_from: int | None = None  # the limit before a timeout made calls go one at a time
         self._cond = asyncio.Condition()
 
     async def acquire(self) -> float:
@@ -48,22 +49,29 @@ class Pacer:
             self._in_flight += 1
         return time.perf_counter()
 
-    async def release(self, started: float, *, replied: bool, timed_out: bool = False) -> None:
-        """Free the slot of a call that ``replied`` (any reply) or failed (``timed_out`` or not)."""
+    async def release(self, started: float, *, replied: bool, timed_out: bool = False, serialise: bool = False) -> None:
+        """Free the slot of a call that ``replied`` (any reply) or failed (``timed_out`` or not).
+
+        ``serialise``: the call timed out and the server may still be working on it, so calls go one
+        at a time from now on (the next one waits behind the abandoned call: see
+        :mod:`agentic_core.judges.llm_timing`).
+        """
         now = time.perf_counter()
         latency = now - started
         async with self._cond:
             self._in_flight -= 1
             queued = False
             if replied:
-                if self.baseline_s is None:
+                if self.baseline_s is None and self._serial_from is None:
                     self.limit = self.target
                 self.baseline_s = latency if self.baseline_s is None else min(self.baseline_s, latency)
                 queued = latency > QUEUE_FACTOR * self.baseline_s and latency > TIMEOUT_SHARE * self.timeout_s
             # A call sent before the last change waited under the old limit: it says nothing new.
             queued = (queued or timed_out) and started >= self._changed_at
-            if queued and self.limit > 1:
-                old, self.limit = self.limit, max(1, self.limit // 2)
+            if timed_out and serialise and self._serial_from is None:
+                self._serial_from = self.limit if self.baseline_s is not None else self.target
+            if (queued or (timed_out and serialise)) and self.limit > 1:
+                old, self.limit = self.limit, 1 if timed_out and serialise else max(1, self.limit // 2)
                 self._changed_at = now
                 unqueued = f"{self.baseline_s:.1f} s" if self.baseline_s is not None else "unknown"
                 waited = "timed out" if timed_out and not replied else f"took {latency:.1f} s"
@@ -71,5 +79,15 @@ class Pacer:
                     f"LLM concurrency lowered from {old} to {self.limit}: a reply {waited} against {unqueued} "
                     f"unqueued (timeout {self.timeout_s:g} s), so the server queues requests; set --concurrency "
                     f"{self.limit} to start there"
+                    + (" (one at a time: the server may still be working on the call abandoned at its timeout)"
+                       if self.limit == 1 and timed_out and serialise else "")
                 )
             self._cond.notify_all()
+
+    async def reopen(self) -> None:
+        """The server turned out to stop on a hang-up: leave one-at-a-time for half the limit before it."""
+        async with self._cond:
+            if self._serial_from is not None:
+                self.limit = max(self.limit, self._serial_from // 2, 1)
+                self._serial_from = None
+                self._cond.notify_all()

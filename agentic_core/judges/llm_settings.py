@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from agentic_core.judges.llm_options import DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_S
+from agentic_core.judges.llm_options import DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS
 
 
 class LLMSettings(BaseModel):
@@ -29,7 +29,7 @@ class LLMSettings(BaseModel):
             :class:`~pydantic.SecretStr`, so printing or dumping the settings never shows it.
         concurrency: LLM calls in flight at once.
         rps: Most requests per second, or ``None`` for no limit.
-        timeout_s: Seconds per call.
+        timeout_s: Seconds per call, or ``None`` (the default): 60 s, adapting to the server's latency.
         max_tokens: Most tokens a judge reply may use.
     """
 
@@ -41,7 +41,7 @@ class LLMSettings(BaseModel):
     api_key: SecretStr | None = None
     concurrency: int = DEFAULT_CONCURRENCY
     rps: float | None = None
-    timeout_s: float = DEFAULT_TIMEOUT_S
+    timeout_s: float | None = None
     max_tokens: int = DEFAULT_MAX_TOKENS
 
     def secret(self) -> str | None:

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from agentic_core.errors import AgenticError
 from agentic_core.judges.base import Verdict
+from agentic_core.judges.causes import UnscoredCause
 
 # The rate is measured over the last RATE_WINDOW_S seconds of progress (an LLM judge slows down
 # when a rate limit bites; the whole-run average would keep promising the early speed).
@@ -179,10 +180,11 @@ class RunMonitor:
         )
 
     def partial(self, reason: str) -> list[Verdict]:
-        """Every item's verdict so far; items not judged yet are unscored with ``reason``."""
+        """Every item's verdict so far; items not judged yet are unscored with ``reason`` (cause: not judged)."""
         with self._lock:
             verdicts = list(self._verdicts)
-        return [v if v is not None else Verdict(score=None, status="failed", error=reason) for v in verdicts]
+        missing = Verdict(score=None, status="failed", error=reason, cause=UnscoredCause.NOT_JUDGED)
+        return [v if v is not None else missing for v in verdicts]
 
 
 def duration_words(seconds: float) -> str:

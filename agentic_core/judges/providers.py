@@ -27,8 +27,11 @@ from agentic_core.judges.llm_options import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT_S,
+    LLM_OPTIONS,
     check_int,
+    check_positive,
 )
+from agentic_core.judges.llm_timing import BACKSTOP_FACTOR
 from agentic_core.judges.provider_table import PROVIDERS as PROVIDERS  # re-exported: callers read it here too
 from agentic_core.judges.provider_table import ProviderSpec, get_provider
 
@@ -222,19 +225,26 @@ def build_llm_judge(
     base_url: str | None = None,
     temperature: float = 0.0,
     concurrency: int = DEFAULT_CONCURRENCY,
-    timeout_s: float = DEFAULT_TIMEOUT_S,
+    timeout_s: float | None = None,
     max_retries: int = DEFAULT_MAX_RETRIES,
     rps: float | None = None,
     use_structured_output: StructuredMode = "auto",
     max_tokens: int | None = DEFAULT_MAX_TOKENS,
+    timeout_ceiling_s: float = LLM_OPTIONS["timeout_s"].maximum,
+    adaptive_timeout: bool | None = None,
 ) -> LLMJudge:
     """Build an :class:`~agentic_core.judges.llm.LLMJudge` for ``provider`` / ``model``.
 
-    Arguments are those of :func:`build_chat_model` and :class:`LLMJudge`.
+    Arguments are those of :func:`build_chat_model` and :class:`LLMJudge`; ``timeout_s`` ``None`` (the
+    default) is 60 s adapting to the server, a number is the user's and never changes. The chat model's
+    client gets a far longer timeout (:data:`~agentic_core.judges.llm_timing.BACKSTOP_FACTOR`): the judge
+    cancels its calls itself.
 
     Raises:
         JudgeConfigError: see :func:`build_chat_model` and :class:`LLMJudge`.
     """
+    if timeout_s is not None:
+        check_positive("timeout_s", timeout_s, "use a number of seconds > 0, such as 60, or none to adapt")
     chat_model = build_chat_model(
         provider,
         model,
@@ -242,7 +252,7 @@ def build_llm_judge(
         api_key_env=api_key_env,
         base_url=base_url,
         temperature=temperature,
-        timeout_s=timeout_s,
+        timeout_s=BACKSTOP_FACTOR * max(timeout_ceiling_s, timeout_s or 0.0),
         max_tokens=max_tokens,
     )
     return LLMJudge(
@@ -257,4 +267,6 @@ def build_llm_judge(
         temperature=temperature,
         base_url=base_url,
         max_tokens=max_tokens,
+        timeout_ceiling_s=timeout_ceiling_s,
+        adaptive_timeout=adaptive_timeout,
     )

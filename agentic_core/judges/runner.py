@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 from agentic_core.errors import CacheError, SettingsError
 from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict, item_key
 from agentic_core.judges.cache import JudgeCache, cache_key
+from agentic_core.judges.llm_timing import CallReport, report_of
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.packs import packed_keys, packed_verdicts
 
@@ -76,6 +77,8 @@ class JudgeRun(BaseModel):
         cache_mode: The cache mode used (``off`` when no cache was used at all).
         cache_path: The cache file, or ``None`` (no cache, or in memory).
         warnings: Things the user should know (corrupt cache rebuilt, cache not writable, ...).
+        llm_calls: What an LLM judge's calls showed (its timeout, the first reply, the server), or ``None``
+            for judges that call no LLM: what the unscored causes' words quote.
     """
 
     verdicts: list[Verdict]
@@ -93,6 +96,7 @@ class JudgeRun(BaseModel):
     cache_mode: str = "off"
     cache_path: str | None = None
     warnings: list[str] = Field(default_factory=list)
+    llm_calls: CallReport | None = None
 
     def __repr_args__(self) -> Any:
         # A full repr lists every verdict; asyncio formats a finished task's result with repr,
@@ -337,6 +341,7 @@ async def run_judge(
         cache_mode=cache_mode if use_cache else "off",
         cache_path=str(cache.path) if use_cache and cache is not None and cache.path else None,
         warnings=list(dict.fromkeys(warnings)),
+        llm_calls=report_of(judge),
     )
 
 

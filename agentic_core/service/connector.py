@@ -295,6 +295,12 @@ def connector_judge(
             )
         )
     _check_call_budget(options, given_as, config)
+    if "timeout_s" not in options:
+        # The timeout adapts to the server (from 60 s): never past what this server's cap leaves each attempt.
+        from agentic_core.judges.llm_options import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+
+        attempts = int(options.get("max_retries", DEFAULT_MAX_RETRIES)) + 1
+        options["timeout_ceiling_s"] = max(DEFAULT_TIMEOUT_S, config.max_judge_call_s / attempts)
     if concurrency is not None:
         limits = LLM_OPTIONS["concurrency"]
         options["concurrency"] = int(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentic_core.analysis.aggregate import Aggregate
+from agentic_core.analysis.nothing_scored import why_llm_scored_nothing
 from agentic_core.io.load_report import Issue
 from agentic_core.judges.cascade import result_cascade_counts
 from agentic_core.judges.verdict_counts import verdict_counts
@@ -62,7 +63,8 @@ def run_response(
 
     Returns:
         Seed 001's ``success``, ``per_conversation_metrics`` and ``aggregated_metrics``, plus
-        ``mode``, ``estimator``, ``unit``, ``target``, ``intervals``, ``unscored``, ``judge``,
+        ``mode``, ``estimator``, ``unit``, ``target``, ``intervals``, ``unscored`` (with ``causes`` and their
+        ``summary`` in words), ``judge`` (with ``llm_calls``),
         ``curve``, ``statistics``, ``tool_correctness``, ``settings``, ``issues`` and ``warnings``.
     """
     doc = summary(result, agg, include_conversations=False)
@@ -77,6 +79,9 @@ def run_response(
     rate = doc["conversation_success_rate"]
     stats = doc["statistics"]
     evidence = doc["k_evidence"]
+    verdicts = verdict_counts(result)
+    calls = result.judge_run.llm_calls
+    llm_failed = why_llm_scored_nothing(result)
     aggregated = {
         "total_conversations": counts["conversations"],
         "fully_correct_conversations": counts["correct_conversations"],
@@ -120,7 +125,10 @@ def run_response(
             "interactions": counts["unscored_interactions"],
             "conversations": counts["unscored_conversations"],
             # An added count: of the unscored interactions, those the judge abstained on.
-            "uncertain": verdict_counts(result).uncertain,
+            "uncertain": verdicts.uncertain,
+            # Added (issue 40): the unscored interactions by cause, and in words with what to do.
+            "causes": verdicts.causes,
+            "summary": verdicts.unscored_words(calls),
             "counted_as": "incorrect" if agg.settings.unscored_as_incorrect else "excluded",
             "bounds": doc["unscored_bounds"],
         },
@@ -135,12 +143,16 @@ def run_response(
             "tokens": doc["tokens"],
             # Who decided, for config.judge "cascade" (null for the other judges).
             "cascade": None if (cascade := result_cascade_counts(result)) is None else cascade.as_json(),
+            # What an LLM judge's calls showed: its timeout (set or adapted), the first reply, the server.
+            "llm_calls": None if calls is None else calls.model_dump(mode="json"),
         },
         "curve": doc["curve"],
         "tool_correctness": doc["tool_correctness"],
         "agentic_metrics": doc.get("agentic_metrics"),
         "settings": doc["settings"],
         "issues": [issue_problem(i).model_dump() for i in issues],
-        "warnings": [*warnings, *_undefined_headline(doc), *doc["judge_warnings"]],
+        "warnings": [
+            *warnings, *_undefined_headline(doc), *doc["judge_warnings"], *([llm_failed] if llm_failed else []),
+        ],
         "tool_version": doc["tool_version"],
     }

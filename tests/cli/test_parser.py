@@ -59,7 +59,8 @@ def test_judges_cache_modes_and_llm_options_come_from_their_tables() -> None:
     assert list(ACTIONS["--judge"].choices or []) == list(JUDGES)
     assert list(ACTIONS["--cache"].choices or []) == list(CACHE_MODES)
     for option in LLM_OPTIONS.values():
-        assert ACTIONS[option.flag].default == option.default and ACTIONS[option.flag].dest == option.name
+        # The timeout adapts when not given (issue 40): its option is unset (None), never the default itself.
+        assert ACTIONS[option.flag].default == option.unset and ACTIONS[option.flag].dest == option.name
 
 
 def test_the_contract_option_names_are_all_there() -> None:

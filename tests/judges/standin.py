@@ -26,7 +26,10 @@ class StandInServer:
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.bind(("127.0.0.1", 0))
         self.port = self._sock.getsockname()[1]
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
+        # The process's loggers are left as they are: uvicorn's logging config, its levels and access_log=False
+        # (which stops uvicorn.access propagating) would outlive the server, and a later test reading the endpoint's
+        # access log through caplog saw nothing. The root logger's level (WARNING) keeps the stand-in quiet.
+        config = uvicorn.Config(self.app, log_config=None, log_level=None, access_log=True, lifespan="off")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
 

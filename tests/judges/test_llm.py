@@ -141,13 +141,29 @@ def test_real_sdk_errors_are_classified() -> None:
     assert not is_retryable(openai.AuthenticationError("bad key", response=status(401), body=None))
 
 
-def test_timeout_is_failed_after_retries() -> None:
+def test_a_timeout_the_user_set_is_not_retried_onto_a_server_that_may_still_be_busy() -> None:
+    # Issue 40 changed this: a timed-out call used to be retried at once, and on a server that keeps
+    # working on the abandoned call the retry queued behind it. With the user's timeout (never adapted)
+    # and a server not known to stop, the item is left unscored instead, saying why.
     model = HangingChatModel()
     judge = fast_judge(model, timeout_s=0.05, max_retries=1)
     verdict = judge_sync(judge, [ITEM])[0]
-    assert verdict.status == "failed" and verdict.score is None
-    assert "no reply within 0.05 s" in (verdict.error or "")
-    assert model.calls == 2
+    assert verdict.status == "failed" and verdict.score is None and verdict.cause == "timed_out"
+    assert "no reply within 0.05 s" in (verdict.error or "") and "not retried" in (verdict.error or "")
+    assert model.calls == 1 and judge.stats.retries == 0
+
+
+def test_an_adapting_timeout_is_doubled_and_the_retry_waits_for_the_abandoned_call() -> None:
+    model = HangingChatModel()
+    judge = fast_judge(model, timeout_s=0.05, adaptive_timeout=True, max_retries=1)
+    verdict = judge_sync(judge, [ITEM])[0]
+    assert verdict.status == "failed" and verdict.cause == "timed_out"
+    assert model.calls == 2 and judge.stats.retries == 1
+    # The retry got the doubled timeout (0.1 s), plus one for the abandoned call it may queue behind.
+    assert "no reply within 0.2 s (0.1 s for the call, after waiting for 1 call(s)" in (verdict.error or "")
+    # Each timeout doubled it (the retry's too): the run says the latest.
+    assert judge.timeout_s == 0.2
+    assert any(w.startswith("LLM timeout 0.2 s: a call timed out at 0.1 s") for w in judge.warnings)
 
 
 def test_concurrency_bound_is_respected_and_reached() -> None:

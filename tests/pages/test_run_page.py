@@ -345,3 +345,27 @@ def test_cancel_then_drop_keeps_the_previous_run(monkeypatch: pytest.MonkeyPatch
     assert "Dropped the partial run" in _texts(at.success)
     assert "(partial)" not in _texts(at.markdown)
     assert "**Judge:** dataset" in before and "**Judge:** dataset" in _texts(at.markdown)  # the run before stays
+
+
+def test_unscored_interactions_are_counted_by_cause(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
+    # Issue 40: an LLM judge whose calls all time out; the page says why, in the core's words, with a table.
+    from agentic_core.judges.llm import LLMJudge
+    from tests.fakes import HangingChatModel
+
+    _register(
+        monkeypatch,
+        "fake_hanging",
+        lambda: LLMJudge(HangingChatModel(), provider="fake", model_name="m", timeout_s=0.05, concurrency=4),
+    )
+    at = _load_sample(app, "seeds")
+    _run(at, "fake_hanging")
+    for _ in range(100):  # the run is in the background: wait for its end
+        if "Why unscored" in _texts(at.warning):
+            break
+        time.sleep(0.1)
+        at.run()
+    failed = int(_metrics(at)["Failed (unscored)"].replace(",", ""))
+    assert failed > 0
+    assert f"**Why unscored:** {failed} unscored: {failed} timed out after 0.05 s" in _texts(at.warning)
+    causes = _frame(at, "run_unscored_causes")
+    assert causes.to_dict("records") == [{"cause": "timed out", "interactions": failed}]

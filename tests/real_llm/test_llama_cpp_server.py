@@ -6,9 +6,13 @@ Opt-in (minutes on a CPU, and two packages the default install does not have)::
     AGENTIC_REAL_LLM=1 python -m pytest -m real_llm tests/real_llm -q
 
 ``AGENTIC_LLAMA_PYTHON`` may name another interpreter to run the server with (one whose
-environment has llama-cpp-python, when it is kept out of the project's). The test checks the
+environment has llama-cpp-python, when it is kept out of the project's). The tests check the
 mechanics, not the model's judgement (a 270M model judges poorly): every item is scored or
-unscored with a reason, within a bounded time, and no refused request is retried.
+unscored with a reason, within a bounded time, and no refused request is retried. The second
+(issue 40) asks for slow replies (a large reply budget, plain text, a small timeout) through a
+proxy that counts the requests at the socket (llama-cpp-python keeps no count): the server must
+receive no more requests than the items plus the retries the run reports, each unscored item
+must name its cause, and the run's summary must say the timeout.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ import pytest
 from agentic_core.judges.base import JudgeItem
 from agentic_core.judges.providers import build_llm_judge
 from agentic_core.judges.runner import run_judge_sync
+from agentic_core.judges.verdict_counts import verdict_counts
+from tests.real_llm.counting_proxy import CountingProxy
 
 pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(1800)]
 
@@ -52,6 +58,10 @@ def _skip_reason() -> str | None:
     if check.returncode != 0:
         return f"llama-cpp-python's server is not importable by {SERVER_PYTHON}: pip install 'llama-cpp-python[server]'"
     return None
+
+
+SLOW_TIMEOUT_S = 3.0
+SLOW_BUDGET = 2048
 
 
 @pytest.fixture(scope="module")
@@ -105,4 +115,27 @@ def test_every_item_is_scored_or_unscored_with_a_reason_within_a_bounded_time(ll
         f"\nreal llama-cpp-python server: {run.counts} in {elapsed:.1f} s; reply format {judge.reply_format}; "
         f"warnings: {judge.warnings}; scores {[v.score for v in run.verdicts]}; "
         f"errors {[(v.error or '')[:300] for v in run.verdicts]}"
+    )
+
+
+def test_slow_replies_cost_no_more_requests_than_items_plus_reported_retries(llama_server: str) -> None:
+    port = int(llama_server.rsplit(":", 1)[1].split("/")[0])
+    with CountingProxy(port) as proxy:
+        judge = build_llm_judge(
+            "openai-compatible", "gemma-3-270m", base_url=proxy.base_url, timeout_s=SLOW_TIMEOUT_S,
+            max_tokens=SLOW_BUDGET, use_structured_output="text",
+        )  # fmt: skip
+        run = run_judge_sync(judge, ITEMS, cache_mode="off")
+        received, hang_ups = proxy.requests, proxy.hang_ups  # every request passed the proxy as it was sent
+    assert received <= len(ITEMS) + run.retries, (received, run.retries)
+    assert hang_ups == judge.clock.timeouts  # every timed-out call closed its connection
+    counts = verdict_counts(run)
+    for verdict in run.verdicts:
+        assert verdict.status == "ok" or verdict.cause is not None
+    if counts.causes.get("timed_out"):
+        assert f"timed out after {SLOW_TIMEOUT_S:g} s" in counts.unscored_words(run.llm_calls)
+    print(
+        f"\nslow replies through the counting proxy: {received} requests for {len(ITEMS)} items, {run.retries} "
+        f"retries reported, {hang_ups} hang-ups; {counts.unscored_words(run.llm_calls) or 'all scored'}; "
+        f"warnings: {judge.warnings}"
     )

@@ -118,3 +118,23 @@ def test_run_summary_of_the_dataset_judge_reads_scores() -> None:
     summary = views.run_summary(result)
     assert summary.reads_scores and summary.cards[0].label == "Scores read"
     assert summary.cards[1].value == "0" and "no model is called" in summary.caption
+
+
+def test_run_summary_says_why_items_are_unscored() -> None:
+    # Issue 40: the unscored interactions by cause, in the words the CLI and the endpoint use.
+    from agentic_core.judges.llm import LLMJudge
+    from tests.fakes import HangingChatModel
+
+    judge = LLMJudge(HangingChatModel(), provider="fake", model_name="m", timeout_s=0.05, concurrency=4)
+    result = evaluate(load_sample("seeds"), judge, cache_mode="off")
+    n = result.n_interactions
+    summary = views.run_summary(result)
+    said = f"{n} unscored: {n} timed out after 0.05 s (no call was answered within 0.05 s"
+    assert summary.unscored_summary.startswith(said)
+    assert summary.unscored_causes.to_dict("records") == [{"cause": "timed out", "interactions": n}]
+    assert summary.llm_failed == ""  # not a cascade: "nothing scored" is the run's own message
+
+
+def test_the_timeout_field_left_empty_is_not_set() -> None:
+    settings = views.llm_settings("openai-compatible", "m", "", None, {**LIMITS, "timeout_s": None})
+    assert settings.timeout_s is None and settings.builder_options()["timeout_s"] is None

@@ -15,13 +15,14 @@ from pydantic import SecretStr
 
 from agentic_core import EvaluationResult
 from agentic_core.agentic_metrics import MetricName
+from agentic_core.analysis import why_llm_scored_nothing
 from agentic_core.common import ResultCols
 from agentic_core.data import Conversation
 from agentic_core.judges import CACHE_MODES, CacheMode, LLMSettings, item_words, verdict_counts
 
 
 def llm_settings(
-    provider: str, model: str, base_url: str, api_key: str | None, limits: Mapping[str, float]
+    provider: str, model: str, base_url: str, api_key: str | None, limits: Mapping[str, float | None]
 ) -> LLMSettings:
     """The LLM settings of the page's fields: an empty text is "not given", a 0 rate is "no limit".
 
@@ -30,18 +31,20 @@ def llm_settings(
         model: The model field.
         base_url: The base URL field ("" when empty).
         api_key: The password field ("" or ``None`` when empty: the environment's key is used).
-        limits: The number fields by option name (``concurrency``, ``rps``, ``timeout_s``, ``max_tokens``).
+        limits: The number fields by option name (``concurrency``, ``rps``, ``timeout_s``, ``max_tokens``);
+            ``None`` where a field was left empty (the timeout's).
     """
     return LLMSettings(
         provider=provider,
         model=model,
         base_url=base_url or None,
         api_key=SecretStr(api_key) if api_key else None,
-        concurrency=int(limits["concurrency"]),
+        concurrency=int(limits["concurrency"] or 0),
         # A page's number field needs a number: 0 stands for "no limit" there.
-        rps=float(limits["rps"]) or None,
-        timeout_s=float(limits["timeout_s"]),
-        max_tokens=int(limits["max_tokens"]),
+        rps=float(limits["rps"] or 0) or None,
+        # An empty timeout field is "not set": 60 s, adapting to the server; a number typed is kept.
+        timeout_s=None if limits["timeout_s"] is None else float(limits["timeout_s"]),
+        max_tokens=int(limits["max_tokens"] or 0),
     )
 
 
@@ -132,6 +135,9 @@ class RunSummary:
         agentic_notes: The agentic metrics' warnings.
         failure_reasons: Failed interactions by reason (``reason``, ``interactions``); empty when none failed.
         failures: The failed interactions (session, question, query, reason); empty when none failed.
+        unscored_summary: The unscored interactions by cause in words, with what to do (``""`` when none).
+        unscored_causes: The same as a table (``cause``, ``interactions``); empty when none.
+        llm_failed: For a cascade whose LLM scored none of what it was sent: that, and why (else ``""``).
     """
 
     cards: list[MetricCard]
@@ -141,6 +147,9 @@ class RunSummary:
     agentic_notes: list[str] = field(default_factory=list)
     failure_reasons: pd.DataFrame = field(default_factory=pd.DataFrame)
     failures: pd.DataFrame = field(default_factory=pd.DataFrame)
+    unscored_summary: str = ""
+    unscored_causes: pd.DataFrame = field(default_factory=pd.DataFrame)
+    llm_failed: str = ""
 
 
 def _cards(result: EvaluationResult, reads_scores: bool, uncertain: int) -> list[MetricCard]:
@@ -235,6 +244,8 @@ def run_summary(result: EvaluationResult) -> RunSummary:
     failed = frame[frame[ResultCols.JUDGE_STATUS] == "failed"]
     reasons = failed[ResultCols.JUDGE_ERROR].fillna("(no reason given)").value_counts()
     rows = failed[[ResultCols.SESSION_ID, ResultCols.QA_ID, ResultCols.QUERY, ResultCols.JUDGE_ERROR]]
+    counts = verdict_counts(result)
+    causes = [(cause.replace("_", " "), n) for cause, n in counts.causes.items() if n]
     return RunSummary(
         cards=_cards(result, reads_scores, uncertain_count(frame)),
         caption=caption,
@@ -243,4 +254,7 @@ def run_summary(result: EvaluationResult) -> RunSummary:
         agentic_notes=notes,
         failure_reasons=reasons.rename_axis("reason").reset_index(name="interactions"),
         failures=rows.rename(columns={ResultCols.JUDGE_ERROR: "reason"}),
+        unscored_summary=counts.unscored_words(jr.llm_calls),
+        unscored_causes=pd.DataFrame(causes, columns=["cause", "interactions"]),
+        llm_failed=why_llm_scored_nothing(result) or "",
     )

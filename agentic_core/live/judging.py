@@ -34,6 +34,7 @@ from agentic_core.live.live_runs import LiveRuns
 from agentic_core.live.pending import Bucket
 from agentic_core.live.spool import LiveSpool
 from agentic_core.runs.payload import LiveSource
+from agentic_core.runs.run_tags import RunTags, tags_from_resource
 
 log = logging.getLogger("agentic_core.live")
 
@@ -56,6 +57,10 @@ class _Service:
     keys: list[str] = field(default_factory=list)
     problems: list[Issue] = field(default_factory=list)  # conversations left out (errors)
     warnings: list[Issue] = field(default_factory=list)
+    # The tags of the service's run, from the first resource that names it (agentic.run.* attributes,
+    # service.version): a run started by this batch carries them.
+    tags: RunTags | None = None
+    refused: list[str] = field(default_factory=list)  # resource attributes refused by the tag rules, with why
 
 
 @dataclass
@@ -94,6 +99,10 @@ def _map_buckets(buckets: list[Bucket], spool: LiveSpool, references: References
             members = grouping.spans(positions)
             service = service_of(members)
             entry = services.setdefault(service, _Service())
+            if entry.tags is None and members:
+                found_tags = tags_from_resource(members[0].resource)
+                entry.tags = found_tags.tags
+                entry.refused.extend(str(problem) for problem in found_tags.problems)
             found = map_conversation(_source(service), index, key, members, service, lambda _: None,
                                      lambda _: None, references)
             entry.warnings.extend(found.rec.warnings + found.joined)
@@ -115,6 +124,9 @@ def _notes(entry: _Service) -> list[str]:
     if entry.warnings:
         first = entry.warnings[0].message(with_place=False)
         notes.append(f"Live: {plural(len(entry.warnings), 'mapping warning')}; the first: {first}")
+    if entry.refused:
+        notes.append(f"Live: {plural(len(entry.refused), 'resource attribute')} not kept as the run's tags; the "
+                     f"first: {entry.refused[0]}")
     return notes
 
 
@@ -164,7 +176,7 @@ def judge_buckets(buckets: list[Bucket], spool: LiveSpool, runs: LiveRuns, judge
         result.judge_run.warnings.extend(_notes(entry))
         key_of = {r["session_id"]: k for r, k in zip(records, keys, strict=True)}
         live = LiveSource(service=service, day=day, updated_at=now)
-        meta = runs.add(live, result, [key_of[c.session_id] for c in result.conversations])
+        meta = runs.add(live, result, [key_of[c.session_id] for c in result.conversations], entry.tags)
         outcome.stored += result.n_conversations
         outcome.runs.append(meta.id)
     for traces, upto in done:

@@ -13,6 +13,7 @@ from typing import Any
 from agentic_core.judges.base import JudgeIdentity
 from agentic_core.result import EvaluationResult
 from agentic_core.runs.payload import LiveSource, RunMeta
+from agentic_core.runs.run_tags import RunTags
 from agentic_core.runs.store import RunStore, RunStoreError
 
 
@@ -73,18 +74,18 @@ class LiveRuns:
         for record, name in zip(records, names, strict=True):
             record["session_id"] = name
 
-    def add(self, live: LiveSource, result: EvaluationResult, keys: list[str]) -> RunMeta:
-        """Add a judged batch to the service's run of the day (starting it when there is none).
+    def add(self, live: LiveSource, result: EvaluationResult, keys: list[str], tags: RunTags | None = None) -> RunMeta:
+        """Add a judged batch to the service's run of the day (starting it, with ``tags``, when there is none).
 
         Raises:
             RunStoreError: The history cannot be written.
         """
         run_id = self._run_id(live.service, live.day)
         try:
-            meta = self.store.add_live(result, live, keys, run_id)
+            meta = self.store.add_live(result, live, keys, run_id, tags)
         except RunStoreError:
             if run_id is None:
                 raise
-            meta = self.store.add_live(result, live, keys, None)  # deleted meanwhile (History): a new run
+            meta = self.store.add_live(result, live, keys, None, tags)  # deleted meanwhile (History): a new run
         self._ids[(live.service, live.day)] = meta.id
         return meta

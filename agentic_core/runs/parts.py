@@ -29,6 +29,7 @@ from agentic_core.judges.base import Verdict
 from agentic_core.result import EvaluationResult
 from agentic_core.runs.packing import RunStoreError, pack_document, unpack_document
 from agentic_core.runs.payload import LiveSource, RunMeta, RunPayload, conversation_dicts, fingerprint
+from agentic_core.runs.run_tags import RunTags
 
 PARTS_TABLE = """
 CREATE TABLE IF NOT EXISTS run_parts (
@@ -103,13 +104,15 @@ def with_parts(conn: sqlite3.Connection, payload: RunPayload) -> RunPayload:
     return payload.model_copy(update={"conversations": conversations, "verdicts": verdicts, "judge_run": accounting})
 
 
-def live_base(result: EvaluationResult, live: LiveSource, run_id: str) -> RunPayload:
+def live_base(result: EvaluationResult, live: LiveSource, run_id: str, tags: RunTags | None = None) -> RunPayload:
     """The row of a new live run: its description and judge, no conversation yet (its parts bring them).
 
     Args:
         result: The first batch's evaluation (its judge and threshold are the run's).
         live: Where its conversations come from.
         run_id: The new run's id.
+        tags: Its tags, note and metadata (from the first batch's OTLP resource,
+            :func:`~agentic_core.runs.run_tags.tags_from_resource`), if any.
     """
     meta = RunMeta(
         id=run_id,
@@ -121,6 +124,7 @@ def live_base(result: EvaluationResult, live: LiveSource, run_id: str) -> RunPay
         n_conversations=0,
         n_interactions=0,
         live=live,
+        **(tags.fields() if tags else {}),
     )
     return RunPayload(meta=meta, conversations=[], verdicts=[], judge_run={},
                       recommended_threshold=result.recommended_threshold)

@@ -222,7 +222,7 @@ class RunStore:
         return payload.meta
 
     def add_live(self, result: EvaluationResult, live: LiveSource, keys: list[str], run_id: str | None = None,
-                 ) -> RunMeta:
+                 tags: RunTags | None = None) -> RunMeta:
         """Add a batch of conversations judged as their traces arrived to a live run (see :mod:`~.parts`).
 
         Args:
@@ -230,6 +230,7 @@ class RunStore:
             live: Where the conversations come from (service, day, time).
             keys: Per conversation, the key of the spool batch it came from (:func:`~agentic_core.runs.parts.add_part`).
             run_id: The live run to grow; ``None`` starts one (with this batch).
+            tags: The tags a run started here carries (its OTLP resource's); a run that grows keeps its own.
 
         Raises:
             RunStoreError: ``run_id`` is not in the history, or the history cannot be written.
@@ -238,7 +239,7 @@ class RunStore:
         with self._connect() as conn:
             if run_id is None:
                 run_id = new_run_id()
-                self._insert(live_base(result, live, run_id), conn)
+                self._insert(live_base(result, live, run_id, tags), conn)
             return add_part(conn, run_id, result, live, keys)
 
     def live_held(self, run_id: str, column: str, values: list[str]) -> set[str]:

@@ -71,7 +71,13 @@ def test_the_sdk_exporter_sends_a_three_conversation_agent_into_the_history(tmp_
     ids = ["conv-a", "conv-b", "conv-c"]
     live = _live(tmp_path, idle_s=0.5, references=_golden(tmp_path, ids))
     with LiveServer(_config(tmp_path), live) as server:
-        provider = TracerProvider(resource=Resource.create({"service.name": "support-bot"}))
+        # The resource names the run's tags and metadata (issue 39, item 4): a live run carries them.
+        resource = Resource.create({
+            "service.name": "support-bot", "service.version": "2.1.0", "agentic.run.tags": ["baseline", "prompt-v2"],
+            "agentic.run.note": "nightly traffic", "agentic.run.meta.model": "gpt-x",
+            "agentic.run.meta.api_key": "not-a-key",  # a credential's name: refused, and said in the run's warnings
+        })  # fmt: skip
+        provider = TracerProvider(resource=resource)
         provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{server.url}/v1/traces")))
         for conversation in ids:
             run_agent("current", conversation, provider=provider)
@@ -80,6 +86,8 @@ def test_the_sdk_exporter_sends_a_three_conversation_agent_into_the_history(tmp_
     (meta,) = store.runs()
     assert meta.live is not None and (meta.live.service, meta.live.source) == ("support-bot", "otlp")
     assert meta.n_interactions == 6 and meta.judge.kind == "lexical"
+    assert (meta.tags, meta.note) == (["baseline", "prompt-v2"], "nightly traffic")
+    assert meta.metadata == {"model": "gpt-x", "agent_version": "2.1.0"}
     payload = store.payload(meta.id)
     assert sorted(c["session_id"] for c in payload.conversations) == ids
     for conv in payload.conversations:
@@ -94,6 +102,8 @@ def test_the_sdk_exporter_sends_a_three_conversation_agent_into_the_history(tmp_
     # Judged once, as any run: the answers equal their references, every verdict a pass.
     result = store.open(meta.id)
     assert result.interactions["score"].tolist() == [1.0] * 6
+    refused = [w for w in result.judge_run.warnings if "not kept as the run's tags" in w]
+    assert refused and "agentic.run.meta.api_key" in refused[0] and "not-a-key" not in refused[0]
     assert result.n_tool_interactions == 3  # the first turn of each: one call expected, that call made
 
 

@@ -12,11 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from agentic_core.io.otel_messages import span_kind, token_usage
+from agentic_core.io.otel_messages import COST_KEYS, span_kind, token_usage
 from agentic_core.io.otel_spans import Span
-
-COST_KEYS = ("gen_ai.usage.cost", "llm.cost.total")
-"""Attributes a span's cost is read from (Langfuse / LiteLLM's GenAI name, OpenInference's), the first given."""
 
 _KINDS = {"llm": "llm", "tool": "tool", "agent": "agent"}  # OpenInference's CHAIN and the rest: "other"
 

@@ -55,6 +55,8 @@ from agentic_core.report.exports import (
 )
 from agentic_core.report.preview import VIEW_MAX_CHARS, VIEW_MAX_DEPTH, conversations_preview, record_view
 from agentic_core.report.side_diff import side_by_side_html
+from agentic_core.report.span_tree import SPAN_PAGE, SpanNode, SpanTree, span_tree
+from agentic_core.report.span_tree_html import span_tree_html, tree_summary
 from agentic_core.report.thread import thread_html
 from agentic_core.report.tool_tables import (
     FAILING_PAGE_ROWS,
@@ -67,12 +69,14 @@ from agentic_core.report.tool_tables import (
 
 __all__ = [
     "COMPARE_PARAMS", "CONVERSATION_PARAM", "EXPLORER_PAGE_ROWS", "EXPORT_FILES", "FAILING_PAGE_ROWS", "PAGE_PARAMS",
-    "RUN_A_PARAM", "RUN_B_PARAM", "STATUSES", "TOOL_DIMENSIONS", "VIEW_MAX_CHARS", "VIEW_MAX_DEPTH",
-    "ConversationFacts", "ExplorerFilters", "FilterIndex", "InteractionDetail", "SearchIndex", "conversation_detail",
+    "RUN_A_PARAM", "RUN_B_PARAM", "SPAN_PAGE", "STATUSES", "TOOL_DIMENSIONS", "VIEW_MAX_CHARS", "VIEW_MAX_DEPTH",
+    "ConversationFacts", "ExplorerFilters", "FilterIndex", "InteractionDetail", "SearchIndex", "SpanNode", "SpanTree",
+    "conversation_detail",
     "conversation_facts", "conversation_index", "conversation_param", "conversation_records",
     "conversations_by_status", "conversations_preview", "conversations_table", "curve_point_dict", "explorer_table",
     "export_bytes", "export_zip", "failing_tool_calls", "filter_failing_calls", "filter_mask", "filters_from_query",
     "filters_to_query", "highlight", "interaction_rows", "interaction_tool_names", "interactions_table", "linked_pair",
     "position_of", "proposed_verdict", "record_view", "resolve_conversation", "run_metadata", "same_verdicts",
-    "side_by_side_html", "summary", "table_page", "tasks_table", "thread_html", "tool_breakdown", "write_exports",
+    "side_by_side_html", "span_tree", "span_tree_html", "summary", "table_page", "tasks_table", "thread_html",
+    "tool_breakdown", "tree_summary", "write_exports",
 ]  # fmt: skip

@@ -114,6 +114,8 @@ def test_a_failed_span_keeps_its_error_and_a_costed_span_its_cost(writing: str) 
     assert [(r.name, r.error) for r in failed] == [("execute_tool weather", "weather service timed out")]
     assert ("chat gpt-4o", 0.0012) in by_name and ("chat gpt-4o", 0.002) in by_name
     assert by_name[("chat gpt-4o", 0.002)].answer and not by_name[("chat gpt-4o", 0.0012)].answer
+    notes = " ".join(n.message() for n in load_bytes("t.json", _with_status(spans).encode(), workers=1).notes)
+    assert "gen_ai.usage.cost" not in notes and "llm.cost.total" not in notes  # read now: not "not used"
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,8 @@ SPAN_CSS = (
     ".stree summary{cursor:pointer;list-style-position:inside}"
     ".stree .kids{padding-left:.55rem}"
     ".stree .row{display:inline;word-break:break-word}"
-    ".stree .k{font-size:.7rem;font-weight:600;border-radius:3px;padding:0 4px;margin-right:.3rem;color:#fff}"
+    ".stree .k{font-size:.7rem;font-weight:600;border-radius:3px;padding:0 4px;margin-right:.3rem;color:#fff;"
+    "white-space:nowrap}"
     ".stree .k-llm{background:#1f77b4}.stree .k-tool{background:#9467bd}.stree .k-agent{background:#2ca02c}"
     ".stree .k-other{background:#7f7f7f}"
     ".stree .nm{font-weight:600}.stree .meta{opacity:.8;font-size:.78rem;margin-left:.3rem}"
@@ -44,7 +45,8 @@ SPAN_CSS = (
     ".stree .err .bar span{background:#d62728}"
     ".stree .why{color:#d62728;font-size:.78rem;white-space:pre-wrap;word-break:break-word}"
     ".stree .ans{outline:2px solid #ff7f0e;background:rgba(255,127,14,.08)}"
-    ".stree .tag{font-size:.72rem;background:#ff7f0e;color:#fff;border-radius:3px;padding:0 4px;margin-left:.3rem}"
+    ".stree .tag{font-size:.72rem;background:#ff7f0e;color:#fff;border-radius:3px;padding:0 4px;margin-left:.3rem;"
+    "white-space:nowrap}"
     "</style>"
 )
 
@@ -64,7 +66,10 @@ def duration_text(ms: float) -> str:
 
 
 def _cost_text(cost: float) -> str:
-    return f"cost {cost:.4g}"
+    """``cost 0.000096`` (never ``9.6e-05``: costs per step are small), ``cost 1.25`` from one up."""
+    if cost >= 1:
+        return f"cost {cost:,.2f}"
+    return "cost " + (f"{cost:.6f}".rstrip("0").rstrip(".") or "0")
 
 
 def _tokens_text(tokens_in: int | None, tokens_out: int | None) -> str:

@@ -154,8 +154,11 @@ def test_no_spans_make_an_empty_tree() -> None:
     assert "0 steps" in span_tree_html(tree)
 
 
-def test_durations_read_as_people_write_them() -> None:
+def test_durations_and_costs_read_as_people_write_them() -> None:
     assert [duration_text(ms) for ms in (0.42, 120, 1250, 125_000)] == ["0.42 ms", "120 ms", "1.25 s", "2 min 5 s"]
+    small, zero, large = (tree_summary(span_tree([_span("x", 0, 1, cost=c)])) for c in (0.000096, 0.0, 1234.5))
+    assert "cost 0.000096" in small and "e-05" not in small
+    assert zero.endswith("cost 0") and large.endswith("cost 1,234.50")
 
 
 @st.composite

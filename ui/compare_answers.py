@@ -63,8 +63,8 @@ def _attempt(name: str, attempts: list[AnswerAttempt], from_link: bool) -> Answe
         st.session_state[key] = chosen.number
     if len(attempts) > 1:
         labels = {a.number: a.label for a in attempts}
-        number = st.selectbox(f"{name}'s attempt", list(labels), format_func=labels.get, key=key)
-        chosen = attempts[int(number) - 1]
+        number = st.selectbox(f"{name}'s attempt", list(labels), format_func=lambda n: labels[n], key=key)
+        chosen = attempts[int(number or 1) - 1]
     return chosen
 
 

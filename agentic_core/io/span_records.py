@@ -70,9 +70,9 @@ def otel_span_records(
             record["cost"] = cost
         if span.error is not None:
             record["error"] = span.error
-        t = interaction.get(id(span))
-        if t is not None:
-            record["interaction"] = t
+        turn = interaction.get(id(span))
+        if turn is not None:
+            record["interaction"] = turn
         if id(span) in answers:
             record["answer"] = True
         out.append(record)

@@ -184,7 +184,8 @@ def _ends(
             guess = latest[i] if children[i] else next_start
             if guess >= start:
                 end[i], estimated[i] = guess, True
-        reach = max(latest[i], end[i] if end[i] is not None else -1, start if start is not None else -1)
+        stop = end[i]
+        reach = max(latest[i], stop if stop is not None else -1, start if start is not None else -1)
         if parent[i] >= 0 and reach > latest[parent[i]]:
             latest[parent[i]] = reach
         if start is not None:

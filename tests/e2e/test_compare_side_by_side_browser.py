@@ -87,7 +87,6 @@ def test_filters_and_a_deep_link_open_the_same_side_by_side_view(tmp_path: Path)
         text = _main_text(page)
         assert "One year." in text and "Two years." in text  # A's first attempt, B's second; the reference
         assert "B made 2 attempts: 1 correct, 1 incorrect; showing #2 (v2-warranty-1)." in text
-        page.locator(".st-key-compare_pair_show").screenshot(path=str(SHOTS / "compare_pair_filters.png"))
 
         # The URL is the view: a new page (a new session) opens it as it was.
         link = page.url

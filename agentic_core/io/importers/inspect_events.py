@@ -65,7 +65,8 @@ def _error_text(error: Any) -> str | None:
 
 
 def _model_step(event: dict[str, Any]) -> dict[str, Any]:
-    output = event.get("output") if isinstance(event.get("output"), dict) else {}
+    given = event.get("output")
+    output: dict[str, Any] = given if isinstance(given, dict) else {}
     usage = output.get("usage")
     step: dict[str, Any] = {"name": str(event.get("model") or "model"), "kind": "llm"}
     for key in ("input_tokens", "output_tokens"):
@@ -133,8 +134,8 @@ def inspect_span_records(rec: RecordMap, events: Any) -> list[dict[str, Any]]:
         elif kind == "tool":
             error = _error_text(event.get("error"))
             wrapper = spans.get(parent) if isinstance(parent, str) else None
-            if wrapper is not None and wrapper["kind"] == "tool" and parent not in filled:
-                filled.add(parent)  # the tool span that wraps this call: one step, not two
+            if wrapper is not None and wrapper["kind"] == "tool" and wrapper["id"] not in filled:
+                filled.add(wrapper["id"])  # the tool span that wraps this call: one step, not two
                 if error is not None:
                     wrapper["error"] = error
                 continue

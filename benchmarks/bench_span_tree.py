@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agentic_core.data import TraceSpan  # noqa: E402  (after the sys.path set-up)
-from agentic_core.report import span_tree, span_tree_html  # noqa: E402
+from agentic_core.data import TraceSpan
+from agentic_core.report import span_tree, span_tree_html
 
 T0 = 1_700_000_000_000_000_000
 

@@ -75,11 +75,11 @@ def _stored_sides(run: ActiveRun, settings: AggregateSettings, stored: list[RunM
     cols = st.columns(2)
     id_a = str(cols[0].selectbox("A (baseline)", ids, format_func=lambda i: names[i], key="compare_run_a"))
     id_b = str(cols[1].selectbox("B (candidate)", ids, format_func=lambda i: names[i], key="compare_run_b"))
+    st.query_params[RUN_A_PARAM], st.query_params[RUN_B_PARAM] = id_a, id_b
+    st.session_state[LINK_KEY] = {RUN_A_PARAM: id_a, RUN_B_PARAM: id_b}
     for key in (ASSISTANT_A_PARAM, ASSISTANT_B_PARAM):  # the link names what is compared: two runs
         if key in st.query_params:
             del st.query_params[key]
-    st.query_params[RUN_A_PARAM], st.query_params[RUN_B_PARAM] = id_a, id_b
-    st.session_state[LINK_KEY] = {RUN_A_PARAM: id_a, RUN_B_PARAM: id_b}
     store = run_store()
     assert store is not None
     a, b = session_memo(RUNS_MEMO_KEY, (id_a, id_b), lambda: (store.open(id_a), store.open(id_b)))

@@ -12,13 +12,22 @@ import streamlit as st
 from agentic_core import AgenticError
 from agentic_core.analysis import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.glossary import ANCHORS, glossary_link
-from agentic_core.report import RUN_A_PARAM, RUN_B_PARAM, linked_pair
+from agentic_core.report import (
+    ASSISTANT_A_PARAM,
+    ASSISTANT_B_PARAM,
+    RUN_A_PARAM,
+    RUN_B_PARAM,
+    linked_assistants,
+    linked_pair,
+    linked_source,
+)
 from agentic_core.runs import RunMeta
 from agentic_core.settings import AggregateSettings
 from agentic_core.stats import describe_method
 from ui import views
 from ui.cards import card, kpi, kpi_row
 from ui.charts import delta_figure, pair_scatter_figure
+from ui.compare_answers import answers_side_by_side
 from ui.compare_groups import grouped_run_ids, picker_label
 from ui.controls import results_page
 from ui.format import ci_text, md_text, prob_text
@@ -33,6 +42,9 @@ MEMO_KEY = "_compare_memo"
 RUNS_MEMO_KEY = "_compare_runs_memo"
 BOARD_MEMO_KEY = "_compare_board_memo"
 LINK_KEY = "_compare_link"  # the pair this session last wrote into the URL
+SOURCE_LINK_KEY = "_compare_source_link"  # the runs or assistants the URL named when last read
+ASSISTANTS_LINK_KEY = "_compare_assistants_link"  # the assistants this session last wrote into the URL
+SIDE_PARAMS = (RUN_A_PARAM, RUN_B_PARAM, ASSISTANT_A_PARAM, ASSISTANT_B_PARAM)
 
 
 def _delta_chart(rows: views.DeltaRows, title: str, hover: list[str], key: str) -> None:
@@ -68,6 +80,9 @@ def _stored_sides(run: ActiveRun, settings: AggregateSettings, stored: list[RunM
     id_b = str(cols[1].selectbox("B (candidate)", ids_b, format_func=shown.__getitem__, key="compare_run_b"))
     st.query_params[RUN_A_PARAM], st.query_params[RUN_B_PARAM] = id_a, id_b
     st.session_state[LINK_KEY] = {RUN_A_PARAM: id_a, RUN_B_PARAM: id_b}
+    for key in (ASSISTANT_A_PARAM, ASSISTANT_B_PARAM):  # the link names what is compared: two runs
+        if key in st.query_params:
+            del st.query_params[key]
     store = run_store()
     assert store is not None
     a, b = session_memo(RUNS_MEMO_KEY, (id_a, id_b), lambda: (store.open(id_a), store.open(id_b)))
@@ -84,9 +99,23 @@ def _assistant_sides(run: ActiveRun, settings: AggregateSettings, assistants: li
             icon=":material/compare_arrows:",
         )
         return None
+    query = {key: st.query_params.get(key, "") for key in (ASSISTANT_A_PARAM, ASSISTANT_B_PARAM)}
+    if query != st.session_state.get(ASSISTANTS_LINK_KEY) or "compare_assistant_a" not in st.session_state:
+        link_a, link_b, messages = linked_assistants(query, assistants)  # a shared link opens its two assistants
+        st.session_state["compare_assistant_a"], st.session_state["compare_assistant_b"] = link_a, link_b
+        for message in messages:
+            st.warning(message, icon=":material/link:")
+    for key, fallback in (("compare_assistant_a", assistants[0]), ("compare_assistant_b", assistants[1])):
+        if st.session_state.get(key) not in assistants:  # other data since
+            st.session_state[key] = fallback
     cols = st.columns(2)
-    x = cols[0].selectbox("A (baseline)", assistants, index=0, key="compare_assistant_a")
-    y = cols[1].selectbox("B (candidate)", assistants, index=1, key="compare_assistant_b")
+    x = str(cols[0].selectbox("A (baseline)", assistants, key="compare_assistant_a"))
+    y = str(cols[1].selectbox("B (candidate)", assistants, key="compare_assistant_b"))
+    for key in (RUN_A_PARAM, RUN_B_PARAM):  # the link names what is compared: two assistants, not runs
+        if key in st.query_params:
+            del st.query_params[key]
+    st.query_params[ASSISTANT_A_PARAM], st.query_params[ASSISTANT_B_PARAM] = x, y
+    st.session_state[ASSISTANTS_LINK_KEY] = {ASSISTANT_A_PARAM: x, ASSISTANT_B_PARAM: y}
     label_x, label_y = views.side_labels(x, y)
     return (
         Side(run.result, settings, label_x, assistant=x, run_id=run.stored_id),
@@ -218,11 +247,14 @@ st.caption(
 assistants = list(dict.fromkeys(run.result.assistant_ids()))  # in the order of the data
 store = run_store()
 stored = store.runs() if store is not None else []
+side_query = {key: st.query_params.get(key, "") for key in SIDE_PARAMS}
+if side_query != st.session_state.get(SOURCE_LINK_KEY) or "compare_source" not in st.session_state:
+    # A link names two runs or two assistants (and so does the URL when the page is opened again).
+    st.session_state["compare_source"] = linked_source(side_query, "assistants" if len(assistants) >= 2 else "runs")
 source = st.radio(
     "What to compare",
     list(views.COMPARE_SOURCES),
     format_func=views.COMPARE_SOURCES.get,
-    index=1 if len(assistants) >= 2 else 0,
     key="compare_source",
     horizontal=True,
 )
@@ -244,5 +276,7 @@ if sides is not None:
         st.warning(md_text(exc), icon=":material/compare_arrows:")
     else:
         _render(comparison, side_a, side_b, run)
+        answers_side_by_side(comparison, side_a, side_b, signature)  # two runs, one task: the answers
+st.session_state[SOURCE_LINK_KEY] = {key: st.query_params.get(key, "") for key in SIDE_PARAMS}
 _leaderboard(run, settings, assistants)
 render_planner(run_agg, settings, key="compare_planner", compare=True)

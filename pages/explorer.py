@@ -40,6 +40,7 @@ from ui.explorer_detail import render_interaction
 from ui.explorer_filters import apply_link, filters_in_use, more_filters, reset_for_other_data, write_page_params
 from ui.format import md_text
 from ui.memo import session_memo
+from ui.span_tree_view import span_tree_section
 from ui.state import ActiveRun
 from ui.telemetry_cost import telemetry_caption
 from ui.verdict_form import overrides_list, show_notice, verdict_form
@@ -226,6 +227,7 @@ if conversation.trace:
             "turn's query and final answer, with its verdict."
         )
         st.html(thread_html(conversation.trace, [d.status for d in details], term))
+span_tree_section(run.run_id, row, conversation.spans or [], [d.status for d in details])  # traced data's steps
 turns = interaction_rows(run.result, row, details)  # interaction row -> its detail
 for k, (r, detail) in enumerate(turns.items()):
     render_interaction(detail, k, run.result.overrides.get(r), term)

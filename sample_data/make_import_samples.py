@@ -20,6 +20,9 @@ Files written:
     tau_bench_airline.json   a tau-bench results file: 50 airline tasks x 4 trials, the published
                              gpt-4o run's reward pattern, with realistic trajectories
     inspect_log.json         an Inspect AI eval log (JSON): 4 samples x 2 epochs with tool calls
+    otel_traces.json         an OpenTelemetry GenAI trace export (OTLP JSON) of a travel helper: 4 conversations,
+                             nested spans with times, tokens and costs, a failed tool call (its span tree)
+    otel_references.jsonl    the golden set for otel_traces.json (expected answers and tool calls)
 """
 
 from __future__ import annotations
@@ -36,17 +39,21 @@ for folder in (ROOT, HERE):
         sys.path.insert(0, str(folder))
 
 from samplegen.imports import inspect_log, openai_traces, ragas_samples  # noqa: E402  (after the sys.path set-up)
+from samplegen.otel import otel_export, otel_references  # noqa: E402
 from samplegen.tau_bench import TAU_EXPECTED_PASS_POW, tau_results  # noqa: E402
 
 OPENAI_NAME = "openai_traces.jsonl"
 RAGAS_NAME = "ragas_multiturn.jsonl"
 TAU_NAME = "tau_bench_airline.json"
 INSPECT_NAME = "inspect_log.json"
-FORMATS = ((OPENAI_NAME, "openai"), (RAGAS_NAME, "ragas"), (TAU_NAME, "tau-bench"), (INSPECT_NAME, "inspect"))
+OTEL_NAME = "otel_traces.json"
+OTEL_REFERENCES_NAME = "otel_references.jsonl"
+FORMATS = ((OPENAI_NAME, "openai"), (RAGAS_NAME, "ragas"), (TAU_NAME, "tau-bench"), (INSPECT_NAME, "inspect"),
+           (OTEL_NAME, "otel"))
 
 
 def write_all(out: Path) -> None:
-    """Write the four files into ``out``.
+    """Write the six files into ``out``.
 
     tau-bench writes its results with ``json.dump(..., indent=2)``; the sample puts one trial per line
     instead (the same JSON list, a third of the size, and each trial's line is its place in messages).
@@ -58,6 +65,9 @@ def write_all(out: Path) -> None:
     (out / RAGAS_NAME).write_text(lines, encoding="utf-8")
     (out / TAU_NAME).write_text("[\n" + ",\n".join(json.dumps(t) for t in tau_results()) + "\n]\n", encoding="utf-8")
     (out / INSPECT_NAME).write_text(json.dumps(inspect_log(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / OTEL_NAME).write_text(json.dumps(otel_export(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in otel_references())
+    (out / OTEL_REFERENCES_NAME).write_text(lines, encoding="utf-8")
 
 
 def check(out: Path) -> None:
@@ -65,6 +75,7 @@ def check(out: Path) -> None:
     from agentic_core.evaluate import aggregate, evaluate
     from agentic_core.io.importers import FORMAT_LABELS
     from agentic_core.io.loader import load_paths
+    from agentic_core.io.otel_load import load_otel
 
     for name, fmt in FORMATS:
         path = out / name
@@ -73,6 +84,11 @@ def check(out: Path) -> None:
         assert report.notes and f"read as {FORMAT_LABELS[fmt]} " in report.notes[0].rule, report.notes
         size = path.stat().st_size / 1024
         print(f"{path.name}: {report.notes[0].rule}; {len(report.warnings)} warning(s); {size:.0f} KB")
+    report = load_otel([out / OTEL_NAME], references=out / OTEL_REFERENCES_NAME)
+    assert report.ok and not report.warnings, [i.message() for i in report.issues]
+    spans = sum(len(c.spans or []) for c in report.conversations)
+    assert all(c.conversation[0].ground_truth_assistant for c in report.conversations)
+    print(f"{OTEL_NAME} with {OTEL_REFERENCES_NAME}: {len(report.conversations)} conversations, {spans} spans")
     agg = aggregate(evaluate(out / TAU_NAME, "dataset"))
     curve = [round(p.pass_pow_k, 3) for p in agg.curve if p.pass_pow_k is not None]
     assert curve == TAU_EXPECTED_PASS_POW, curve
@@ -80,7 +96,7 @@ def check(out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write (unless ``--check``) and check the four files."""
+    """Write (unless ``--check``) and check the six files."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="only check the files already on disk")
     parser.add_argument("--out", type=Path, default=HERE, help="folder to write (or check) in (default: here)")

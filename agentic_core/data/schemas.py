@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, model_validator
 
+from agentic_core.data.spans import TraceSpan
 from agentic_core.data.trace import TraceStep
 
 _ALLOW = ConfigDict(extra="allow", frozen=False)
@@ -156,6 +157,9 @@ class Conversation(BaseModel):
     ``trace`` is our addition too: the whole imported chat log, every message in order with the
     interaction it belongs to (:mod:`agentic_core.data.trace`), for reading the conversation as a thread.
 
+    ``spans`` is our addition too: the trace's timed steps (spans, or events with times) with their
+    parents, tokens, cost and errors (:mod:`agentic_core.data.spans`), for the Explorer's span tree.
+
     ``reference`` is our addition too: the expected outcome of the conversation's goal (Ragas'
     ``reference`` of a multi-turn sample, read by the Ragas importer), what agent goal accuracy
     with reference compares the conversation's outcome with.
@@ -172,6 +176,7 @@ class Conversation(BaseModel):
     reference: str | None = None
     conversation: list[Interaction] = Field(min_length=1)
     trace: list[TraceStep] | None = None
+    spans: list[TraceSpan] | None = None
 
     def task_key(self) -> str:
         """The key that groups repeated attempts at the same task."""

@@ -16,7 +16,9 @@ at the same instant, then the file's order):
   with an input and an output is one turn.
 
 The conversation keeps its thread as ``trace`` (:mod:`agentic_core.data.trace`): the system prompt, then per
-turn the query, each tool call with its result, and the answer. Each interaction keeps ``telemetry``: the
+turn the query, each tool call with its result, and the answer; and its spans as ``spans``
+(:mod:`agentic_core.io.span_records`: names, kinds, parents, times, tokens, cost, errors, the answer's span),
+for the Explorer's span tree. Each interaction keeps ``telemetry``: the
 model, the agent's name, the turn's input and output tokens summed over its model calls, its latency (first
 span start to last span end) and the trace id.
 """
@@ -48,6 +50,7 @@ from agentic_core.io.otel_messages import (
 )
 from agentic_core.io.otel_spans import Span
 from agentic_core.io.otel_tree import Found, cut_cycles, drop_copies, ordered
+from agentic_core.io.span_records import otel_span_records
 
 
 @dataclass
@@ -58,6 +61,7 @@ class _Turn:
     query_path: str
     answer: str | None = None
     answer_path: str | None = None
+    answer_span: Span | None = None  # the span whose output is the answer (marked in the span tree)
     spans: list[Span] = field(default_factory=list)
     llm: list[Span] = field(default_factory=list)
     tools: list[Span] = field(default_factory=list)
@@ -78,6 +82,7 @@ class ConversationBuilder:
         self.context: tuple[str, str] | None = None
         self.pending_tools: list[Span] = []
         self.both = Found()  # spans read as a model call and as a tool call
+        self.spans: list[Span] = []  # the spans in the order read (kept as the conversation's ``spans``)
 
     def _warn_for(self, span: Span) -> Callable[[str, str, Any, str], None]:
         return lambda path, rule, value, fix: self.warn_span(span, path, rule, value, fix)
@@ -112,7 +117,7 @@ class ConversationBuilder:
         current.llm.append(span)
         for out in outputs:
             if out.text:
-                current.answer, current.answer_path = out.text, out.path
+                current.answer, current.answer_path, current.answer_span = out.text, out.path, span
             for call in out.calls:
                 call.record = span.record
             current.output_calls.extend(out.calls)
@@ -137,13 +142,15 @@ class ConversationBuilder:
             value = decode(span.attrs["output.value"])
             text = value.get("output", value.get("answer")) if isinstance(value, dict) else value
             turn.answer, turn.answer_path = str(text), span.attr_path("output.value")
+        if turn.answer is not None:
+            turn.answer_span = span
         turn.spans.append(span)
         self.turns.append(turn)
 
     def read(self, spans: list[Span]) -> None:
         """Read a group's spans, in order, into turns."""
         seen_users = 0
-        spans = ordered(spans)
+        spans = self.spans = ordered(spans)
         for span in spans:
             llm, tool = roles(span)
             if llm:
@@ -348,4 +355,5 @@ def conversation(rec: RecordMap, key: str, spans: list[Span], stem: str,
         out["context"] = builder.context[0]
         rec.origin("context", builder.context[1])
     out["trace"] = builder.thread(interactions)  # the Explorer's whole-trace view
+    out["spans"] = otel_span_records(builder.spans, ((t.spans + t.tools, t.answer_span) for t in builder.turns))
     return out

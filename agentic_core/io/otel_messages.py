@@ -314,7 +314,11 @@ def tool_call(span: Span) -> Call:
     return call
 
 
-READ = frozenset({
+COST_KEYS = ("gen_ai.usage.cost", "llm.cost.total")
+"""Attributes a span's cost is read from (Langfuse's and LiteLLM's GenAI name, OpenInference's), the first given:
+shown in the Explorer's span tree (:mod:`agentic_core.io.span_records`), not evaluated."""
+
+READ = frozenset({*COST_KEYS,
     "gen_ai.operation.name", "gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions",
     "gen_ai.conversation.id", "gen_ai.agent.name", "gen_ai.request.model", "gen_ai.response.model",
     "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.usage.prompt_tokens",

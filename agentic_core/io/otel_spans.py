@@ -54,6 +54,9 @@ class Span:
             million spans would otherwise each hold a copy of the same prefix.
         resource: The resource's attributes (``service.name``), shared by the spans of one resource.
         order: The span's position in the file (ties in time keep the file's order).
+        error: The span's error when its status says it failed (the status message, else its
+            ``error.type`` or exception's message, else ``"error"``); ``None`` otherwise. Shown in the
+            Explorer's span tree, not evaluated.
     """
 
     trace_id: str
@@ -68,6 +71,7 @@ class Span:
     place: str | tuple[str, int]
     resource: dict[str, Any] = field(default_factory=dict)
     order: int = 0
+    error: str | None = None
 
     @property
     def path(self) -> str:
@@ -236,9 +240,36 @@ def read_span(raw: dict[str, Any], record: int, place: str | tuple[str, int], re
     own_resource = raw.get("resource")
     if isinstance(own_resource, dict) and not resource:
         resource = attributes(own_resource.get("attributes"))
+    attrs = attributes(raw.get("attributes"))
     return Span(hex_id(trace), hex_id(span), hex_id(parent), name if isinstance(name, str) else "",
-                time_ns(start), time_ns(end), attributes(raw.get("attributes")), events, record, place,
-                resource, order)
+                time_ns(start), time_ns(end), attrs, events, record, place, resource, order,
+                status_error(raw, attrs, events))
+
+
+_ERROR_CODES = frozenset({2, "2", "ERROR", "STATUS_CODE_ERROR"})
+"""How a status says the span failed: OTLP JSON's ``code`` 2 (or its enum name), the SDK's ``status_code``."""
+
+
+def status_error(raw: dict[str, Any], attrs: dict[str, Any], events: tuple[Event, ...]) -> str | None:
+    """The span's error, when its status says it failed: its message, else what else says why, else ``"error"``.
+
+    Read from OTLP JSON's ``status`` (``{"code": 2, "message": ...}``) and the SDK's
+    (``{"status_code": "ERROR", "description": ...}``); the why, when the status has no message, from the
+    ``error.type`` attribute or an ``exception`` event's ``exception.message``.
+    """
+    status = raw.get("status")
+    if not isinstance(status, dict):
+        return None
+    code = status.get("code", status.get("status_code"))
+    if isinstance(code, str):
+        code = code.strip().upper()
+    if isinstance(code, bool) or code not in _ERROR_CODES:
+        return None
+    for why in (status.get("message"), status.get("description"), attrs.get("error.type"),
+                *(e.attrs.get("exception.message") for e in events if e.name == "exception")):
+        if isinstance(why, str) and why.strip():
+            return why
+    return "error"
 
 
 SpanItem = Span | UnreadableStart | tuple[str, str]

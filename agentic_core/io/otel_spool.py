@@ -262,7 +262,8 @@ class SpanSpool:
         events = tuple((e.name, e.time_ns, e.attrs, e.path) for e in span.events)
         try:
             blob = marshal.dumps((span.trace_id, span.span_id, span.parent_id, span.name, span.start_ns,
-                                  span.end_ns, span.attrs, events, span.record, span.place, resource, span.order))
+                                  span.end_ns, span.attrs, events, span.record, span.place, resource, span.order,
+                                  span.error))
         except ValueError:  # a value marshal cannot write (none a JSON parser makes): this span stays in memory
             self._held[position] = span
             return
@@ -273,9 +274,9 @@ class SpanSpool:
 
     def _decode(self, blob: bytes) -> Span:
         (trace, span_id, parent, name, start, end, attrs, events, record, place, resource,
-         order) = marshal.loads(blob)
+         order, error) = marshal.loads(blob)
         return Span(trace, span_id, parent, name, start, end, attrs, tuple(Event(*e) for e in events), record,
-                    place, self._resources[resource], order)
+                    place, self._resources[resource], order, error)
 
     def _flush(self) -> None:
         if not self._pending_at:

@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from agentic_core.analysis.compare_runs import RunComparison
+from agentic_core.report.compare_answers import ASSISTANT_A_PARAM, ASSISTANT_B_PARAM, PAIR_PARAMS
 from agentic_core.runs import RunMeta
 
 RUN_A_PARAM = "run_a"
 RUN_B_PARAM = "run_b"
-COMPARE_PARAMS = (RUN_A_PARAM, RUN_B_PARAM)
-"""The Compare page's own URL parameters (besides the shared settings and ``run``)."""
+COMPARE_PARAMS = (RUN_A_PARAM, RUN_B_PARAM, ASSISTANT_A_PARAM, ASSISTANT_B_PARAM, *PAIR_PARAMS)
+"""The Compare page's own URL parameters (besides the shared settings and ``run``): the two runs or the two
+assistants, and the side-by-side view (:mod:`agentic_core.report.compare_answers`)."""
 
 
 def default_pair(stored: Sequence[RunMeta], active_id: str | None) -> tuple[str, str]:
@@ -73,6 +75,42 @@ def linked_pair(
             messages.append(
                 f"The link's run {side} `{wanted}` is not in this history (deleted, or made elsewhere), so {side} is "
                 f"`{chosen[side]}`. Import the run's file on the **History** page to compare it."
+            )
+    return chosen["A"], chosen["B"], messages
+
+
+def linked_source(query: Mapping[str, str], default: str) -> str:
+    """What a link compares: ``runs`` when it names a run, ``assistants`` when it names an assistant, else
+    ``default``."""
+    if query.get(RUN_A_PARAM) or query.get(RUN_B_PARAM):
+        return "runs"
+    if query.get(ASSISTANT_A_PARAM) or query.get(ASSISTANT_B_PARAM):
+        return "assistants"
+    return default
+
+
+def linked_assistants(query: Mapping[str, str], assistants: Sequence[str]) -> tuple[str, str, list[str]]:
+    """``(A, B, messages)``: the link's assistants where the run has them, else the run's first two.
+
+    Args:
+        query: The URL's parameters.
+        assistants: The run's assistants (at least two), in the data's order.
+
+    Returns:
+        The two assistants and one message per linked assistant that is not in the run.
+    """
+    chosen = {"A": assistants[0], "B": assistants[1]}
+    messages = []
+    for side, param in (("A", ASSISTANT_A_PARAM), ("B", ASSISTANT_B_PARAM)):
+        wanted = query.get(param)
+        if not wanted:
+            continue
+        if wanted in assistants:
+            chosen[side] = wanted
+        else:
+            messages.append(
+                f"The link's assistant {side} `{wanted}` is not in this run, so {side} is `{chosen[side]}`. Load the "
+                "data it was judged on to compare it."
             )
     return chosen["A"], chosen["B"], messages
 

@@ -62,11 +62,23 @@ def side_by_side(answer: str, truth: str) -> tuple[str, str]:
     )
 
 
-def side_by_side_html(answer: str, truth: str) -> str:
-    """Both sides in two columns with their headings and style, for ``st.html``."""
+def side_by_side_html(
+    answer: str,
+    truth: str,
+    left_head: str = "Answer (green: only in the answer)",
+    right_head: str = "Ground truth (red: only in the ground truth)",
+) -> str:
+    """Both sides in two columns with their headings and style, for ``st.html``.
+
+    Args:
+        answer: The left text (its own words marked green).
+        truth: The right text (its own words marked red).
+        left_head: The left column's heading, as text (escaped here): Compare puts run A's answer there.
+        right_head: The right column's heading, likewise: run B's answer, or the reference.
+    """
     left, right = side_by_side(answer, truth)
     return (
-        f'{SIDE_CSS}<div class="xs"><div class="col"><div class="head">Answer (green: only in the answer)</div>'
-        f'{left}</div><div class="col"><div class="head">Ground truth (red: only in the ground truth)</div>'
+        f'{SIDE_CSS}<div class="xs"><div class="col"><div class="head">{html.escape(left_head)}</div>'
+        f'{left}</div><div class="col"><div class="head">{html.escape(right_head)}</div>'
         f"{right}</div></div>"
     )

@@ -25,7 +25,7 @@ def test_unknown_keys_everywhere_are_warnings_with_suggestions() -> None:
     assert found == {
         "metadata": (
             "remove it if it is a mistake (the keys here are assistant_id, context, conversation, language, "
-            "reference, reference_topics, session_id, task_id, trace); if it is intended, ignore this warning"
+            "reference, reference_topics, session_id, spans, task_id, trace); if it is intended, ignore this warning"
         ),
         "conversation[0].qa_idd": "did you mean 'qa_id'? Rename it; an unknown key is kept but never used",
         "conversation[0].agentic.tools_usde": (

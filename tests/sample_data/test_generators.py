@@ -27,6 +27,8 @@ GENERATORS = {
         "ragas_multiturn.jsonl",
         "tau_bench_airline.json",
         "inspect_log.json",
+        "otel_traces.json",
+        "otel_references.jsonl",
     ),
     "make_labelled_sample.py": ("labelled_support.jsonl",),
 }

@@ -10,7 +10,9 @@ the last assistant text), ``tools_used`` every tool call in ``messages`` with it
 ground truth the target (several targets joined by "; "), and ``score`` the first scorer's value:
 ``C`` (correct) 1, ``I`` (incorrect) 0, ``P`` (partial) 0.5, ``N`` (no answer) 0, yes/no and
 true/false, or a number in [0, 1], as Inspect's ``value_to_float`` reads them. Other scorers are
-named in a note. ``attachment://`` references are resolved from the sample's ``attachments``.
+named in a note. ``attachment://`` references are resolved from the sample's ``attachments``. The
+sample's ``events`` (its timed transcript) become its ``spans``, the Explorer's span tree
+(:mod:`agentic_core.io.importers.inspect_events`).
 
 Inspect's default ``.eval`` log is a zip archive: convert it first with
 ``inspect log convert --to json LOG.eval``.
@@ -22,6 +24,7 @@ from typing import Any
 
 from agentic_core.io.importers.build import interaction, missing_reply
 from agentic_core.io.importers.common import KeyTally, RecordMap, content_text, file_stem, map_records
+from agentic_core.io.importers.inspect_events import inspect_span_records
 from agentic_core.io.importers.messages import Turn, walk_messages, whole_trace
 from agentic_core.io.importers.tau_bench import collapse
 from agentic_core.io.line_numbers import LazyLines
@@ -33,12 +36,12 @@ _LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 _WORDS = {"yes": 1.0, "true": 1.0, "correct": 1.0, "no": 0.0, "false": 0.0, "incorrect": 0.0}
 _ATTACHMENT = "attachment://"
 
-_READ = frozenset({"id", "epoch", "input", "target", "messages", "output", "scores", "attachments", "error"})
+_READ = frozenset({"id", "epoch", "input", "target", "messages", "output", "scores", "attachments", "error",
+                   "events"})
 _UNUSED = {
     "choices": "multiple-choice options are not shown to the judges (the target is the ground truth)",
     "metadata": "sample metadata is not evaluated",
     "store": "the sample's store is not evaluated",
-    "events": "the event transcript repeats the messages, which are what is read",
     "model_usage": "token usage is not evaluated",
     "total_time": "timing is not evaluated",
     "working_time": "timing is not evaluated",
@@ -139,6 +142,10 @@ class _InspectImporter:
         if trace:
             out["trace"] = trace
             rec.origin("trace", "messages")
+        spans = inspect_span_records(rec, raw.get("events"))
+        if spans:
+            out["spans"] = spans  # the Explorer's span tree
+            rec.origin("spans", "events")
         return out
 
     @staticmethod

@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agentic_core.analysis.calibration import Calibration, calibrate_run
+from agentic_core.common import md_text
 from agentic_core.evaluate import evaluate
 from agentic_core.io.samples import SAMPLES, load_sample
 from tests.pages.conftest import OpenApp
@@ -82,7 +83,8 @@ def test_a_labelled_active_run_is_calibrated_itself(open_app: OpenApp) -> None:
     at = open_app(PAGE, data="labelled")
     assert not at.exception and not at.error
     assert not at.info
-    assert any(SAMPLES["labelled"].file in c.value for c in at.caption)
+    # The file's name is data shown as text: escaped for Markdown (labelled\_support.jsonl).
+    assert any(md_text(SAMPLES["labelled"].file) in c.value for c in at.caption)
 
 
 def test_the_sample_can_be_opened_as_the_active_run(open_app: OpenApp) -> None:

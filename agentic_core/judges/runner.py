@@ -26,7 +26,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from agentic_core.errors import CacheError, SettingsError
-from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict, item_key
+from agentic_core.judges.base import (
+    FittedBand,
+    Judge,
+    JudgeIdentity,
+    JudgeItem,
+    ProgressFn,
+    Verdict,
+    fitted_band,
+    item_key,
+)
 from agentic_core.judges.cache import JudgeCache, cache_key
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.packs import packed_keys, packed_verdicts
@@ -76,6 +85,9 @@ class JudgeRun(BaseModel):
         cache_mode: The cache mode used (``off`` when no cache was used at all).
         cache_path: The cache file, or ``None`` (no cache, or in memory).
         warnings: Things the user should know (corrupt cache rebuilt, cache not writable, ...).
+        fitted_band: The judge's fitted abstention band, for a judge that abstains by its probability
+            (the ``learned`` judge, and the cascade's offline judge); ``None`` for the others, and for runs
+            stored before it was recorded.
     """
 
     verdicts: list[Verdict]
@@ -93,6 +105,7 @@ class JudgeRun(BaseModel):
     cache_mode: str = "off"
     cache_path: str | None = None
     warnings: list[str] = Field(default_factory=list)
+    fitted_band: FittedBand | None = None
 
     def __repr_args__(self) -> Any:
         # A full repr lists every verdict; asyncio formats a finished task's result with repr,
@@ -337,6 +350,7 @@ async def run_judge(
         cache_mode=cache_mode if use_cache else "off",
         cache_path=str(cache.path) if use_cache and cache is not None and cache.path else None,
         warnings=list(dict.fromkeys(warnings)),
+        fitted_band=fitted_band(judge),
     )
 
 

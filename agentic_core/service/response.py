@@ -17,7 +17,6 @@ from typing import Any
 from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.io.load_report import Issue
 from agentic_core.judges.cascade import result_cascade_counts
-from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.report import conversation_records, summary
 from agentic_core.report.documents import SummaryDocument
 from agentic_core.result import EvaluationResult
@@ -119,8 +118,9 @@ def run_response(
         "unscored": {
             "interactions": counts["unscored_interactions"],
             "conversations": counts["unscored_conversations"],
-            # An added count: of the unscored interactions, those the judge abstained on.
-            "uncertain": verdict_counts(result).uncertain,
+            # An added count: of the unscored interactions, those the judge abstains on under config.abstain_band
+            # (the judge's fitted band by default).
+            "uncertain": agg.counts.uncertain_interactions,
             "counted_as": "incorrect" if agg.settings.unscored_as_incorrect else "excluded",
             "bounds": doc["unscored_bounds"],
         },

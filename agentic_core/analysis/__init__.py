@@ -4,9 +4,12 @@ This face is what callers outside use. Eager: nothing here needs an optional pac
 ``k_evidence`` and ``telemetry_cost`` name both a module and its function; here they are the functions.
 """
 
+from agentic_core.analysis.abstention import band_in_force, judge_band
 from agentic_core.analysis.agentic_summary import AgenticSummary, agentic_table, conversations_below, summarise_agentic
 from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.analysis.assistant_breakdown import AssistantRow, by_assistant
+from agentic_core.analysis.band_advice import TARGET_ACCURACY, BandAdvice, BandSuggestion, run_band_advice
+from agentic_core.analysis.band_controls import BandControls, band_controls
 from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, has_human_verdicts, threshold_text
 from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
 from agentic_core.analysis.compare_runs import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
@@ -26,4 +29,9 @@ __all__ = [
     "compare_sides", "conversations_below", "has_human_verdicts", "k_evidence", "leaderboard_of", "posterior_view",
     "rank_tasks", "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",
     "threshold_text",
+]  # fmt: skip
+# The abstention band (issue 41): what the threshold and the band can change, the band picked from labels.
+__all__ += [
+    "TARGET_ACCURACY", "BandAdvice", "BandControls", "BandSuggestion", "band_controls", "band_in_force", "judge_band",
+    "run_band_advice",
 ]  # fmt: skip

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from agentic_core.analysis.abstention import judge_probabilities
 from agentic_core.analysis.calibration import run_verdicts
 from agentic_core.analysis.calibration_guard import DRAWS, guard_reason
+from agentic_core.analysis.selective import labelled_pairs
 from agentic_core.common.passing import band_decides, reaches
 from agentic_core.common.wording import plural
 
@@ -98,6 +99,16 @@ class BandAdvice(BaseModel):
     uncertainty: str = ""
 
 
+def _distance(p: FloatArray, threshold: float) -> FloatArray:
+    """Each answer's distance from the threshold, as far as a band can abstain on it.
+
+    To 12 decimals: answers equally near it (0.45 and 0.55 from 0.5, 0.04999999999999999 and
+    0.050000000000000044 in binary) are one band's edge, abstained on together. A probability of exactly 0 or 1
+    is decided by every band (its edges are inclusive and lie in [0, 1]): infinitely far.
+    """
+    return np.where((p <= 0.0) | (p >= 1.0), np.inf, np.round(np.abs(p - threshold), 12))
+
+
 def _half_width(p: FloatArray, correct: BoolArray, threshold: float, target: float) -> tuple[int, float, float]:
     """The fewest answers to abstain on (nearest the threshold first) for the target, and that gap's edges.
 
@@ -106,7 +117,7 @@ def _half_width(p: FloatArray, correct: BoolArray, threshold: float, target: flo
         ``below`` and up to ``above`` does that (``k = 0``: ``below = above = 0``, never abstain);
         ``k = -1`` when no band reaches the target.
     """
-    distance = np.abs(p - threshold)
+    distance = _distance(p, threshold)
     order = np.argsort(distance, kind="stable")
     ds = distance[order]
     agree = (reaches(p, threshold) == correct)[order]
@@ -114,16 +125,23 @@ def _half_width(p: FloatArray, correct: BoolArray, threshold: float, target: flo
     kept = np.cumsum(agree[::-1])[::-1]  # agreements among the answers from position k on
     k = np.arange(n)
     accuracy = kept / (n - k)
-    # A band abstains on every answer nearer than its half-width: only cuts between distinct distances are bands.
+    # A band abstains on every answer nearer than its half-width: only cuts between distinct distances are bands
+    # (the answers no band abstains on, at 0 or 1, are never cut apart).
     valid = np.concatenate([[True], ds[1:] > ds[:-1]])
     hits = np.flatnonzero(valid & (accuracy >= target - 1e-12))
     if not hits.size:
         return -1, float("nan"), float("nan")
     first = int(hits[0])
-    return (0, 0.0, 0.0) if first == 0 else (first, float(ds[first - 1]), float(ds[first]))
+    if first == 0:
+        return 0, 0.0, 0.0
+    # Past every answer in (0, 1): any half-width reaching both ends, the band (0, 1), abstains on them all.
+    above = float(ds[first]) if np.isfinite(ds[first]) else max(threshold, 1.0 - threshold)
+    return first, float(ds[first - 1]), above
 
 
-def _edges(p: FloatArray, threshold: float, below: float, above: float, decided: BoolArray) -> tuple[float, float]:
+def _band_edges(
+    p: FloatArray, threshold: float, below: float, above: float, decided: BoolArray
+) -> tuple[float, float]:
     """The band ``threshold -+ h``, ``h`` in ``(below, above]``, rounded to the fewest decimals deciding the same."""
     middle = (below + above) / 2
     for decimals in [*range(2, 7), None]:
@@ -133,13 +151,6 @@ def _edges(p: FloatArray, threshold: float, below: float, above: float, decided:
         if (band_decides(p, low, high) == decided).all():
             return low, high
     return max(0.0, threshold - above), min(1.0, threshold + above)
-
-
-def _labelled(probability: object, human: object) -> tuple[FloatArray, BoolArray]:
-    p = np.asarray(probability, dtype=np.float64).reshape(-1)
-    h = np.asarray(human, dtype=np.float64).reshape(-1)
-    keep = ~np.isnan(p) & ~np.isnan(h)
-    return p[keep], h[keep] >= 0.5
 
 
 def suggest_band(
@@ -156,7 +167,7 @@ def suggest_band(
     Returns:
         The suggestion (``band`` ``None`` when no band reaches the target, or nothing is labelled).
     """
-    p, correct = _labelled(probability, human)
+    p, correct, _ = labelled_pairs(probability, human)
     n = len(p)
 
     def none(sentence: str, best: float | None = None) -> BandSuggestion:
@@ -168,7 +179,7 @@ def suggest_band(
     if not n:
         return none("No labelled answer carries a probability: there is no band to suggest.")
     agree_all = reaches(p, threshold) == correct
-    order = np.argsort(np.abs(p - threshold), kind="stable")
+    order = np.argsort(_distance(p, threshold), kind="stable")
     kept = np.cumsum(agree_all[order][::-1])[::-1]
     best = float((kept / (n - np.arange(n))).max())
     k, below, above = _half_width(p, correct, threshold, target)
@@ -180,7 +191,7 @@ def suggest_band(
         )
     decided = np.ones(n, dtype=bool)
     decided[order[:k]] = False
-    low, high = (threshold, threshold) if k == 0 else _edges(p, threshold, below, above, decided)
+    low, high = (threshold, threshold) if k == 0 else _band_edges(p, threshold, below, above, decided)
     given = band_decides(p, low, high)
     accuracy = float(agree_all[given].mean()) if given.any() else None
     abstained = float(1.0 - given.mean())
@@ -220,16 +231,22 @@ def band_advice(
         The advice.
     """
     suggestion = suggest_band(probability, human, threshold, target)
-    p, correct = _labelled(probability, human)
+    p, correct, _ = labelled_pairs(probability, human)
     n_ok, n_bad = int(correct.sum()), int((~correct).sum())
     reason = guard_reason(n_ok, n_bad, labels_of_this_run, "band")
     if suggestion.band is None and not reason:
         reason = "No band reaches the accuracy wanted on these labels."
 
-    def advice(allowed: bool, **ranges: tuple[float, float] | str | None) -> BandAdvice:
+    def advice(
+        allowed: bool,
+        low: tuple[float, float] | None = None,
+        high: tuple[float, float] | None = None,
+        abstained: tuple[float, float] | None = None,
+        uncertainty: str = "",
+    ) -> BandAdvice:
         return BandAdvice(
             suggestion=suggestion, allowed=allowed, reason=reason, n_human_correct=n_ok, n_human_incorrect=n_bad,
-            level=level, **ranges,  # type: ignore[arg-type]
+            level=level, low_interval=low, high_interval=high, abstained_interval=abstained, uncertainty=uncertainty,
         )  # fmt: skip
 
     if not n_ok or not n_bad or suggestion.band is None:
@@ -257,9 +274,7 @@ def band_advice(
         + (f"; no band reached {target:.0%} in {missed} of them" if missed else "")
         + "."
     )
-    return advice(
-        not reason, low_interval=low, high_interval=high, abstained_interval=(s_lo, s_hi), uncertainty=uncertainty
-    )
+    return advice(not reason, low, high, (s_lo, s_hi), uncertainty)
 
 
 def run_band_advice(

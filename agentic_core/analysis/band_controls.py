@@ -161,12 +161,12 @@ def _dead_band_words(p: np.ndarray, band: tuple[float, float]) -> str:
 def _outside_words(band: tuple[float, float], threshold: float) -> str:
     low, high = band
     f = _fmt([low, high, threshold])
-    if threshold > high:
+    if not reaches(high, threshold):  # decided scores from the upper edge up to the threshold fail
         return (
             f" The threshold {threshold:{f}} lies above the band: decided probabilities from {high:{f}} up to "
             f"{threshold:{f}} count as incorrect."
         )
-    if threshold < low:
+    if not reaches(threshold, low):  # the threshold is below the lower edge: decided scores up to it pass
         return (
             f" The threshold {threshold:{f}} lies below the band: decided probabilities from {threshold:{f}} up to "
             f"{low:{f}} count as correct."

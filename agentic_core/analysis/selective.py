@@ -64,7 +64,7 @@ class AbstentionPoint(BaseModel):
 BoolArray = npt.NDArray[np.bool_]
 
 
-def _labelled(probability: Any, human: Any) -> tuple[npt.NDArray[np.float64], BoolArray, BoolArray]:
+def labelled_pairs(probability: Any, human: Any) -> tuple[npt.NDArray[np.float64], BoolArray, BoolArray]:
     """The probabilities and human verdicts where both exist, and which items those are."""
     p = np.asarray(probability, dtype=np.float64).reshape(-1)
     h = np.asarray(human, dtype=np.float64).reshape(-1)
@@ -101,7 +101,7 @@ def selective_accuracy(
     Raises:
         DataError: the two columns differ in length, or no item has both.
     """
-    p, human, _ = _labelled(probability, human_label)
+    p, human, _ = labelled_pairs(probability, human_label)
     n = len(p)
     if not n:
         raise DataError(
@@ -147,7 +147,7 @@ def own_abstention_point(
     Returns:
         The point, over the items with both a probability and a human verdict.
     """
-    p, human, keep = _labelled(probability, human_label)
+    p, human, keep = labelled_pairs(probability, human_label)
     abstained = np.asarray(uncertain, dtype=bool).reshape(-1)[keep]
     given = ~abstained
     n_given = int(given.sum())

@@ -175,3 +175,36 @@ def test_widening_the_band_never_scores_more_interactions(a: tuple[float, float]
 
 
 _WIDENING = band_run([i / 20 for i in range(21)])
+
+
+# Six tasks of three attempts, one interaction each; the fake's band (0.2, 0.8) abstains on 0.5 and 0.6.
+TASKS = [[0.9, 0.5, 0.1], [0.9, 0.9, 0.6], [0.1, 0.1, 0.5], [0.9, 0.9, 0.9], [0.5, 0.6, 0.1], [0.1, 0.9, 0.1]]
+
+
+@pytest.mark.parametrize(
+    ("mode", "target"),
+    [("frequentist", "population"), ("frequentist", "these-tasks"), ("bayesian", "population"),
+     ("bayesian", "these-tasks")],
+)  # fmt: skip
+def test_the_unscored_bounds_are_the_curves_points_with_every_attempt_scored(mode: str, target: str) -> None:
+    from agentic_core import stats
+    from tests.band_fakes import BandJudge
+    from tests.datasets import conv, convs
+
+    records = []
+    for t, attempts in enumerate(TASKS):
+        for a, p in enumerate(attempts):
+            records.append(conv(f"t{t}a{a}", [p], task=f"task{t}"))
+    result = evaluate(convs(records), BandJudge(), cache_mode="off")
+    agg = aggregate(result, make_settings(threshold=0.5, k=2, unit="task", mode=mode, target=target))
+    assert agg.unscored is not None and agg.unscored.unscored_interactions == 5
+    # By hand: per task, attempts decided correct (>= 0.8), and those plus the abstentions (0.5, 0.6).
+    n = np.full(len(TASKS), 3)
+    correct = np.array([sum(p >= 0.8 for p in ps) for ps in TASKS])
+    with_unsure = np.array([sum(p >= 0.8 or 0.2 < p < 0.8 for p in ps) for ps in TASKS])
+    for c, bound in ((correct, agg.unscored.as_incorrect), (with_unsure, agg.unscored.as_correct)):
+        # The curve as the settings compute it, with their own 4000 draws: the points never depend on the draws.
+        point = stats.dataset_curve(n, c, [2], mode=mode, target=target)[0]  # type: ignore[arg-type]
+        assert (bound.success_rate, bound.pass_at_k, bound.pass_pow_k) == (
+            point.success_rate, point.pass_at_k, point.pass_pow_k
+        )

@@ -208,3 +208,16 @@ def test_the_unscored_bounds_are_the_curves_points_with_every_attempt_scored(mod
         assert (bound.success_rate, bound.pass_at_k, bound.pass_pow_k) == (
             point.success_rate, point.pass_at_k, point.pass_pow_k
         )
+
+
+def test_the_explorer_says_what_the_band_decided() -> None:
+    from agentic_core.report.explorer import conversation_detail
+
+    result = band_run([0.5, 0.9])  # 0.5: the judge abstains; 0.9: it decides
+    never = aggregate(result, make_settings(threshold=0.5, abstain_band=(0.5, 0.5)))
+    decided = conversation_detail(result, never, 0)[0]
+    assert decided.judge_score == 0.5 and "the abstention band set decides it" in decided.verdict
+    wide = aggregate(result, make_settings(threshold=0.5, abstain_band=(0.0, 1.0)))
+    dropped = conversation_detail(result, wide, 1)[0]
+    assert dropped.judge_score is None and "abstained" in dropped.verdict
+    assert "uncertain under the abstention band set: P(correct) 0.900" in dropped.verdict

@@ -6,16 +6,15 @@ import json
 
 import pytest
 
-from agentic_core.service.run import Service
-from tests.abstaining import records, register
+from agentic_core.service import Service, ServiceConfig
+from tests.abstaining import AbstainingJudge, records
 
 
 @pytest.fixture
 def service(monkeypatch: pytest.MonkeyPatch) -> Service:
-    from agentic_core.judges.registry import DEFAULT_JUDGE
-
-    register(monkeypatch, DEFAULT_JUDGE)  # the offline default abstains (P in 0.40 .. 0.60)
-    return Service()
+    judge = AbstainingJudge()  # the offline default abstains (P in 0.40 .. 0.60)
+    monkeypatch.setattr("agentic_core.service.connector.offline_judge", lambda name: judge)
+    return Service(ServiceConfig(cache_mode="off"))
 
 
 def _request(**config: object) -> dict[str, object]:

@@ -22,7 +22,7 @@ from agentic_core.common.wording import plural
 from agentic_core.errors import AgenticError
 from agentic_core.evaluate import assemble, evaluate
 from agentic_core.io.load_report import LoadReport
-from agentic_core.judges.base import Judge
+from agentic_core.judges.base import Judge, fitted_band
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, status_counts
@@ -58,6 +58,7 @@ class EvaluationJob:
         # page shows afterwards needs only these.
         self.judge: Judge | None = judge
         self.identity = judge.identity
+        self.fitted_band = fitted_band(judge)
         self.recommended_threshold = float(judge.recommended_threshold)
         self.cacheable = judge.cacheable
         self.cache_mode: CacheMode = cache_mode
@@ -158,6 +159,7 @@ class EvaluationJob:
             model_calls=snap.judged,
             elapsed_s=snap.elapsed_s,
             cache_mode=self.cache_mode if self.cacheable else "off",
+            fitted_band=self.fitted_band,
             warnings=[
                 f"Partial run: cancelled after {snap.done:,} of {snap.total:,} interactions had a verdict; the other "
                 f"{plural(missing, 'interaction')} are unscored (not judged), never counted as 0."

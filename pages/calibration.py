@@ -15,10 +15,11 @@ from agentic_core.analysis import (
     run_threshold_advice,
     threshold_text,
 )
+from ui.band_suggestion import band_section
 from ui.calibration_charts import reliability_figure, roc_figure, sweep_figure
 from ui.calibration_view import calibration_source, matrix_cell, open_source_as_run, source_calibration
 from ui.cards import card, kpi_row
-from ui.controls import set_value, sidebar_controls, threshold_default, value
+from ui.controls import band_setting, set_value, sidebar_controls, threshold_default, value
 from ui.format import md_text
 from ui.guide import how_to_read
 from ui.memo import session_memo
@@ -44,6 +45,7 @@ run = ensure_run()
 sidebar_controls(run)
 source = calibration_source(run)
 threshold = float(value("threshold", threshold_default(run)))
+band = band_setting(run)  # the abstention band of every page (None: the judge's fitted band)
 
 st.title("Calibration")
 how_to_read("calibration")
@@ -197,7 +199,8 @@ show_chart(reliability_figure(cal), key="calibration_reliability")
 
 st.subheader("Selective accuracy")
 try:
-    selective = run_selective_accuracy(source.result)
+    # The band and the threshold in force: the judge's point moves with the sidebar's band.
+    selective = run_selective_accuracy(source.result, band, threshold)
 except AgenticError as exc:  # a probability on no labelled answer
     selective = None
     st.caption(md_text(exc))
@@ -211,14 +214,15 @@ if selective is not None:
     curve, own = selective
     st.caption(
         "How right the judge is on the verdicts it gives when it abstains on the answers it is least sure of "
-        "(probability nearest 0.5), for each share abstained: a curve that rises as the coverage falls means its "
-        "confidence is worth trusting. The diamond is where the judge's own abstentions (uncertain, unscored) put it."
+        f"(probability nearest the threshold, {threshold_text(threshold)}), for each share abstained: a curve that "
+        "rises as the coverage falls means its confidence is worth trusting. The diamond is where the abstention "
+        "band in force (the sidebar's) puts the judge: it moves with the band."
     )
     show_chart(selective_figure(curve, own), key="calibration_selective")
     own_text = "n/a" if own.accuracy is None else f"{own.accuracy:.1%}"
     st.markdown(
-        f"The judge abstained on **{own.n_abstained:,}** labelled answer(s): coverage **{own.coverage:.0%}**, "
-        f"accuracy **{own_text}** on the {own.n_given:,} verdict(s) it gave."
+        f"The judge abstained on **{own.n_abstained:,}** labelled answer(s) under the band in force: coverage "
+        f"**{own.coverage:.0%}**, accuracy **{own_text}** on the {own.n_given:,} verdict(s) it gave."
     )
     st.dataframe(
         curve,
@@ -232,6 +236,8 @@ if selective is not None:
             "n_abstained": st.column_config.NumberColumn("Abstained on"),
         },
     )
+
+band_section(source, threshold, band)
 
 overrides = run.result.overrides
 st.subheader("Overrides")

@@ -14,8 +14,15 @@ Run: ``.venv/bin/python scripts/fit_learned_judge.py [--devset PATH] [--out PATH
    band around 0.5 that abstains on :data:`ABSTAIN_SHARE` of the dev pairs.
 5. Writes ``agentic_core/judges/data/learned_judge.json`` (coefficients, band, provenance) and
    prints ROC-AUC, accuracy, abstention and selective accuracy per split.
+6. Writes ``agentic_core/judges/data/learned_judge_holdout.json``: each holdout pair's probability under
+   each shipped model, its label, and the model file's sha256. The dashboard reads it to say what any
+   abstention band costs and buys (share abstained, accuracy on the verdicts given) on pairs never fitted
+   on. A separate file on purpose: the model file's sha256 is part of the judge's identity (cached and
+   shipped verdicts are keyed by it), so adding figures to it would re-key every verdict. When a refit
+   gives the shipped coefficients again (as ``--check`` compares them), the model file is left byte for
+   byte as it is and only the holdout file is written.
 
-``--check`` refits and compares with the shipped file instead of writing it (exit 1 when they
+``--check`` refits and compares with the shipped files instead of writing them (exit 1 when they
 differ), so a test can tell when the devset changed without a refit.
 
 To teach the judge a new failure class: add labelled rows to the devset (both verdicts, a short
@@ -42,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 from agentic_core.judges.embedding import similarities  # noqa: E402
 from agentic_core.judges.learned import MODEL_PATH  # noqa: E402
 from agentic_core.judges.learned_features import FEATURES, feature_matrix  # noqa: E402
+from agentic_core.judges.learned_holdout import HOLDOUT_PATH  # noqa: E402
 from benchmarks.judge_accuracy import DEFAULT_DEVSET, load_devset, roc_auc, split_devset  # noqa: E402
 
 VERSION = "learned-v2"
@@ -121,8 +129,12 @@ def selective(p: np.ndarray, y: np.ndarray, band: tuple[float, float]) -> tuple[
     return float(1 - given.mean()), float(((p[given] >= 0.5) == (y[given] == 1)).mean())
 
 
-def fit_all(devset: Path) -> tuple[dict[str, Any], list[str]]:
-    """Fit both models; return the model file's content and the report lines."""
+def fit_all(devset: Path) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+    """Fit both models; return the model file's content, the report lines and the pairs' features.
+
+    The features (``x``: every pair's :data:`FEATURES` columns, ``y``: labels, ``split``: each pair's split)
+    let :func:`holdout_document` score the holdout pairs with whichever coefficients are shipped.
+    """
     records = load_devset(devset)
     split = split_devset(records)
     triples = [(r["query"], r["answer"], r["ground_truth"]) for r in records]
@@ -166,7 +178,46 @@ def fit_all(devset: Path) -> tuple[dict[str, Any], list[str]]:
         },
         "models": models,
     }
-    return content, lines
+    return content, lines, {"x": x_all, "y": y_all, "split": names}
+
+
+def holdout_document(models: dict[str, Any], pairs: dict[str, Any], model_sha256: str) -> dict[str, Any]:
+    """The holdout file: every holdout pair's probability under each model, its label, the model file's sha256.
+
+    Args:
+        models: The model file's ``models`` (the coefficients shipped).
+        pairs: :func:`fit_all`'s features.
+        model_sha256: The sha256 of the model file these probabilities belong to (the reader checks it).
+    """
+    held = pairs["split"] == "holdout"
+    x, y = pairs["x"][held], pairs["y"][held]
+    probabilities = {
+        kind: [round(float(p), 6) for p in predict(spec, x[:, [FEATURES.index(f) for f in spec["features"]]])]
+        for kind, spec in models.items()
+    }
+    return {
+        "version": VERSION,
+        "model_sha256": model_sha256,
+        "split": "holdout",
+        "pairs": int(held.sum()),
+        "label": [int(v) for v in y],
+        "probability": probabilities,
+    }
+
+
+def _same_models(shipped: dict[str, Any], content: dict[str, Any]) -> bool:
+    """Whether the shipped model file holds the coefficients a refit gives (to 1e-6)."""
+    return (
+        shipped["version"] == content["version"]
+        and shipped["fitted_on"] == content["fitted_on"]
+        and shipped["models"].keys() == content["models"].keys()
+        and all(shipped["models"][k]["features"] == content["models"][k]["features"] for k in content["models"])
+        and all(
+            np.allclose(shipped["models"][k][f], content["models"][k][f], atol=1e-6)
+            for k in content["models"]
+            for f in ("mean", "scale", "coef", "band", "intercept")
+        )
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -174,29 +225,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devset", type=Path, default=DEFAULT_DEVSET)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--holdout-out", type=Path, default=HOLDOUT_PATH)
     parser.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
     args = parser.parse_args(argv)
-    content, lines = fit_all(args.devset)
+    content, lines, pairs = fit_all(args.devset)
     print("\n".join(lines))
-    text = json.dumps(content, indent=1) + "\n"
+    shipped_blob = args.out.read_bytes() if args.out.exists() else None
+    same = shipped_blob is not None and _same_models(json.loads(shipped_blob), content)
     if args.check:
-        shipped = json.loads(args.out.read_text())
-        same = (
-            shipped["version"] == content["version"]
-            and shipped["fitted_on"] == content["fitted_on"]
-            and shipped["models"].keys() == content["models"].keys()
-            and all(shipped["models"][k]["features"] == content["models"][k]["features"] for k in content["models"])
-            and all(
-                np.allclose(shipped["models"][k][f], content["models"][k][f], atol=1e-6)
-                for k in content["models"]
-                for f in ("mean", "scale", "coef", "band", "intercept")
-            )
-        )
+        assert shipped_blob is not None  # --check compares with a shipped file
         print("model file is up to date" if same else f"model file {args.out} is stale: rerun without --check")
-        return 0 if same else 1
-    args.out.write_text(text)
-    print(f"wrote {args.out}")
+        expected = holdout_document(json.loads(shipped_blob)["models"], pairs, hashlib.sha256(shipped_blob).hexdigest())
+        holdout_same = args.holdout_out.exists() and _same_holdout(json.loads(args.holdout_out.read_text()), expected)
+        print("holdout file is up to date" if holdout_same else f"holdout file {args.holdout_out} is stale")
+        return 0 if same and holdout_same else 1
+    if same:
+        # The shipped coefficients again: keep the file byte for byte (its sha256 keys every verdict).
+        assert shipped_blob is not None
+        blob = shipped_blob
+        print(f"{args.out} is up to date: left as it is")
+    else:
+        blob = (json.dumps(content, indent=1) + "\n").encode()
+        args.out.write_bytes(blob)
+        print(f"wrote {args.out}")
+    holdout = holdout_document(json.loads(blob)["models"], pairs, hashlib.sha256(blob).hexdigest())
+    args.holdout_out.write_text(json.dumps(holdout, indent=1) + "\n")
+    print(f"wrote {args.holdout_out}")
     return 0
+
+
+def _same_holdout(shipped: dict[str, Any], expected: dict[str, Any]) -> bool:
+    """Whether the shipped holdout file is the one the shipped models give (probabilities to 1e-6)."""
+    return (
+        {k: v for k, v in shipped.items() if k != "probability"}
+        == {k: v for k, v in expected.items() if k != "probability"}
+        and shipped["probability"].keys() == expected["probability"].keys()
+        and all(np.allclose(shipped["probability"][k], v, atol=1e-6) for k, v in expected["probability"].items())
+    )
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ INTERACTION_COLUMNS = [
     "human_note",
     "judge_probability",
     "tool_reasoning",
+    "uncertain",
 ]
 
 

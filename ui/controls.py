@@ -17,7 +17,7 @@ from typing import Any
 import streamlit as st
 
 from agentic_core import AgenticError
-from agentic_core.analysis import Aggregate
+from agentic_core.analysis import Aggregate, BandControls, band_controls, judge_band
 from agentic_core.glossary import setting_help
 from agentic_core.settings import (
     CI_LEVELS,
@@ -30,6 +30,7 @@ from agentic_core.settings import (
     relabel,
 )
 from ui.format import md_text
+from ui.memo import session_memo
 from ui.settings_store import (  # noqa: F401 (re-exported: pages import them from here)
     DEFAULTS,
     KEYS,
@@ -87,11 +88,47 @@ def threshold_default(run: ActiveRun) -> float:
     return round(float(run.result.recommended_threshold), 2)
 
 
+def band_default(run: ActiveRun) -> tuple[float, float]:
+    """The band slider's start: the judge's fitted band rounded to the slider's step ((0.5, 0.5) when it has none)."""
+    fitted, _ = judge_band(run.result)
+    return (0.5, 0.5) if fitted is None else (round(fitted.low, 2), round(fitted.high, 2))
+
+
+def band_setting(run: ActiveRun) -> tuple[float, float] | None:
+    """The abstention band the widgets ask for: ``None`` (the exact fitted band) while the slider is at its start.
+
+    The slider's start is the fitted band rounded to its step; read as the exact band, so the numbers do not move
+    until the slider does.
+    """
+    stored = value("band")
+    if stored is None:
+        return None
+    band = (float(stored[0]), float(stored[1]))
+    return None if band == band_default(run) else band
+
+
+def answer_controls(run: ActiveRun) -> BandControls:
+    """What one step of the threshold and of the band changes on this run (memoised per session)."""
+    threshold = float(value("threshold", threshold_default(run)))
+    band = band_setting(run)
+    return session_memo(
+        CONTROLS_MEMO, (run.run_id, threshold, band), lambda: band_controls(run.result, threshold, band), size=4
+    )
+
+
+CONTROLS_MEMO = "_answer_controls"
+
+
 def sidebar_controls(run: ActiveRun) -> None:
-    """Render the global statistics controls in the sidebar."""
+    """Render the global statistics controls in the sidebar.
+
+    The answer threshold and, for a judge that gives a probability, the abstention band come first and
+    together; beside them, what they cannot change on this run and why (:func:`answer_controls`).
+    """
     sb = st.sidebar
     sb.markdown("### Settings")
     recommended = threshold_default(run)
+    controls = answer_controls(run)
     sb.slider(
         _label("threshold"),
         0.0,
@@ -100,6 +137,15 @@ def sidebar_controls(run: ActiveRun) -> None:
         help=_help("threshold", f" The judge ({run.judge_label}) recommends {recommended:.2f}."),
         **_bound("threshold", recommended),
     )
+    if controls.threshold_note:
+        sb.caption(md_text(controls.threshold_note))
+    if controls.has_band:
+        fit = controls.fitted
+        fitted = "" if fit is None else f" The judge's fitted band: {fit[0]:g} to {fit[1]:g} (the slider's start)."
+        sb.slider(_label("band"), 0.0, 1.0, step=0.01, help=_help("band", fitted), **_bound("band", band_default(run)))
+    for note in (controls.band_note, controls.holdout_note):
+        if note:
+            sb.caption(md_text(note))
     sb.select_slider(
         _label("k"),
         ["auto", *range(1, K_SLIDER_MAX + 1)],
@@ -158,7 +204,7 @@ def current_settings(run: ActiveRun) -> AggregateSettings:
         AgenticError: an invalid combination (e.g. all tool weights 0), for ``st.error``.
     """
     a, b = PRIORS.get(value(PRIOR_KEY), (float(value("prior_a")), float(value("prior_b"))))
-    values: dict[str, Any] = {KEYS[key]: value(key) for key in KEYS if key not in ("prior_a", "prior_b")}
+    values: dict[str, Any] = {KEYS[key]: value(key) for key in KEYS if key not in ("prior_a", "prior_b", "band")}
     values.update(
         threshold=float(value("threshold", threshold_default(run))),
         k=values["k"] if values["k"] == "auto" else int(values["k"]),
@@ -167,6 +213,7 @@ def current_settings(run: ActiveRun) -> AggregateSettings:
         tool_weights=ToolWeights.from_mapping({name: float(value(key)) for name, key in WEIGHT_KEYS.items()}),
         prior_a=a,
         prior_b=b,
+        abstain_band=band_setting(run),
     )
     return make_settings(**values)
 

@@ -28,6 +28,7 @@ KEYS: dict[str, str] = {
     "ignore_extra": "ignore_extra_tools",
     "prior_a": "prior_a",
     "prior_b": "prior_b",
+    "band": "abstain_band",
 }
 WEIGHT_KEYS = {name: f"w_{name}" for name in DIMENSIONS}
 PRIOR_KEY = "prior"

@@ -122,6 +122,8 @@ def read_query(query: Mapping[str, str]) -> tuple[dict[str, Any], str | None, li
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (tuple, list)):  # the abstention band: LOW,HIGH
+        return ",".join(_text(float(v)) for v in value)
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)

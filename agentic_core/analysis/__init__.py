@@ -1,12 +1,16 @@
 """Everything computed from a judged run without calling a judge: aggregates, comparisons, calibration, gate, words.
 
 This face is what callers outside use. Eager: nothing here needs an optional package. ``aggregate``,
-``k_evidence`` and ``telemetry_cost`` name both a module and its function; here they are the functions.
+``k_evidence``, ``telemetry_cost`` and ``band_controls`` name both a module and its function; here they are the
+functions.
 """
 
+from agentic_core.analysis.abstention import band_in_force, judge_band
 from agentic_core.analysis.agentic_summary import AgenticSummary, agentic_table, conversations_below, summarise_agentic
 from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.analysis.assistant_breakdown import AssistantRow, by_assistant
+from agentic_core.analysis.band_advice import TARGET_ACCURACY, BandAdvice, BandSuggestion, run_band_advice
+from agentic_core.analysis.band_controls import BandControls, band_controls
 from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, has_human_verdicts, threshold_text
 from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
 from agentic_core.analysis.compare_runs import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
@@ -20,11 +24,13 @@ from agentic_core.analysis.tool_summary import ToolSummary
 from agentic_core.analysis.uncertainty import PosteriorView, posterior_view
 
 __all__ = [
-    "CELLS", "MIN_PER_VERDICT", "RANK_METRICS", "SAME_VERDICTS_TEXT", "AbstentionPoint", "AgenticSummary",
-    "Aggregate", "AssistantRow", "Calibration", "HeadlineNumbers", "KEvidence", "PosteriorView", "RankMetric",
-    "RunComparison", "Side",
-    "TaskRanking", "TelemetryCost", "ToolSummary", "agentic_table", "aggregate", "by_assistant", "calibrate_run",
-    "compare_sides", "conversations_below", "has_human_verdicts", "k_evidence", "leaderboard_of", "posterior_view",
-    "rank_tasks", "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",
+    "CELLS", "MIN_PER_VERDICT", "RANK_METRICS", "SAME_VERDICTS_TEXT", "TARGET_ACCURACY", "AbstentionPoint",
+    "AgenticSummary", "Aggregate", "AssistantRow", "BandAdvice", "BandControls", "BandSuggestion", "Calibration",
+    "HeadlineNumbers", "KEvidence", "PosteriorView", "RankMetric", "RunComparison", "Side",
+    "TaskRanking", "TelemetryCost", "ToolSummary", "agentic_table", "aggregate", "band_controls", "band_in_force",
+    "by_assistant", "calibrate_run",
+    "compare_sides", "conversations_below", "has_human_verdicts", "judge_band", "k_evidence", "leaderboard_of",
+    "posterior_view", "rank_tasks", "run_band_advice", "run_selective_accuracy", "run_threshold_advice",
+    "summarise_agentic", "telemetry_cost",
     "threshold_text", "why_llm_scored_nothing",
 ]  # fmt: skip

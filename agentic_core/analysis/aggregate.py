@@ -17,6 +17,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core import stats
+from agentic_core.analysis.abstention import band_verdicts, judge_probabilities
 from agentic_core.analysis.k_evidence import KEvidence, k_evidence, withhold
 from agentic_core.analysis.statistics_words import StatisticsUsed, curve_options, describe_statistics, table_options
 from agentic_core.analysis.tool_summary import ToolSummary, tool_summary
@@ -35,7 +36,7 @@ from agentic_core.common.frame_columns import (
 from agentic_core.common.passing import reaches
 from agentic_core.common.wording import plural
 from agentic_core.result import EvaluationResult
-from agentic_core.settings import K_AUTO_MAX, K_AUTO_SUPPORT, AggregateSettings, Unit
+from agentic_core.settings import K_AUTO_MAX, K_AUTO_SUPPORT, N_SAMPLES_RANGE, AggregateSettings, Unit
 from agentic_core.tools import NOT_SCORED, overall_vectorised
 
 
@@ -53,6 +54,8 @@ class Counts(BaseModel):
         tool_interactions: Interactions where tool correctness applies.
         groups: Groups of the unit of trial.
         empty_groups: Groups with no scored attempt (excluded).
+        uncertain_interactions: Of the unscored interactions, those the judge abstains on under the
+            settings' abstention band (the others failed).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -67,6 +70,7 @@ class Counts(BaseModel):
     tool_interactions: int
     groups: int
     empty_groups: int
+    uncertain_interactions: int = 0
 
 
 class Rate(BaseModel):
@@ -131,10 +135,11 @@ class Aggregate:
         interpretation: Seed-001 label on the headline pass@K / pass^K (None if undefined or not measured).
         conversations: One row per conversation (seed-003 numbers, status, per-conversation pass@K);
             columns :class:`~agentic_core.common.frame_columns.ConversationCols`.
-        interactions: One row per interaction: ``score``, ``unscored``, ``passes_threshold`` (the
-            answer score reaches the threshold), ``correct`` (what the rates count: passes, and
-            tool use correct when required; a human override's verdict where there is one),
-            ``tool_overall``, ``tool_correct``, ``overridden``
+        interactions: One row per interaction: ``score`` (under the abstention band), ``unscored``,
+            ``passes_threshold`` (the answer score reaches the threshold), ``correct`` (what the rates
+            count: passes, and tool use correct when required; a human override's verdict where there is
+            one), ``tool_overall``, ``tool_correct``, ``overridden``, ``judge_probability`` (the judge's
+            P(correct), NaN when none) and ``uncertain`` (the band abstains on it)
             (:class:`~agentic_core.common.frame_columns.InteractionCols`).
         groups: One row per unit group (task, the single conversation group, or conversation):
             ``n``, ``c``, per-group pass@K / pass^K with intervals
@@ -213,7 +218,11 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
     settings = settings or AggregateSettings()
     n_conv = result.n_conversations
     conv = result.conv_index
-    score = result.interactions[ResultCols.SCORE].to_numpy(dtype=float)
+    probability = judge_probabilities(result)
+    # The abstention band re-decides every item carrying the judge's probability; the threshold then applies.
+    score, uncertain = band_verdicts(
+        result.interactions[ResultCols.SCORE].to_numpy(dtype=float), probability, settings.abstain_band
+    )
     unscored = np.isnan(score)
 
     overall = tool_overall(result, settings)
@@ -232,8 +241,8 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
         rows = np.fromiter(result.overrides, dtype=np.int64, count=len(result.overrides))
         correct = correct.copy()
         correct[rows] = np.fromiter((o.correct for o in result.overrides.values()), dtype=bool, count=len(rows))
-        unscored = unscored.copy()
-        unscored[rows] = False
+        unscored, uncertain = unscored.copy(), uncertain.copy()
+        unscored[rows] = uncertain[rows] = False
         overridden[rows] = True
 
     n_int = np.bincount(conv, minlength=n_conv)
@@ -319,6 +328,8 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
             InteractionCols.TOOL_OVERALL: overall,
             InteractionCols.TOOL_CORRECT: np.where(tool_applicable, tool_correct, False),
             InteractionCols.OVERRIDDEN: overridden,
+            InteractionCols.JUDGE_PROBABILITY: probability,
+            InteractionCols.UNCERTAIN: uncertain,
         }
     )
 
@@ -335,6 +346,7 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
         tool_interactions=int(tool_applicable.sum()),
         groups=len(g_n),
         empty_groups=int((~keep).sum()),
+        uncertain_interactions=int(uncertain.sum()),
     )
     return Aggregate(
         settings=settings,
@@ -424,7 +436,11 @@ def _headline_points(
     """Point values at K when every conversation is scored (for the unscored bounds; no pass@K unless measured)."""
     everyone = np.ones(result.n_conversations, dtype=bool)
     g_n, g_c, _ = _groups(result, unit, everyone, conv_correct, conv_n.astype(np.int64), n_correct)
-    point = stats.dataset_curve(g_n, g_c, [k], **curve_options(settings))[0]
+    # Only the points are kept, and no point depends on the resampling: the fewest draws allowed (at 100k
+    # interactions with many unscored, Bayesian these-tasks' bounds took 1.7 s of a 2 s slider move with 4000).
+    options = curve_options(settings)
+    options["n_samples"] = N_SAMPLES_RANGE[0]
+    point = stats.dataset_curve(g_n, g_c, [k], **options)[0]
     at, pow_k = (point.pass_at_k, point.pass_pow_k) if measured else (None, None)
     return PointValues(success_rate=point.success_rate, pass_at_k=at, pass_pow_k=pow_k)
 

@@ -56,6 +56,40 @@ class ThresholdAdvice(BaseModel):
     uncertainty: str = ""
 
 
+def guard_reason(n_ok: int, n_bad: int, labels_of_this_run: bool, what: str = "threshold") -> str:
+    """Why a suggestion learned from labels may not be applied (empty when it may), in one sentence.
+
+    The same guard for the answer threshold and the abstention band: the labels must be the active run's, and
+    hold at least :data:`MIN_PER_VERDICT` answers people marked correct and as many marked incorrect.
+
+    Args:
+        n_ok: Labelled answers people marked correct (with what the suggestion reads: a score, a probability).
+        n_bad: Those marked incorrect.
+        labels_of_this_run: The labels belong to the run the suggestion would be applied to.
+        what: The setting suggested, as the sentence names it (``threshold``, ``band``).
+    """
+    reasons = []
+    if not labels_of_this_run:
+        reasons.append(
+            f"these labels are not the active run's: a {what} learned on other data does not carry over to this "
+            "run's judge scores. Label the active run's answers (human_label / human_score, or mark them in the "
+            "Explorer) to calibrate it"
+        )
+    if min(n_ok, n_bad) < MIN_PER_VERDICT:
+        reasons.append(
+            f"a suggestion needs at least {MIN_PER_VERDICT} answers people marked correct and {MIN_PER_VERDICT} "
+            f"marked incorrect; these labels have {n_ok:,} and {n_bad:,}. Label "
+            + " and ".join(
+                f"{MIN_PER_VERDICT - have} more {kind}"
+                for have, kind in ((n_ok, "correct"), (n_bad, "incorrect"))
+                if have < MIN_PER_VERDICT
+            )
+            + " answer(s)"
+        )
+    reason = "; and ".join(reasons)
+    return reason[:1].upper() + reason[1:] + "." if reason else ""
+
+
 def best_threshold(scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]) -> tuple[float, float]:
     """The suggested threshold (the middle of the highest kappa's widest range) and that kappa, in O(n log n).
 
@@ -104,27 +138,8 @@ def threshold_advice(
     keep = ~np.isnan(s) & ~np.isnan(h)
     s, correct = s[keep], h[keep] >= 0.5
     n_ok, n_bad = int(correct.sum()), int((~correct).sum())
-    reasons = []
-    if not labels_of_this_run:
-        reasons.append(
-            "these labels are not the active run's: a threshold learned on other data does not carry over to this "
-            "run's judge scores. Label the active run's answers (human_label / human_score, or mark them in the "
-            "Explorer) to calibrate it"
-        )
-    if min(n_ok, n_bad) < MIN_PER_VERDICT:
-        reasons.append(
-            f"a suggestion needs at least {MIN_PER_VERDICT} answers people marked correct and {MIN_PER_VERDICT} "
-            f"marked incorrect; these labels have {n_ok:,} and {n_bad:,}. Label "
-            + " and ".join(
-                f"{MIN_PER_VERDICT - have} more {kind}"
-                for have, kind in ((n_ok, "correct"), (n_bad, "incorrect"))
-                if have < MIN_PER_VERDICT
-            )
-            + " answer(s)"
-        )
+    reason = guard_reason(n_ok, n_bad, labels_of_this_run)
     advice = {"n_human_correct": n_ok, "n_human_incorrect": n_bad, "level": level}
-    reason = "; and ".join(reasons)
-    reason = reason[:1].upper() + reason[1:] + "." if reason else ""
     if not n_ok or not n_bad:
         return ThresholdAdvice(allowed=False, reason=reason, **advice)
     rng = np.random.default_rng(seed)
@@ -145,7 +160,7 @@ def threshold_advice(
         f"{t_lo:.2f} to {t_hi:.2f}, its kappa {k_lo:.3f} to {k_hi:.3f}."
     )
     return ThresholdAdvice(
-        allowed=not reasons,
+        allowed=not reason,
         reason=reason,
         threshold_interval=(t_lo, t_hi),
         kappa_interval=(k_lo, k_hi),

@@ -2,12 +2,14 @@
 
 A judge with a calibrated probability P(correct) (the ``learned`` judge) can decline the items it
 is least sure of. Abstaining on the share ``s`` of the labelled items whose probability is nearest
-0.5 leaves the coverage ``1 - s``; the *selective accuracy* is the agreement with people on the
-rest, the verdict being "correct" at a probability of 0.5 and above. A useful probability makes the
-curve rise as the coverage falls; a flat curve means its confidence says nothing.
+the cut (the answer threshold; 0.5 by default) leaves the coverage ``1 - s``; the *selective
+accuracy* is the agreement with people on the rest, the verdict being "correct" where the
+probability reaches the cut. A useful probability makes the curve rise as the coverage falls; a flat
+curve means its confidence says nothing.
 
-The judge's own abstentions (status ``uncertain``) are one point on the same axes
-(:func:`own_abstention_point`), so a reader sees where the judge's band sits on the curve.
+The judge's abstentions under the abstention band in force (its fitted band, or the setting
+``abstain_band``) are one point on the same axes (:func:`own_abstention_point`), so a reader sees
+where the band sits on the curve, and sees it move with the band.
 
 Pure functions over arrays (no IO); time ``O(n log n)`` and memory linear in the items.
 """
@@ -22,8 +24,10 @@ import numpy.typing as npt
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
+from agentic_core.analysis.abstention import band_verdicts, judge_probabilities
 from agentic_core.analysis.calibration import HUMAN_SCORE_CUT, run_verdicts
 from agentic_core.common.frame_columns import ResultCols
+from agentic_core.common.passing import reaches
 from agentic_core.errors import DataError
 
 if TYPE_CHECKING:
@@ -35,7 +39,8 @@ ABSTAIN_SHARES: tuple[float, ...] = tuple(round(0.05 * i, 2) for i in range(13))
 COLUMNS = ("abstained_share", "coverage", "accuracy", "n_given", "n_abstained")
 """The columns of :func:`selective_accuracy`'s frame."""
 
-_VERDICT_CUT = 0.5  # a probability of P(correct) at or above this is the verdict "correct"
+VERDICT_CUT = 0.5
+"""The default cut: a probability P(correct) reaching it is the verdict "correct" (the learned judge's threshold)."""
 
 
 class AbstentionPoint(BaseModel):
@@ -59,7 +64,7 @@ class AbstentionPoint(BaseModel):
 BoolArray = npt.NDArray[np.bool_]
 
 
-def _labelled(probability: Any, human: Any) -> tuple[npt.NDArray[np.float64], BoolArray, BoolArray]:
+def labelled_pairs(probability: Any, human: Any) -> tuple[npt.NDArray[np.float64], BoolArray, BoolArray]:
     """The probabilities and human verdicts where both exist, and which items those are."""
     p = np.asarray(probability, dtype=np.float64).reshape(-1)
     h = np.asarray(human, dtype=np.float64).reshape(-1)
@@ -75,27 +80,28 @@ def _labelled(probability: Any, human: Any) -> tuple[npt.NDArray[np.float64], Bo
 
 
 def selective_accuracy(
-    probability: Any, human_label: Any, shares: tuple[float, ...] = ABSTAIN_SHARES
+    probability: Any, human_label: Any, shares: tuple[float, ...] = ABSTAIN_SHARES, cut: float = VERDICT_CUT
 ) -> pd.DataFrame:
-    """Accuracy on the verdicts given, for each share abstained on (the items nearest 0.5 first).
+    """Accuracy on the verdicts given, for each share abstained on (the items nearest the cut first).
 
     Args:
         probability: Per item, the judge's P(correct) (NaN: none; such items are left out).
         human_label: Per item, the human verdict: 1/0, or a grade in [0, 1] (correct at 0.5 and
             above); NaN: none (left out).
         shares: The abstention shares, each in [0, 1).
+        cut: The verdict is "correct" where the probability reaches it (the answer threshold).
 
     Returns:
         One row per share: ``abstained_share`` (the share asked for), ``coverage`` (the share of
         the labelled items given a verdict), ``accuracy`` (agreement with people on those; NaN when
         none is given), ``n_given`` and ``n_abstained``. Abstaining on ``share * n`` items (to the
-        nearest whole number, halves up): those whose probability is nearest 0.5, the earlier item
+        nearest whole number, halves up): those whose probability is nearest the cut, the earlier item
         first among equals.
 
     Raises:
         DataError: the two columns differ in length, or no item has both.
     """
-    p, human, _ = _labelled(probability, human_label)
+    p, human, _ = labelled_pairs(probability, human_label)
     n = len(p)
     if not n:
         raise DataError(
@@ -104,9 +110,9 @@ def selective_accuracy(
             0,
             "label some interactions (human_label) and judge them with a judge that gives a probability (learned)",
         )
-    # Least sure first: the distance from 0.5, ties in item order (a stable sort).
-    order = np.argsort(np.abs(p - 0.5), kind="stable")
-    agree = ((p >= _VERDICT_CUT) == human)[order]
+    # Least sure first: the distance from the cut, ties in item order (a stable sort).
+    order = np.argsort(np.abs(p - cut), kind="stable")
+    agree = (reaches(p, cut) == human)[order]
     # Agreements among the items kept when the first k of `order` are abstained on: a suffix sum.
     kept_agree = np.concatenate([np.cumsum(agree[::-1])[::-1], [0]])
     rows = []
@@ -127,22 +133,25 @@ def selective_accuracy(
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def own_abstention_point(probability: Any, human_label: Any, uncertain: Any) -> AbstentionPoint:
+def own_abstention_point(
+    probability: Any, human_label: Any, uncertain: Any, cut: float = VERDICT_CUT
+) -> AbstentionPoint:
     """The judge's own abstentions as one point: its coverage and its accuracy on the verdicts it gave.
 
     Args:
         probability: Per item, the judge's P(correct) (NaN: none; left out).
         human_label: Per item, the human verdict (as :func:`selective_accuracy`).
-        uncertain: Per item, whether the judge abstained (status ``uncertain``).
+        uncertain: Per item, whether the judge abstains (under the abstention band in force).
+        cut: The verdict is "correct" where the probability reaches it (the answer threshold).
 
     Returns:
         The point, over the items with both a probability and a human verdict.
     """
-    p, human, keep = _labelled(probability, human_label)
+    p, human, keep = labelled_pairs(probability, human_label)
     abstained = np.asarray(uncertain, dtype=bool).reshape(-1)[keep]
     given = ~abstained
     n_given = int(given.sum())
-    agree = ((p >= _VERDICT_CUT) == human)[given]
+    agree = (reaches(p, cut) == human)[given]
     return AbstentionPoint(
         coverage=n_given / len(p) if len(p) else 0.0,
         accuracy=float(agree.mean()) if n_given else None,
@@ -151,10 +160,17 @@ def own_abstention_point(probability: Any, human_label: Any, uncertain: Any) -> 
     )
 
 
-def run_selective_accuracy(result: EvaluationResult) -> tuple[pd.DataFrame, AbstentionPoint] | None:
+def run_selective_accuracy(
+    result: EvaluationResult, band: tuple[float, float] | None = None, cut: float = VERDICT_CUT
+) -> tuple[pd.DataFrame, AbstentionPoint] | None:
     """:func:`selective_accuracy` and :func:`own_abstention_point` of a run, against its human verdicts.
 
     Human verdicts as :func:`~agentic_core.analysis.calibration.run_verdicts` reads them (overrides first).
+
+    Args:
+        result: The judged run.
+        band: The abstention band in force (the setting ``abstain_band``; ``None``: the judge's own).
+        cut: The answer threshold: the verdict is "correct" where the probability reaches it.
 
     Returns:
         The curve and the point, or ``None`` when the run has no ``judge_probability`` (its judge
@@ -163,12 +179,13 @@ def run_selective_accuracy(result: EvaluationResult) -> tuple[pd.DataFrame, Abst
     Raises:
         DataError: no interaction has both a probability and a human verdict.
     """
-    frame = result.interactions
-    if "judge_probability" not in frame.columns:
-        return None
-    probability = frame[ResultCols.JUDGE_PROBABILITY].to_numpy(dtype=np.float64)
+    probability = judge_probabilities(result)
     if np.isnan(probability).all():
         return None
     human, _ = run_verdicts(result)
-    uncertain = (frame[ResultCols.JUDGE_STATUS] == "uncertain").to_numpy(dtype=bool)
-    return selective_accuracy(probability, human), own_abstention_point(probability, human, uncertain)
+    score = result.interactions[ResultCols.SCORE].to_numpy(dtype=np.float64)
+    _, uncertain = band_verdicts(score, probability, band)
+    return (
+        selective_accuracy(probability, human, cut=cut),
+        own_abstention_point(probability, human, uncertain, cut),
+    )

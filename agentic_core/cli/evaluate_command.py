@@ -22,7 +22,7 @@ from agentic_core.judges.cascade import CascadeCounts, result_cascade_counts
 from agentic_core.judges.llm_options import LLM_OPTIONS
 from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.report.documents import SummaryDocument
-from agentic_core.settings import AggregateSettings, ToolWeights, make_settings, parse_k, parse_prior
+from agentic_core.settings import AggregateSettings, ToolWeights, band_from_text, make_settings, parse_k, parse_prior
 
 if TYPE_CHECKING:
     from agentic_core.analysis.aggregate import Aggregate
@@ -57,6 +57,9 @@ def settings_from_args(args: argparse.Namespace, recommended: float) -> Aggregat
     )
     if args.tool_weights is not None:
         values["tool_weights"] = ToolWeights.parse(args.tool_weights)
+    band = getattr(args, "abstain_band", None)  # commands without the option keep the judge's band
+    if band is not None:
+        values["abstain_band"] = band_from_text(band)
     return make_settings(**values)
 
 
@@ -123,7 +126,8 @@ class EvaluateDocument(SummaryDocument, total=False):
     cascade: dict[str, Any] | None
     """Who decided, for the cascade judge (null for the others)."""
     uncertain: int
-    """Interactions the judge abstained on (unscored, never 0 or 1; also in ``judge_counts``)."""
+    """Interactions the judge abstains on under the abstention band (unscored, never 0 or 1); with the judge's own
+    band (the default) the same as ``judge_counts``' uncertain."""
     unscored_causes: dict[str, int]
     """Unscored interactions by cause (every cause of :class:`~agentic_core.judges.causes.UnscoredCause`)."""
     unscored_summary: str
@@ -163,6 +167,10 @@ def print_human(doc: EvaluateDocument, out: TextIO) -> None:
         print(f"verdicts: {verdict_counts(doc['judge_counts']).words()}", file=out)
     if cascade := doc.get("cascade"):
         print(f"cascade: {CascadeCounts(**_counts_only(cascade)).summary()}", file=out)
+    band = doc["settings"].get("abstain_band")
+    if band is not None:  # the verdicts line above is the judge's own band's
+        print(f"abstention band: {band[0]:g} to {band[1]:g} (set): {doc.get('uncertain', 0)} uncertain (unscored)",
+              file=out)
     print(f"unit: {doc['unit_description']}", file=out)
     print(f"K: {doc['k_reason']}", file=out)
     print(f"statistics: {doc['statistics']['description']}", file=out)
@@ -299,9 +307,10 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     cascade = result_cascade_counts(result)
     # An added field: who decided (null for judges other than the cascade).
     doc["cascade"] = None if cascade is None else cascade.as_json()
-    # An added field: interactions the judge abstained on (unscored, never 0 or 1; also in judge_counts).
+    # An added field: interactions the judge abstains on under the abstention band (unscored, never 0 or 1; with
+    # the judge's own band, the default, the same as judge_counts' uncertain).
+    doc["uncertain"] = agg.counts.uncertain_interactions
     counts = verdict_counts(result)
-    doc["uncertain"] = counts.uncertain
     # Added fields (issue 40): the unscored interactions by cause, in words, and the LLM calls' account.
     calls = result.judge_run.llm_calls
     doc["unscored_causes"] = counts.causes
@@ -353,14 +362,26 @@ def _outcome(
     counts = verdict_counts(result)
     failed = counts.failed
     counted = "counted as incorrect" if settings.unscored_as_incorrect else "excluded"
-    if counts.judged == 0 and result.agentic is not None and result.agentic.tool_metrics_only():
+    # Scored under the settings: the abstention band may decide what the judge abstained on, or abstain on more.
+    scored = agg.counts.interactions - agg.counts.unscored_interactions
+    uncertain = agg.counts.uncertain_interactions
+    if scored == 0 and counts.judged and settings.abstain_band is not None:
+        low, high = settings.abstain_band
+        print(
+            f"error: nothing could be scored: the abstention band {low:g},{high:g} abstains on every interaction "
+            f"the judge gave a probability ({counts.words()} with the judge's own band). Fix: narrow --abstain-band "
+            "or leave it out.",
+            file=stderr,
+        )
+        return EXIT_NOTHING_SCORED
+    if scored == 0 and result.agentic is not None and result.agentic.tool_metrics_only():
         # Tool metrics need no answer judge: samples without reference answers are still evaluated.
         print(
             f"note: no answer was scored: the judge {why_nothing_scored(result)}. Only tool metrics were asked "
             f"for (--metrics {','.join(result.agentic.metrics)}), and they need no answer judge.",
             file=stderr,
         )
-    elif counts.judged == 0:
+    elif scored == 0:
         fix = (
             "Fix the judge's configuration or choose another judge."
             if failed
@@ -379,9 +400,9 @@ def _outcome(
         )
     if (llm_failed := why_llm_scored_nothing(result)) is not None:
         print(f"warning: {llm_failed}", file=stderr)
-    if counts.uncertain:
+    if uncertain:
         print(
-            f"{counts.uncertain} interaction(s) uncertain: the judge abstained, so they are unscored ({counted}), "
+            f"{uncertain} interaction(s) uncertain: the judge abstained, so they are unscored ({counted}), "
             "never 0 or 1; the unscored bounds show the worst and best case (Explorer: reason 'uncertain').",
             file=stderr,
         )

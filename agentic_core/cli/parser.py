@@ -42,7 +42,7 @@ EXIT_CODES_EPILOG = (
 )
 
 # Options whose value the command line takes as text and the settings parse (kept as text here).
-_TEXT_OPTIONS = {"tool_weights", "prior", "k"}
+_TEXT_OPTIONS = {"tool_weights", "prior", "k", "abstain_band"}
 # Booleans are switches that turn the non-default behaviour on.
 _SWITCHES = ("ignore_extra_tools", "require_tool_correctness", "unscored_as_incorrect")
 
@@ -137,6 +137,13 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
     _add_setting(a, "k", default="auto", help=f"{SETTINGS['k'].help} (default: auto)")
     _add_setting(
         a, "threshold", type=float, default=None, help=f"{SETTINGS['threshold'].help} (default: the judge's)"
+    )
+    _add_setting(
+        a,
+        "abstain_band",
+        default=None,
+        metavar="LOW,HIGH",
+        help=f"{SETTINGS['abstain_band'].help} (default: the judge's fitted band; 'fitted' says so)",
     )
     _add_setting(a, "tool_threshold")
     _add_setting(

@@ -48,6 +48,8 @@ def cli_command(result: EvaluationResult, agg: Aggregate, data: str = "DATA.json
         flag("tool_threshold"), repr(s.tool_threshold),
         flag("tool_weights"), weights,
     ]  # fmt: skip
+    if s.abstain_band is not None:  # unset: the judge's fitted band, which evaluate uses without the option
+        parts += [flag("abstain_band"), f"{s.abstain_band[0]!r},{s.abstain_band[1]!r}"]
     # Said either way: evaluate ignores extra calls by default where the data's format says so (tau-bench).
     parts.append(option_text("ignore_extra_tools", s.ignore_extra_tools))
     for name in ("require_tool_correctness", "unscored_as_incorrect"):

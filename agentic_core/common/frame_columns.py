@@ -133,6 +133,10 @@ class InteractionCols(Columns):
     TOOL_OVERALL: Final = "tool_overall"
     TOOL_CORRECT: Final = "tool_correct"
     OVERRIDDEN: Final = "overridden"
+    JUDGE_PROBABILITY: Final = ResultCols.JUDGE_PROBABILITY
+    """The judge's P(correct), NaN when it gives none (what the abstention band reads)."""
+    UNCERTAIN: Final = "uncertain"
+    """The judge abstains on it under the settings' abstention band: unscored, carrying its probability."""
 
 
 PER_CONVERSATION: Final = tuple(c for c in StatCols.ALL if c not in (StatCols.N, StatCols.C))

@@ -27,7 +27,7 @@ import pyarrow as pa
 from agentic_core.common.gc_control import gc_paused
 from agentic_core.engines.judge_spec import JudgeSpec, worker_judge
 from agentic_core.engines.verdict_columns import verdicts_from_columns, verdicts_to_columns
-from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, reads_texts
+from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, fitted_band, reads_texts
 
 __all__ = ["BLOCKS_PER_CPU", "MIN_BLOCK_ROWS", "RayJudge", "WorkerStats", "judge_batch", "ray_cpus"]
 
@@ -112,6 +112,7 @@ class RayJudge:
         self.local = local
         self.identity = local.identity
         self.recommended_threshold = local.recommended_threshold
+        self.fitted_band = fitted_band(local)  # recorded with the run, as the local judge's
         self.cacheable = local.cacheable
         self.reads_texts = reads_texts(local)  # the same items and deduplication as locally
         self.spec = spec

@@ -258,6 +258,20 @@ ENTRIES: tuple[GlossaryEntry, ...] = (
         ("correct", "cohens-kappa"),
     ),
     _e(
+        "Abstention band",
+        "abstention-band",
+        "For a judge that gives a probability P(correct) (the learned judge): how sure it must be before it "
+        "decides. Inside the band it abstains: the answer is uncertain, unscored (never 0 or 1). The default is "
+        "the judge's fitted band; a wider band abstains on more and is right more often on what it decides, a "
+        "narrower one decides more; a band of width 0 never abstains. Moving it re-decides the judged answers "
+        "(no judge is called); answers without a probability (an LLM's verdicts) keep theirs. The Settings panel "
+        "says what a band costs and buys on the judge's holdout pairs, and the Calibration page suggests one from "
+        "labelled answers.",
+        "decided when P(correct) <= low or P(correct) >= high (then correct = P(correct) >= threshold); "
+        "uncertain when low < P(correct) < high.",
+        ("threshold", "unscored"),
+    ),
+    _e(
         "Tool threshold",
         "tool-threshold",
         "Tool use is correct when the weighted overall tool score reaches this (1.0 = perfect). 'Require "

@@ -9,6 +9,7 @@ from agentic_core.glossary.entries import P_B_GREATER_A
 
 SETTING_ANCHORS: dict[str, str] = {
     "threshold": "threshold",
+    "abstain_band": "abstention-band",
     "tool_threshold": "tool-threshold",
     "tool_weights": "tool-weights",
     "ignore_extra_tools": "tool-selection",

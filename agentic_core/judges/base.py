@@ -122,6 +122,39 @@ def uncertain_verdict(probability: float, reasoning: str, why: str, latency_s: f
     )
 
 
+class FittedBand(BaseModel):
+    """The abstention band a judge was fitted with: it decides where P(correct) <= low or >= high.
+
+    Recorded with every run of such a judge (:attr:`~agentic_core.judges.runner.JudgeRun.fitted_band`), so
+    the band can be a setting at aggregation time (``abstain_band``; unset means this band) without the
+    judge at hand, on a run reopened from the history too.
+
+    Attributes:
+        low: At or below this probability the judge decides (the "incorrect" side).
+        high: At or above it the judge decides (the "correct" side); strictly between, it abstains.
+        holdout: The name of the fitted model whose holdout figures describe the band (the ``learned``
+            judge's ``embedding`` or ``lexical``; see :mod:`agentic_core.judges.learned_holdout`), or
+            ``None`` when there are none.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    low: float = Field(ge=0.0, le=1.0)
+    high: float = Field(ge=0.0, le=1.0)
+    holdout: str | None = None
+
+    @property
+    def edges(self) -> tuple[float, float]:
+        """``(low, high)``."""
+        return (self.low, self.high)
+
+
+def fitted_band(judge: object) -> FittedBand | None:
+    """A judge's fitted abstention band (its optional ``fitted_band`` attribute), ``None`` when it has none."""
+    value = getattr(judge, "fitted_band", None)
+    return value if isinstance(value, FittedBand) else None
+
+
 def is_uncertain(verdict: Verdict) -> bool:
     """Whether the judge abstained on this item."""
     return verdict.status == "uncertain"

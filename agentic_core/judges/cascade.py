@@ -31,7 +31,16 @@ from typing import Any
 from pydantic import BaseModel
 
 from agentic_core.common.passing import reaches
-from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict, gather_stream
+from agentic_core.judges.base import (
+    FittedBand,
+    Judge,
+    JudgeIdentity,
+    JudgeItem,
+    ProgressFn,
+    Verdict,
+    fitted_band,
+    gather_stream,
+)
 from agentic_core.judges.llm_timing import CallReport, report_of
 from agentic_core.judges.runner import stream_verdicts
 
@@ -208,6 +217,11 @@ class CascadeJudge:
         """The offline judge's notice (e.g. running without its embedding model), shown before a run."""
         value = getattr(self.offline, "notice", None)
         return value if isinstance(value, str) else None
+
+    @property
+    def fitted_band(self) -> FittedBand | None:
+        """The offline judge's band: at judging time it decided which items the LLM saw."""
+        return fitted_band(self.offline)
 
     @property
     def stats(self) -> Any:

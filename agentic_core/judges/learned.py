@@ -38,9 +38,17 @@ from typing import Any
 
 import numpy as np
 
+from agentic_core.common.passing import band_decides
 from agentic_core.common.wording import decimals_apart
 from agentic_core.errors import JudgeConfigError
-from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, uncertain_verdict
+from agentic_core.judges.base import (
+    FittedBand,
+    JudgeIdentity,
+    JudgeItem,
+    ProgressFn,
+    Verdict,
+    uncertain_verdict,
+)
 from agentic_core.judges.embedding import item_cosines
 from agentic_core.judges.facts import FACTS_VERSION, library_versions
 from agentic_core.judges.learned_features import FEATURES, PairFeatures, pair_features
@@ -182,7 +190,11 @@ class LearnedJudge:
     def __init__(self, use_embedding: bool | None = None, model_path: Path = MODEL_PATH) -> None:
         models, version, digest = load_models(model_path)
         self.embedding, self.notice = embedding_choice(use_embedding, "Learned judge without embeddings")
-        self.model = models["embedding" if self.embedding else "lexical"]
+        name = "embedding" if self.embedding else "lexical"
+        self.model = models[name]
+        # The band as fitted, recorded with each run: at aggregation it is the default of the setting
+        # abstain_band, and the holdout figures of the same model say what it costs and buys.
+        self.fitted_band = FittedBand(low=self.model.low, high=self.model.high, holdout=name)
         self.warnings: list[str] = [self.notice] if self.notice else []
         self.identity = JudgeIdentity(
             kind="learned",
@@ -242,7 +254,7 @@ class LearnedJudge:
                 status="failed", error=f"learned judge failed: {type(exc).__name__}: {exc}", latency_s=latency
             )
         notice = f" [{self.notice}]" if self.notice else ""
-        if p >= self.model.high or p <= self.model.low:
+        if band_decides(p, self.model.low, self.model.high):  # the one band rule, as the aggregate applies it
             verdict = "correct" if p >= self.model.high else "incorrect"
             reasoning = _reasoning(self.model, features, p, verdict) + notice
             return Verdict(score=p, probability=p, reasoning=reasoning, latency_s=latency)

@@ -26,7 +26,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from agentic_core.errors import CacheError, SettingsError
-from agentic_core.judges.base import Judge, JudgeIdentity, JudgeItem, ProgressFn, Verdict, item_key
+from agentic_core.judges.base import (
+    FittedBand,
+    Judge,
+    JudgeIdentity,
+    JudgeItem,
+    ProgressFn,
+    Verdict,
+    fitted_band,
+    item_key,
+)
 from agentic_core.judges.cache import JudgeCache, cache_key
 from agentic_core.judges.llm_timing import CallReport, report_of
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
@@ -79,6 +88,9 @@ class JudgeRun(BaseModel):
         warnings: Things the user should know (corrupt cache rebuilt, cache not writable, ...).
         llm_calls: What an LLM judge's calls showed (its timeout, the first reply, the server), or ``None``
             for judges that call no LLM: what the unscored causes' words quote.
+        fitted_band: The judge's fitted abstention band, for a judge that abstains by its probability
+            (the ``learned`` judge, and the cascade's offline judge); ``None`` for the others, and for runs
+            stored before it was recorded.
     """
 
     verdicts: list[Verdict]
@@ -97,6 +109,7 @@ class JudgeRun(BaseModel):
     cache_path: str | None = None
     warnings: list[str] = Field(default_factory=list)
     llm_calls: CallReport | None = None
+    fitted_band: FittedBand | None = None
 
     def __repr_args__(self) -> Any:
         # A full repr lists every verdict; asyncio formats a finished task's result with repr,
@@ -342,6 +355,7 @@ async def run_judge(
         cache_path=str(cache.path) if use_cache and cache is not None and cache.path else None,
         warnings=list(dict.fromkeys(warnings)),
         llm_calls=report_of(judge),
+        fitted_band=fitted_band(judge),
     )
 
 

@@ -168,14 +168,19 @@ def conversation_detail(result: EvaluationResult, agg: Aggregate, row: int) -> l
         i = lo + j
         if i >= hi:  # defensive: the conversation list and the frame disagree
             break
-        raw = float(base[ResultCols.SCORE].iat[i])
+        raw = float(inter[InteractionCols.SCORE].iat[i])  # under the settings' abstention band
         score = None if math.isnan(raw) else raw
+        abstained = bool(inter[InteractionCols.UNCERTAIN].iat[i])
+        judged_uncertain = base[ResultCols.JUDGE_STATUS].iat[i] == "uncertain"
         comp = result.tool_components[i]
         tool = None if comp is None else combine(comp, s.tool_weights, s.tool_threshold, s.ignore_extra_tools)
         error = base[ResultCols.JUDGE_ERROR].iat[i]
         if score is None:
             status = UNSCORED
-            how = "abstained" if base[ResultCols.JUDGE_STATUS].iat[i] == "uncertain" else "failed"
+            how = "abstained" if abstained or judged_uncertain else "failed"
+            if abstained and not judged_uncertain:  # the judge decided it; the band set abstains
+                p = float(inter[InteractionCols.JUDGE_PROBABILITY].iat[i])
+                error = f"uncertain under the abstention band set: P(correct) {p:.3f}"
             verdict = f"Unscored: the judge {how} ({error or 'no score'})"
             verdict += (
                 "; counted as incorrect by option." if s.unscored_as_incorrect else "; its conversation is excluded."
@@ -187,6 +192,8 @@ def conversation_detail(result: EvaluationResult, agg: Aggregate, row: int) -> l
             verdict = (
                 f"Judge score {score:.2f} {'≥' if passes else '<'} answer threshold {s.threshold:.2f}"
             )
+            if judged_uncertain:  # the judge abstained; the band set decides it by its probability
+                verdict += " (the judge abstained; the abstention band set decides it)"
             if s.require_tool_correctness and tool is not None:
                 verdict += (
                     f"; tool use {'meets' if tool.is_correct else 'is below'} the tool threshold "

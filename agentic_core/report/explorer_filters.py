@@ -200,7 +200,8 @@ def disagreements(result: EvaluationResult, agg: Aggregate, index: FilterIndex) 
     """Per interaction: a human verdict exists and differs from the judge's (score vs threshold)."""
     human = index.human
     judge = agg.interactions[InteractionCols.PASSES_THRESHOLD].to_numpy(dtype=bool)
-    scored = ~np.isnan(result.interactions[ResultCols.SCORE].to_numpy(dtype=np.float64))
+    # Scored by the judge under the settings' abstention band (its own verdicts unless the band is set).
+    scored = ~np.isnan(agg.interactions[InteractionCols.SCORE].to_numpy(dtype=np.float64))
     has = ~np.isnan(human)
     return has & scored & ((human >= 0.5) != judge)
 

@@ -92,7 +92,8 @@ def interactions_table(
         {
             ConversationCols.CONVERSATION: base[ResultCols.CONV],
             **{name: base[name] for name in _AS_LOADED},
-            "judge_score": base[ResultCols.SCORE],
+            # The score under the settings' abstention band (the judge's own unless the band is set).
+            "judge_score": inter[InteractionCols.SCORE],
             ResultCols.JUDGE_STATUS: base[ResultCols.JUDGE_STATUS],
             InteractionCols.CORRECT: np.where(inter[InteractionCols.UNSCORED], None, inter[InteractionCols.CORRECT]),
             ResultCols.JUDGE_REASONING: base[ResultCols.JUDGE_REASONING],
@@ -114,6 +115,8 @@ def interactions_table(
     frame[ResultCols.JUDGE_PROBABILITY] = base.get(ResultCols.JUDGE_PROBABILITY, np.nan)
     if with_reasoning:
         frame["tool_reasoning"] = [None if t is None else t.reasoning for t in tool_scores(result, agg)]
+    # Abstained on under the settings' abstention band (unscored, carrying its probability); added after the rest.
+    frame[InteractionCols.UNCERTAIN] = inter[InteractionCols.UNCERTAIN].to_numpy()
     return with_topic_columns(frame, result)
 
 
@@ -172,7 +175,7 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
     conv_rows = agg.conversations
     records: list[dict[str, Any]] = []
     starts, ends = result.conversation_bounds()
-    judge_score = result.interactions[ResultCols.SCORE].to_numpy()
+    judge_score = inter[InteractionCols.SCORE].to_numpy()  # under the settings' abstention band
     reasoning = result.interactions[ResultCols.JUDGE_REASONING].tolist()
     errors = result.interactions[ResultCols.JUDGE_ERROR].tolist()
     correct = inter[InteractionCols.CORRECT].to_numpy()
@@ -187,7 +190,9 @@ def conversation_records(result: EvaluationResult, agg: Aggregate) -> list[dict[
                     "correctness_scores": [None if np.isnan(x) else float(x) for x in judge_score[lo:hi]],
                     "correct_indices": [int(i) for i in np.flatnonzero(correct[lo:hi])],
                     "judge_reasoning": [
-                        reasoning[i] if errors[i] is None else f"unscored: {errors[i]}" for i in range(lo, hi)
+                        # An abstention the settings' band decides is scored: its reasoning, not "unscored".
+                        reasoning[i] if errors[i] is None or not np.isnan(judge_score[i]) else f"unscored: {errors[i]}"
+                        for i in range(lo, hi)
                     ],
                     "tool_correctness_scores": [None if t is None else t.model_dump() for t in scores[lo:hi]],
                     "k": agg.k,

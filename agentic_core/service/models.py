@@ -74,6 +74,12 @@ class RunConfig(BaseModel):
     ignore_extra_tools: bool = False
     require_tool_correctness: bool = False
     unscored_as_incorrect: bool = False
+    abstain_band: list[float] | None = Field(
+        default=None,
+        description="[low, high]: for a judge that gives a probability (the offline default), where it decides "
+        "(P(correct) <= low or >= high) and where it abstains (uncertain, unscored); default: the judge's fitted "
+        "band; [0.5, 0.5] never abstains",
+    )
     judge: str | None = Field(
         default=None,
         description="an offline judge by name when there is no connector (default: the offline default judge), "

@@ -124,8 +124,9 @@ def run_response(
         "unscored": {
             "interactions": counts["unscored_interactions"],
             "conversations": counts["unscored_conversations"],
-            # An added count: of the unscored interactions, those the judge abstained on.
-            "uncertain": verdicts.uncertain,
+            # An added count: of the unscored interactions, those the judge abstains on under config.abstain_band
+            # (the judge's fitted band by default).
+            "uncertain": agg.counts.uncertain_interactions,
             # Added (issue 40): the unscored interactions by cause, and in words with what to do.
             "causes": verdicts.causes,
             "summary": verdicts.unscored_words(calls),

@@ -62,6 +62,7 @@ _SETTING_KEYS = (
     "ignore_extra_tools",
     "require_tool_correctness",
     "unscored_as_incorrect",
+    "abstain_band",
 )
 
 

@@ -38,6 +38,7 @@ from agentic_core.settings.choices import (
 )
 from agentic_core.settings.model import AggregateSettings, default_of, make_settings
 from agentic_core.settings.rules import (
+    check_band,
     check_choice,
     check_estimator,
     check_fraction,
@@ -52,12 +53,13 @@ from agentic_core.settings.rules import (
     parse_k,
 )
 from agentic_core.settings.specs import SETTINGS, SettingSpec, relabel
-from agentic_core.settings.text_values import setting_from_text
+from agentic_core.settings.text_values import FITTED, band_from_text, setting_from_text
 from agentic_core.settings.weights import ToolWeights, parse_prior
 
 __all__ = [
     "CI_LEVELS",
     "DIMENSIONS",
+    "FITTED",
     "K_AUTO_MAX",
     "K_AUTO_SUPPORT",
     "K_DASHBOARD_MAX",
@@ -77,6 +79,8 @@ __all__ = [
     "ToolWeights",
     "Unit",
     "UnitChoice",
+    "band_from_text",
+    "check_band",
     "check_choice",
     "check_estimator",
     "check_fraction",

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from agentic_core.errors import SettingsError
 from agentic_core.settings.choices import K_MAX, Estimator, KChoice, Mode, Target, UnitChoice
 from agentic_core.settings.rules import (
+    check_band,
     check_fraction,
     check_k,
     check_level,
@@ -35,6 +36,7 @@ _RULES: Final[dict[str, Callable[[object, str], object]]] = {
     "ci_level": check_level,
     "seed": check_seed,
     "n_samples": check_n_samples,
+    "abstain_band": check_band,
 }
 """The settings a rule of :mod:`agentic_core.settings.rules` checks: setting -> rule(value, setting's name)."""
 
@@ -63,6 +65,11 @@ class AggregateSettings(BaseModel):
             of excluding them.
         seed: Seed for bootstrap / Monte Carlo (results never depend on data order).
         n_samples: Bootstrap resamples / Monte Carlo draws for multi-group intervals.
+        abstain_band: For a judge that gives a probability (the ``learned`` judge, the cascade's offline
+            verdicts): ``(low, high)``, where it decides (P(correct) <= low or >= high, then the threshold
+            says which way) and where it abstains (strictly between: uncertain, unscored). ``None`` (the
+            default): the judge's own fitted band, its verdicts as given. A band of width 0 never abstains
+            (:func:`agentic_core.common.passing.band_decides`).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -83,6 +90,7 @@ class AggregateSettings(BaseModel):
     unscored_as_incorrect: bool = False
     seed: int = 0
     n_samples: int = 4000
+    abstain_band: tuple[float, float] | None = None
 
     # One validator for every rule-checked setting (the table above): SettingsError propagates through
     # pydantic unchanged, naming the setting.

@@ -196,3 +196,27 @@ def check_mode(value: object) -> Mode:
 def check_target(value: object) -> Target:
     """One of the targets (see :data:`SETTINGS`)."""
     return cast(Target, check_choice(value, "target"))
+
+
+BAND_FIX = (
+    "give LOW,HIGH with 0 <= LOW <= HIGH <= 1, e.g. 0.2,0.8 (LOW = HIGH, e.g. 0.5,0.5, never abstains; "
+    "leave it unset for the judge's fitted band)"
+)
+
+
+def check_band(band: object, place: str = "abstain_band") -> tuple[float, float] | None:
+    """An abstention band: ``None`` (the judge's fitted band) or a pair ``(low, high)``, ``0 <= low <= high <= 1``.
+
+    Raises:
+        SettingsError: naming ``place``: not a pair of numbers, outside [0, 1], or ``low > high``.
+    """
+    if band is None:
+        return None
+    if not isinstance(band, (tuple, list)) or len(band) != 2 or not all(_is_real(v) for v in band):
+        raise SettingsError(place, "must be a pair of numbers (LOW, HIGH)", band, BAND_FIX)
+    low, high = float(band[0]), float(band[1])
+    if not (0.0 <= low <= 1.0 and 0.0 <= high <= 1.0):
+        raise SettingsError(place, "must have both edges between 0 and 1", band, BAND_FIX)
+    if low > high:
+        raise SettingsError(place, "must have LOW <= HIGH", band, BAND_FIX)
+    return (low, high)

@@ -124,6 +124,14 @@ _SPECS = (
         "--unscored-as-incorrect",
         "Judge failures are excluded by default (and counted on screen); this counts them as incorrect.",
     ),
+    SettingSpec(
+        "abstain_band",
+        "Abstention band",
+        "--abstain-band",
+        "For a judge that gives a probability (the learned judge): it decides only where P(correct) is at or "
+        "below LOW or at or above HIGH, and abstains in between (uncertain, unscored). Unset: the judge's fitted "
+        "band. LOW = HIGH never abstains. Moving it re-decides the judged items; no judge is called.",
+    ),
     SettingSpec("seed", "Seed", "--seed", "Seed of the bootstrap / Monte Carlo (same seed, same numbers)."),
     SettingSpec("n_samples", "Resamples", "--n-samples", "Bootstrap replicates / Monte Carlo draws."),
 )

@@ -12,7 +12,7 @@ from typing import Any
 
 from agentic_core.errors import SettingsError
 from agentic_core.settings.choices import DIMENSIONS, PRIORS
-from agentic_core.settings.rules import check_fraction, check_level, check_prior_value, parse_k
+from agentic_core.settings.rules import BAND_FIX, check_band, check_fraction, check_level, check_prior_value, parse_k
 from agentic_core.settings.specs import SETTINGS
 
 _TRUE = ("true", "1", "yes", "on")
@@ -21,6 +21,8 @@ FRACTIONS = ("threshold", "tool_threshold")
 CHOICES = ("unit", "estimator", "mode", "target")
 SWITCHES = ("unscored_as_incorrect", "require_tool_correctness", "ignore_extra_tools")
 WEIGHTS = tuple(f"tool_weights.{name}" for name in DIMENSIONS)
+FITTED = "fitted"
+"""The abstention band written as text when it is the judge's own (the setting unset)."""
 
 
 def _number(text: str, place: str, fix: str) -> float:
@@ -66,12 +68,26 @@ def switch_from_text(name: str, text: str) -> bool:
     raise SettingsError(name, "must be true or false", text, "write true or false (1/0, yes/no, on/off also work)")
 
 
+def band_from_text(text: str, place: str = "abstain_band") -> tuple[float, float] | None:
+    """An abstention band written as ``LOW,HIGH`` (each a number or a percentage), or ``fitted`` (the judge's own).
+
+    Raises:
+        SettingsError: naming ``place``: not two numbers, outside [0, 1], or LOW above HIGH.
+    """
+    if text.strip().lower() == FITTED:
+        return None
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise SettingsError(place, f"must be LOW,HIGH or {FITTED}", text, BAND_FIX)
+    return check_band(tuple(_number(p, place, BAND_FIX) for p in parts), place)
+
+
 def setting_from_text(name: str, text: str) -> Any:
     """The value of one setting written as text.
 
     Args:
         name: An :class:`~agentic_core.settings.AggregateSettings` field, ``prior`` (a named prior or
-            ``A,B``), or ``tool_weights.<dimension>``.
+            ``A,B``), ``abstain_band`` (``LOW,HIGH`` or ``fitted``), or ``tool_weights.<dimension>``.
         text: The text: a raw value (``0.9``, ``task``, ``true``), a percentage where a fraction
             is meant (``90%``), or the label a page shows (``task (attempts per task)``).
 
@@ -104,6 +120,8 @@ def setting_from_text(name: str, text: str) -> Any:
         if len(parts) != 2:
             raise SettingsError(name, f"must be {' or '.join(PRIORS)} or A,B", text, fix)
         return tuple(check_prior_value(_number(p, name, fix), name) for p in parts)
+    if name == "abstain_band":
+        return band_from_text(text, name)
     if name in WEIGHTS:
         value = _number(text, name, "write a number >= 0, e.g. 0.25")
         if value < 0:

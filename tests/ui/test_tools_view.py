@@ -27,6 +27,7 @@ OTHER_VALUES = {
     "unscored_as_incorrect": True,
     "seed": 7,
     "n_samples": 500,
+    "abstain_band": (0.5, 0.5),
 }
 TOOL_VALUES = {"tool_threshold": 0.6, "tool_weights": {"utilization": 0.0}, "ignore_extra_tools": True}
 

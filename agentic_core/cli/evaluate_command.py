@@ -263,8 +263,8 @@ def write_run_file(
     """
     from agentic_core.cli.runs_command import data_name_of
     from agentic_core.common.atomic_file import write_atomic
+    from agentic_core.runs.payload import new_payload
     from agentic_core.runs.run_file import RUN_FILE_SUFFIX, run_file_bytes
-    from agentic_core.runs.store import new_payload
 
     payload = new_payload(
         result, data_name_of(paths), run_id=run_id, settings=settings.model_dump(mode="json"), tags=tags

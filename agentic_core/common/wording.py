@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -45,3 +46,15 @@ def decimals_apart(values: Sequence[float], least: int = 2, most: int = 6) -> in
         if all(a < b for a, b in pairwise(printed)):
             return decimals
     return most
+
+
+def age_text(created_at: float, now: float | None = None) -> str:
+    """``3 min ago``, ``2 h ago``, ``5 days ago``: an age for lists (a run's, a live run's last update)."""
+    seconds = max(0.0, (now or time.time()) - created_at)
+    if seconds < 90:
+        return "just now"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min ago"
+    if seconds < 129600:
+        return f"{round(seconds / 3600)} h ago"
+    return f"{round(seconds / 86400)} days ago"

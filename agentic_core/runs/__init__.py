@@ -7,8 +7,17 @@ rules, :mod:`~agentic_core.runs.run_filter` finds and groups runs by them; :mod:
 parts of live runs (OTLP traces judged as they arrive).
 """
 
+from agentic_core.common.wording import age_text
 from agentic_core.runs.parts import receiving
-from agentic_core.runs.payload import PAYLOAD_VERSION, LiveSource, RunMeta, RunPayload, from_payload, to_payload
+from agentic_core.runs.payload import (
+    PAYLOAD_VERSION,
+    LiveSource,
+    RunMeta,
+    RunPayload,
+    from_payload,
+    new_run_id,
+    to_payload,
+)
 from agentic_core.runs.run_filter import RunFilter, RunGrouping, groupings, known_metadata, known_tags
 from agentic_core.runs.run_tags import (
     LIMITS,
@@ -23,7 +32,7 @@ from agentic_core.runs.run_tags import (
     parse_meta_pairs,
     tags_from_resource,
 )
-from agentic_core.runs.store import RunStore, RunStoreError, age_text, default_runs_path, new_run_id
+from agentic_core.runs.store import RunStore, RunStoreError, default_runs_path
 from agentic_core.runs.trends import ReopenedRuns, TrendPoint, run_trend
 
 __all__ = [

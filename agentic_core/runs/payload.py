@@ -13,13 +13,16 @@ refuses newer ones with the reason.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import orjson
 from pydantic import BaseModel, Field
 
+from agentic_core.common.gc_control import gc_paused
 from agentic_core.data.overrides import Override
 from agentic_core.data.schemas import Conversation
 from agentic_core.errors import DataError
@@ -235,3 +238,23 @@ def from_payload(payload: RunPayload) -> EvaluationResult:
         if len(agentic.conversations) == result.n_conversations:
             result.agentic = agentic
     return result
+
+
+def new_run_id() -> str:
+    """A short, sortable, unguessable id such as ``20261124-081502-3f9a``."""
+    return f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
+
+
+def new_payload(
+    result: EvaluationResult,
+    data_name: str,
+    *,
+    run_id: str | None = None,
+    name: str | None = None,
+    settings: dict[str, Any] | None = None,
+    tags: RunTags | None = None,
+) -> RunPayload:
+    """The run document of an evaluation: a new id unless given, named after its data and judge by default."""
+    label = result.judge_identity.label()
+    with gc_paused():  # see packing.py
+        return to_payload(result, run_id or new_run_id(), name or f"{data_name} · {label}", data_name, settings, tags)

@@ -11,8 +11,9 @@ none, and :func:`~agentic_core.runs.payload.to_payload` takes nothing else from 
 The file records its schema version (``PRAGMA user_version``); a file written by a newer version
 is refused with the reason, an older one is migrated in place. Version 2 adds the parts of live runs
 (:mod:`agentic_core.runs.parts`), and descriptions may hold tags, a note and metadata, which a version-1 workbench
-would drop on renaming a run. A schema-1 file that cannot be written is read as it is: it has no parts, and no
-upgrade so far adds what a reader needs.
+would drop on renaming a run. Version 3 adds the runs' human labels (:mod:`agentic_core.runs.labels`). An
+older file that cannot be written is read as it is: it has no parts and no labels, and no upgrade so far adds
+what a reader needs.
 """
 
 from __future__ import annotations
@@ -20,12 +21,9 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import sqlite3
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -35,20 +33,22 @@ import platformdirs
 from agentic_core.agentic_metrics.results import AgenticMetrics
 from agentic_core.common.gc_control import gc_paused
 from agentic_core.common.sqlite_errors import SqliteFailure, sqlite_failure
+from agentic_core.data.labels import HumanLabel
 from agentic_core.data.overrides import Override
 from agentic_core.errors import DataError
 from agentic_core.result import EvaluationResult
+from agentic_core.runs.labels import LABELS_TABLE, delete_labels, read_labels, write_labels
 from agentic_core.runs.packing import RunStoreError as RunStoreError
 from agentic_core.runs.packing import pack_document, unpack_document
 from agentic_core.runs.parts import PARTS_TABLE, add_part, held, live_base, with_parts
-from agentic_core.runs.payload import LiveSource, RunMeta, RunPayload, from_payload, to_payload, upgrade
+from agentic_core.runs.payload import LiveSource, RunMeta, RunPayload, from_payload, new_payload, new_run_id, upgrade
 from agentic_core.runs.run_file import run_file_bytes
 from agentic_core.runs.run_tags import RunTags, TagPlaces
 
 ENV_VAR = "AGENTIC_RUNS_PATH"
 APP_NAME = "agentic-workbench"
 DEFAULT_FILENAME = "runs.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS overrides (
     created_at REAL NOT NULL,
     PRIMARY KEY (run_id, row)
 );
-""" + PARTS_TABLE
+""" + PARTS_TABLE + LABELS_TABLE
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -81,11 +81,6 @@ def default_runs_path() -> Path:
         path = Path(env).expanduser()
         return path / DEFAULT_FILENAME if path.is_dir() else path
     return Path(platformdirs.user_data_dir(APP_NAME)) / DEFAULT_FILENAME
-
-
-def new_run_id() -> str:
-    """A short, sortable, unguessable id such as ``20261124-081502-3f9a``."""
-    return f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
 
 
 def _unpack(blob: bytes, place: str) -> RunPayload:
@@ -189,13 +184,15 @@ class RunStore:
                 version,
                 f"upgrade the workbench, or point {ENV_VAR} at another file",
             )
-        # Schema 1 has no parts: read as it is when it cannot be upgraded (upgrading writes).
+        # Schema 1 has no parts, 2 no labels: read as it is when it cannot be upgraded (upgrading writes).
         self._parts = version >= 2 or not self.read_only
+        self._labels = version >= 3 or not self.read_only
         if self.read_only:
             return
         conn.executescript(_SCHEMA)
-        # Later schema versions add their ALTER TABLE steps here, from `version` upwards. 1 -> 2 needs none:
-        # tags, note and metadata live in the description (`meta`), whose new fields have defaults.
+        # Later schema versions add their ALTER TABLE steps here, from `version` upwards. 1 -> 2 and 2 -> 3 need
+        # none: tags, note and metadata live in the description (`meta`), whose new fields have defaults, and the
+        # new tables are created above.
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- writing ---------------------------------------------------------------------------------
@@ -345,6 +342,24 @@ class RunStore:
             conn.execute("UPDATE runs SET payload = ? WHERE id = ?",
                          (pack_document(payload.model_copy(update={"agentic": document})), run_id))
 
+    def add_labels(self, run_id: str, labels: list[HumanLabel]) -> int:
+        """Store human labels with a run at once, each replacing an earlier one on its item; returns how many."""
+        self._check_writable()
+        with self._connect() as conn:
+            self._row(conn, run_id, "id")
+            return write_labels(conn, run_id, labels)
+
+    def labels(self, run_id: str) -> list[HumanLabel]:
+        """A run's human labels, oldest first (none in a read-only history older than schema 3)."""
+        with self._connect() as conn:
+            return read_labels(conn, run_id) if self._labels else []
+
+    def delete_labels(self, run_id: str, keys: list[tuple[str, str, str]]) -> int:
+        """Remove labels by their :attr:`~agentic_core.data.labels.HumanLabel.key`; returns how many."""
+        self._check_writable()
+        with self._connect() as conn:
+            return delete_labels(conn, run_id, keys)
+
     def clear_override(self, run_id: str, row: int) -> None:
         """Remove a person's verdict (the judge's counts again)."""
         self._check_writable()
@@ -465,30 +480,3 @@ class RunStore:
         """The newest run, if any."""
         runs = self.runs()
         return runs[0] if runs else None
-
-
-def new_payload(
-    result: EvaluationResult,
-    data_name: str,
-    *,
-    run_id: str | None = None,
-    name: str | None = None,
-    settings: dict[str, Any] | None = None,
-    tags: RunTags | None = None,
-) -> RunPayload:
-    """The run document of an evaluation: a new id unless given, named after its data and judge by default."""
-    label = result.judge_identity.label()
-    with gc_paused():  # see packing.py
-        return to_payload(result, run_id or new_run_id(), name or f"{data_name} · {label}", data_name, settings, tags)
-
-
-def age_text(created_at: float, now: float | None = None) -> str:
-    """``3 min ago``, ``2 h ago``, ``5 days ago``: a run's age for lists."""
-    seconds = max(0.0, (now or time.time()) - created_at)
-    if seconds < 90:
-        return "just now"
-    if seconds < 5400:
-        return f"{round(seconds / 60)} min ago"
-    if seconds < 129600:
-        return f"{round(seconds / 3600)} h ago"
-    return f"{round(seconds / 86400)} days ago"

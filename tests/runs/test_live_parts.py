@@ -41,7 +41,7 @@ def test_a_schema_1_history_is_upgraded_and_its_run_reopens_as_it_was(tmp_path: 
     shutil.copy(SCHEMA_1, path)
     assert _version(path) == 1
     store = RunStore(path)
-    assert _version(path) == SCHEMA_VERSION == 2
+    assert _version(path) == SCHEMA_VERSION == 3
     (meta,) = store.runs()
     assert (meta.name, meta.live) == ("travel, schema 1", None)
     reopened = store.open(meta.id)

@@ -83,7 +83,7 @@ def test_a_history_of_schema_1_is_upgraded_and_keeps_everything(tmp_path: Path) 
     shutil.copy(SCHEMA1, path)
     assert _version(path) == 1
     store = RunStore(path)
-    assert _version(path) == SCHEMA_VERSION == 2
+    assert _version(path) == SCHEMA_VERSION == 3
     runs = store.runs()
     assert sorted(m.name for m in runs) == ["second run", "seed_examples.json · dataset"]
     assert all(m.run_tags == RunTags() for m in runs)  # stored before tags existed: none

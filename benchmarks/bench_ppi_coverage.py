@@ -41,6 +41,7 @@ from scipy.special import stdtrit
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agentic_core.stats.corrected import corrected_curve
+from agentic_core.stats.corrected_intervals import MIN_LABELLED
 from agentic_core.stats.corrected_terms import Conversations, build_terms
 from agentic_core.stats.label_plan import labels_needed
 from agentic_core.stats.planner_variance import beta_population
@@ -53,6 +54,8 @@ ATTEMPTS = (1, 4)
 SENSITIVITY = (0.70, 0.85, 0.95)
 SPECIFICITY = (0.55, 0.75, 0.95)
 SHARES = (0.05, 0.10, 0.30)
+SMALL_T_SHARE = 0.5
+"""With T = 40 the shares above label 2, 4 and 12 tasks, below the minimum; half the tasks (20) is simulated."""
 ABSTAIN = 0.3
 """Share of attempts the judge abstains on (it gives a probability instead of a verdict)."""
 FEW_JUDGES = ((0.70, 0.55), (0.85, 0.75), (0.95, 0.95))
@@ -159,13 +162,15 @@ def _fmt_width(width: float, defined: float) -> str:
 
 
 def print_rows(results: list[tuple[Cell, dict[str, np.ndarray]]], sims: int) -> float:
-    """One row per cell; returns the lowest coverage seen (over defined values)."""
+    """One row per cell, then how often the corrected interval is the narrower; returns the lowest coverage."""
     print(
         "| law | T | n | design | labelled | sens / spec | coverage: success, pass@K, pass^K | runs with a value | "
         "width corrected | width labels only | judge-only coverage |"
     )
     print("|---|---:|---:|---|---:|---|---|---|---|---|---|")
     lowest = 1.0
+    narrower = total = 0
+    widest = (0.0, "")
     for cell, acc in results:
         law, tasks, attempts, sens, spec, share, design = cell[:7]
         metrics = [0] if attempts == 1 else [0, 1, 2]
@@ -173,6 +178,14 @@ def print_rows(results: list[tuple[Cell, dict[str, np.ndarray]]], sims: int) -> 
         for m in metrics:
             if acc["defined"][m] >= sims / 2:
                 lowest = min(lowest, acc["hits"][m] / acc["defined"][m])
+            if acc["defined"][m] and acc["human_defined"][m]:
+                ours = acc["width"][m] / acc["defined"][m]
+                alone = acc["human_width"][m] / acc["human_defined"][m]
+                total += 1
+                narrower += ours < alone
+                if ours / alone > widest[0]:
+                    where = f"{law}, T = {tasks}, n = {attempts}, {design}, {share:.0%}, {sens} / {spec}"
+                    widest = (ours / alone, where)
         defined = ", ".join(f"{int(acc['defined'][m])}" for m in metrics)
         width = ", ".join(_fmt_width(acc["width"][m], acc["defined"][m]) for m in metrics)
         human = ", ".join(_fmt_width(acc["human_width"][m], acc["human_defined"][m]) for m in metrics)
@@ -182,6 +195,10 @@ def print_rows(results: list[tuple[Cell, dict[str, np.ndarray]]], sims: int) -> 
             f"{width} | {human} | {judge} |",
             flush=True,
         )
+    print(
+        f"\nCorrected interval narrower than the labels-only one in {narrower} of {total} values; the widest "
+        f"relative to it: {widest[0]:.3f} times ({widest[1]})."
+    )
     return lowest
 
 
@@ -195,7 +212,7 @@ def plan_check(sims: int) -> None:
     print("|---|---:|---:|---|---|---:|---:|---:|---:|")
     rows = [
         ("Beta(2,5)", 400, 1, 0.85, 0.75, "success rate", 1, 0.06),
-        ("Beta(0.5,0.5)", 400, 1, 0.95, 0.95, "success rate", 1, 0.04),
+        ("Beta(0.5,0.5)", 800, 1, 0.95, 0.95, "success rate", 1, 0.04),
         ("Beta(5,2)", 300, 4, 0.85, 0.75, "success rate", 1, 0.05),
         ("Beta(5,2)", 300, 4, 0.85, 0.75, "pass^k", 4, 0.07),
         ("Beta(0.5,0.5)", 300, 4, 0.70, 0.55, "pass^k", 4, 0.08),
@@ -203,8 +220,15 @@ def plan_check(sims: int) -> None:
     for law, tasks, attempts, sens, spec, metric, k, half in rows:
         a, b, _ = SHAPES[law]
         plan = labels_needed(
-            sensitivity=sens, specificity=spec, abstention_rate=ABSTAIN, population=beta_population(float(a), b),
-            tasks=tasks, attempts=attempts, half_width=half, metric=metric, k=k,  # type: ignore[arg-type]
+            sensitivity=sens,
+            specificity=spec,
+            abstention_rate=ABSTAIN,
+            population=beta_population(float(a), b),
+            tasks=tasks,
+            attempts=attempts,
+            half_width=half,
+            metric=metric,
+            k=k,
             abstention_probabilities=((5.0, 3.0), (3.0, 5.0)),
         )
         if plan.labels is None:
@@ -229,9 +253,31 @@ def plan_check(sims: int) -> None:
         )
 
 
+def grid(mode: str, target: str, sims: int, quick: bool) -> tuple[list[Cell], list[str]]:
+    """The cells to simulate, and the task-design cells below the minimum (listed, not simulated)."""
+    main_grid = mode == "frequentist" and target == "population"
+    judges = FEW_JUDGES if (quick or not main_grid) else [(s, p) for s in SENSITIVITY for p in SPECIFICITY]
+    cells: list[Cell] = []
+    below: list[str] = []
+    for law in LAWS:
+        for tasks in TASKS:
+            if (quick or not main_grid) and tasks != 200:
+                continue
+            for attempts in ATTEMPTS:
+                for design in ("tasks",) if attempts == 1 else ("tasks", "attempts"):
+                    for share in SHARES + ((SMALL_T_SHARE,) if tasks == min(TASKS) and design == "tasks" else ()):
+                        if design == "tasks" and round(share * tasks) < MIN_LABELLED:
+                            if law == LAWS[0] and attempts == 1:
+                                below.append(f"T = {tasks}, {share:.0%} ({round(share * tasks)} tasks)")
+                            continue
+                        cells += [(law, tasks, attempts, s, p, share, design, mode, target, sims) for s, p in judges]
+    return cells, below
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sims", type=int, default=400, help="simulated runs per cell (default 400)")
+    parser.add_argument("--side-sims", type=int, default=200, help="runs per cell of the Bayesian / these-tasks tables")
     parser.add_argument("--quick", action="store_true", help="T = 200 and three judges only, 100 runs per cell")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--modes", default="frequentist", help="comma-separated: frequentist,bayesian")
@@ -240,30 +286,26 @@ def main() -> None:
     add_results_arguments(parser)
     args = parser.parse_args()
     recorder = Recorder(args, "bench_ppi_coverage", "Corrected estimates: coverage with a judge that errs (issue 37)")
-    sims = 100 if args.quick else args.sims
-    se = math.sqrt(0.95 * 0.05 / sims)
     print(
-        f"Corrected 95% intervals, {sims} simulated runs per cell (+-{se:.3f} at 0.95). Judge abstains on "
-        f"{ABSTAIN:.0%} of attempts (gives a probability). Widths and coverage over the runs that have a value "
-        "(fewer than 10 labelled tasks give none); judge-only coverage over every run. n = 1: one number "
-        "(success rate = pass@1 = pass^1); n = 4: success rate, pass@4, pass^4.\n"
+        f"Corrected 95% intervals (`corrected_curve`). The judge abstains on {ABSTAIN:.0%} of attempts (it gives a "
+        "probability). Coverage and widths over the runs that have a value, judge-only coverage over every run. "
+        "n = 1: one number (success rate = pass@1 = pass^1); n = 4: success rate, pass@4, pass^4 (attempt design: "
+        f"pass@4 and pass^4 need {MIN_LABELLED} tasks with all 4 attempts labelled, which a sample of attempts does "
+        "not give: no value)."
     )
     lowest = 1.0
     for mode in args.modes.split(","):
         for target in args.targets.split(","):
             main_grid = mode == "frequentist" and target == "population"
-            judges = FEW_JUDGES if (args.quick or not main_grid) else [(s, p) for s in SENSITIVITY for p in SPECIFICITY]
-            cells: list[Cell] = [
-                (law, tasks, attempts, sens, spec, share, design, mode, target, sims)
-                for law in LAWS
-                for tasks in TASKS
-                if not (args.quick and tasks != 200)
-                for attempts in ATTEMPTS
-                for design in (("tasks",) if attempts == 1 else ("tasks", "attempts"))
-                for share in SHARES
-                for sens, spec in judges
-            ]
-            print(f"\n{mode}, {target}:\n")
+            sims = 100 if args.quick else (args.sims if main_grid else args.side_sims)
+            cells, below = grid(mode, target, sims, args.quick)
+            se = math.sqrt(0.95 * 0.05 / sims)
+            print(f"\n{mode}, {target}: {sims} simulated runs per cell (+-{se:.3f} at 0.95).")
+            if below:
+                print(
+                    f"Task design with fewer than {MIN_LABELLED} labelled tasks gives no value (the minimum-label "
+                    f"rule), not simulated: {'; '.join(below)}.\n"
+                )
             with Pool(args.jobs) as pool:
                 results = list(pool.imap(run_cell, cells))
             lowest = min(lowest, print_rows(results, sims))

@@ -55,9 +55,7 @@ def _floats(values: ArrayLike, place: str) -> FloatArray:
     return arr
 
 
-def _check_inputs(
-    judge: ArrayLike, human: ArrayLike, task_codes: ArrayLike
-) -> tuple[FloatArray, FloatArray, IntArray]:
+def _check_inputs(judge: ArrayLike, human: ArrayLike, task_codes: ArrayLike) -> tuple[FloatArray, FloatArray, IntArray]:
     j = _floats(judge, "judge")
     h = _floats(human, "human")
     t = np.asarray(task_codes)
@@ -87,21 +85,33 @@ def _check_inclusion(
     pi = _floats(inclusion, "inclusion")
     if design == "attempts":
         if pi.size != human.size:
-            raise SettingsError("inclusion", f"must have one probability per conversation ({human.size})", pi.size,
-                                "pass each conversation's chance of being labelled")
+            raise SettingsError(
+                "inclusion",
+                f"must have one probability per conversation ({human.size})",
+                pi.size,
+                "pass each conversation's chance of being labelled",
+            )
         needed = np.isfinite(human)
     else:
         size = int(tasks.max()) + 1 if tasks.size else 0
         if pi.size < size:
-            raise SettingsError("inclusion", f"must have one probability per task code (0..{size - 1})", pi.size,
-                                "pass each task's chance of being labelled")
+            raise SettingsError(
+                "inclusion",
+                f"must have one probability per task code (0..{size - 1})",
+                pi.size,
+                "pass each task's chance of being labelled",
+            )
         needed = np.zeros(pi.size, dtype=bool)
         needed[tasks[np.isfinite(human)]] = True
     bad = needed & ~((pi > 0.0) & (pi <= 1.0))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise SettingsError(f"inclusion[{i}]", "must be in (0, 1] for every labelled item", float(pi[i]),
-                            "pass the probability the item had of being selected")
+        raise SettingsError(
+            f"inclusion[{i}]",
+            "must be in (0, 1] for every labelled item",
+            float(pi[i]),
+            "pass the probability the item had of being selected",
+        )
     return pi
 
 
@@ -164,9 +174,11 @@ def _columns(
     if mode == "frequentist":
         return corrected, labels, []
     if kind == "ht-these":
-        return [ci_.ColumnResult(None, None, None)] * n_cols, [ci_.ColumnResult(None, None, None)] * n_cols, [
-            _NO_BAYES_THESE
-        ]
+        return (
+            [ci_.ColumnResult(None, None, None)] * n_cols,
+            [ci_.ColumnResult(None, None, None)] * n_cols,
+            [_NO_BAYES_THESE],
+        )
     # The success rate uses every task, the curve's columns the tasks with n >= K: one draw per set of tasks.
     masks = np.isfinite(terms.judge)
     groups: list[list[int]] = []
@@ -349,14 +361,37 @@ def corrected_curve(
     method = _method(kind, design_used, mode_, pi is None)
     if not j.size:
         empty = [
-            CorrectedPoint(k=k, success_rate=None, success_rate_ci=None, pass_at_k=None, pass_at_k_ci=None,
-                           pass_pow_k=None, pass_pow_k_ci=None)
+            CorrectedPoint(
+                k=k,
+                success_rate=None,
+                success_rate_ci=None,
+                pass_at_k=None,
+                pass_at_k_ci=None,
+                pass_pow_k=None,
+                pass_pow_k_ci=None,
+            )
             for k in ks_
         ]
-        return CorrectedCurve(points=empty, human_only=empty, design=design_used, mode=mode_, target=target_,
-                              level=level_, method=method, n_conversations=0, n_labelled=0, n_labelled_tasks=0,
-                              n_tasks=0, n_tasks_curve=0, n_judge_missing=0, judge_imputed=None, n_uncertain=0,
-                              agreement=agreement, min_labelled_tasks=ci_.MIN_LABELLED, notes=("no conversations",))
+        return CorrectedCurve(
+            points=empty,
+            human_only=empty,
+            design=design_used,
+            mode=mode_,
+            target=target_,
+            level=level_,
+            method=method,
+            n_conversations=0,
+            n_labelled=0,
+            n_labelled_tasks=0,
+            n_tasks=0,
+            n_tasks_curve=0,
+            n_judge_missing=0,
+            judge_imputed=None,
+            n_uncertain=0,
+            agreement=agreement,
+            min_labelled_tasks=ci_.MIN_LABELLED,
+            notes=("no conversations",),
+        )
     terms = build_terms(
         Conversations(j_full, h, t, conv_pi), ks_, design_used, task_pi, uniform, target_ == "these-tasks"
     )
@@ -437,4 +472,3 @@ def _label_notes(terms: TaskTerms, ks: list[int], design: Design, notes: list[st
             f"pass@k and pass^k for k = {', '.join(map(str, short))} need at least {need} tasks with k labelled "
             "attempts each (the attempt design rarely gives them): label whole tasks (the task design) for pass^k"
         )
-

@@ -56,9 +56,7 @@ def dirichlet_means(values: FloatArray, rng: np.random.Generator, draws: int = B
     return out
 
 
-def polya_totals(
-    values: FloatArray, others: int, rng: np.random.Generator, draws: int = BOOTSTRAP_DRAWS
-) -> FloatArray:
+def polya_totals(values: FloatArray, others: int, rng: np.random.Generator, draws: int = BOOTSTRAP_DRAWS) -> FloatArray:
     """Polya-posterior draws of the column totals of ``others`` unseen rows given the seen ``values``."""
     n, cols = values.shape
     if others == 0 or n == 0:
@@ -144,4 +142,3 @@ def posterior_hulls(
     for j, (i, _, res) in enumerate(live):
         out[i] = hull(res, draws[:, j], level)
     return out
-

@@ -264,7 +264,7 @@ def build_terms(
     units[np.ix_(short, curve)] = 0
     task_pi = task_inclusion[codes] if task_inclusion is not None else None
     rank = _canonical_rows(j_val, h_val, a_val, b_val, task_pi)
-    pick = (lambda arr: arr[rank] if arr is not None else None)  # noqa: E731
+    pick = lambda arr: arr[rank] if arr is not None else None  # noqa: E731
     return TaskTerms(
         attempts=size[rank],
         judge=j_val[rank],

@@ -184,8 +184,13 @@ def _task_design(
 
 
 def _attempt_design(
-    var_task: float, e_y: float, judge: tuple[float, float, float, float], tasks: int, attempts: int,
-    target: Target, level: float,
+    var_task: float,
+    e_y: float,
+    judge: tuple[float, float, float, float],
+    tasks: int,
+    attempts: int,
+    target: Target,
+    level: float,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     m1, m1_sq, _, m0_sq = judge
     e_yv, e_v2 = e_y * m1, e_y * m1_sq + (1 - e_y) * m0_sq
@@ -268,7 +273,9 @@ def labels_needed(
         raise SettingsError("design", "must be 'tasks' or 'attempts'", design, "pick one")
     if design == "attempts" and k_ > 1:
         raise SettingsError(
-            "design", "'attempts' plans the success rate only", f"{metric} with k = {k}",
+            "design",
+            "'attempts' plans the success rate only",
+            f"{metric} with k = {k}",
             "plan pass@k and pass^k with design='tasks': a sample of attempts rarely labels k attempts of one task",
         )
     pop = _population(population, success_rate, spread, attempts)
@@ -316,7 +323,9 @@ def _population(
     if spread is None:
         if attempts > 1:
             raise SettingsError(
-                "spread", "is needed with several attempts per task (how much tasks differ)", None,
+                "spread",
+                "is needed with several attempts per task (how much tasks differ)",
+                None,
                 "give the standard deviation of task success rates, e.g. 0.25",
             )
         # One attempt: only the mean matters; any Beta with this mean gives the same Bernoulli tasks.

@@ -88,9 +88,7 @@ def _weights(values: ArrayLike | None, size: int, place: str) -> FloatArray:
     return w / w.sum() * size if size else w
 
 
-def tuned_lambda(
-    y: FloatArray, yhat: FloatArray, yhat_u: FloatArray, w: FloatArray, w_u: FloatArray
-) -> float:
+def tuned_lambda(y: FloatArray, yhat: FloatArray, yhat_u: FloatArray, w: FloatArray, w_u: FloatArray) -> float:
     """PPI++'s power-tuned lambda for a mean, clipped to [0, 1] (ppi-python's ``_calc_lam_glm``).
 
     Args:

@@ -96,12 +96,22 @@ def test_the_planned_labels_give_the_half_width() -> None:
 
 def test_attempt_design_plans_attempts_for_the_success_rate_only() -> None:
     pop = rates_population(0.6, 0.25)
-    plan = labels_needed(sensitivity=0.9, specificity=0.8, population=pop, tasks=300, attempts=4,
-                         half_width=0.05, design="attempts")
+    plan = labels_needed(
+        sensitivity=0.9, specificity=0.8, population=pop, tasks=300, attempts=4, half_width=0.05, design="attempts"
+    )
     assert plan.unit == "attempts" and plan.labels is not None and plan.labels <= 1200
     with pytest.raises(SettingsError) as info:
-        labels_needed(sensitivity=0.9, specificity=0.8, population=pop, tasks=300, attempts=4, half_width=0.05,
-                      design="attempts", metric="pass^k", k=2)
+        labels_needed(
+            sensitivity=0.9,
+            specificity=0.8,
+            population=pop,
+            tasks=300,
+            attempts=4,
+            half_width=0.05,
+            design="attempts",
+            metric="pass^k",
+            k=2,
+        )
     assert info.value.place == "design"
 
 
@@ -116,8 +126,13 @@ def test_attempt_design_plans_attempts_for_the_success_rate_only() -> None:
     ],
 )
 def test_bad_plans_are_settings_errors(kwargs: dict[str, object], place: str) -> None:
-    base: dict[str, object] = {"sensitivity": 0.9, "specificity": 0.8, "success_rate": 0.5, "tasks": 200,
-                               "half_width": 0.05}
+    base: dict[str, object] = {
+        "sensitivity": 0.9,
+        "specificity": 0.8,
+        "success_rate": 0.5,
+        "tasks": 200,
+        "half_width": 0.05,
+    }
     base.update(kwargs)
     with pytest.raises(SettingsError) as info:
         labels_needed(**base)  # type: ignore[arg-type]

@@ -243,13 +243,13 @@ _FLAG_NOTES = {
 }
 
 
-def _kind(target: Target, ht: bool) -> str:
+def _estimator_kind(target: Target, ht: bool) -> str:
     if ht:
         return "ht-population" if target == "population" else "ht-these"
     return "ppi" if target == "population" else "difference"
 
 
-def _method(kind: str, design: Design, mode: Mode, uniform: bool) -> str:
+def _method_words(kind: str, design: Design, mode: Mode, uniform: bool) -> str:
     what = {
         "ppi": "PPI++ over tasks (Angelopoulos et al. 2023; power-tuned lambda per metric, Angelopoulos, Duchi "
         "and Zrnic 2023)",
@@ -357,8 +357,8 @@ def corrected_curve(
         conv_pi = None
     elif design == "attempts" and pi is None:
         uniform = (int(labelled_conv.sum()), int(h.size))
-    kind = _kind(target_, design_used == "attempts" or task_pi is not None)
-    method = _method(kind, design_used, mode_, pi is None)
+    kind = _estimator_kind(target_, design_used == "attempts" or task_pi is not None)
+    method = _method_words(kind, design_used, mode_, pi is None)
     if not j.size:
         empty = [
             CorrectedPoint(

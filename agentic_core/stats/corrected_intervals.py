@@ -99,7 +99,7 @@ def _jackknife_var(thetas: FloatArray) -> float:
     return float((m - 1) / m * np.sum((thetas - thetas.mean()) ** 2)) if m > 1 else 0.0
 
 
-def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
+def _clipped_ratio(num: FloatArray, den: FloatArray) -> FloatArray:
     """num / den clipped to [0, 1], 0 where den <= 0 (lambda's rule)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(den > 0, np.clip(num / np.where(den > 0, den, 1.0), 0.0, 1.0), 0.0)
@@ -117,7 +117,7 @@ def _loo_ppi(y: FloatArray, yh: FloatArray, yh_u: FloatArray, lam: float | None)
         s2_all = float(np.sum(yh * yh) + np.sum(yh_u * yh_u)) - yh * yh
         size = m + big_n
         var = (s2_all - s_all * s_all / size) / (size - 1.0)
-        lams = _ratio(cov, (1.0 + m / big_n) * var)
+        lams = _clipped_ratio(cov, (1.0 + m / big_n) * var)
     else:
         lams = np.full(n, lam)
     return lams * float(yh_u.mean()) + sy / m - lams * sh / m
@@ -130,7 +130,7 @@ def _loo_difference(y: FloatArray, yh: FloatArray, mean_all: float, lam: float |
     if lam is None:
         cov = (float(np.sum(y * yh)) - y * yh) / m - (sy / m) * (sh / m)
         var = (float(np.sum(yh * yh)) - yh * yh) / m - (sh / m) ** 2
-        lams = _ratio(cov, var)
+        lams = _clipped_ratio(cov, var)
     else:
         lams = np.full(y.size, lam)
     return lams * mean_all + sy / m - lams * sh / m
@@ -143,7 +143,7 @@ def _loo_ht(a: FloatArray, g: FloatArray, lam: float | None) -> FloatArray:
     if lam is None:
         cov = (float(np.sum(a * g)) - a * g) / m - (sa / m) * (sg / m)
         var = (float(np.sum(g * g)) - g * g) / m - (sg / m) ** 2
-        lams = _ratio(-cov, var)
+        lams = _clipped_ratio(-cov, var)
     else:
         lams = np.full(a.size, lam)
     return sa / m + lams * sg / m

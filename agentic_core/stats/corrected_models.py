@@ -7,6 +7,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from agentic_core.common.passing import reaches
 from agentic_core.settings import Mode, Target
 from agentic_core.stats import kernels
 from agentic_core.stats.counts import FloatArray
@@ -136,7 +137,7 @@ class CorrectedCurve(BaseModel):
     notes: tuple[str, ...] = ()
 
 
-def _wilson(n: int, c: int, level: float) -> tuple[float | None, tuple[float, float] | None]:
+def _wilson_share(n: int, c: int, level: float) -> tuple[float | None, tuple[float, float] | None]:
     if n == 0:
         return None, None
     lo, hi = kernels.wilson(np.array([float(n)]), np.array([float(c)]), kernels.z_of(level))
@@ -153,14 +154,14 @@ def judge_agreement(judge: FloatArray, human: FloatArray, level: float) -> Judge
     """
     labelled = np.isfinite(human)
     scored = labelled & np.isfinite(judge)
-    says = judge[scored] >= JUDGE_THRESHOLD
+    says = reaches(judge[scored], JUDGE_THRESHOLD)
     truth = human[scored] == 1.0
     tp = int(np.sum(says & truth))
     fn = int(np.sum(~says & truth))
     tn = int(np.sum(~says & ~truth))
     fp = int(np.sum(says & ~truth))
-    sens, sens_ci = _wilson(tp + fn, tp, level)
-    spec, spec_ci = _wilson(tn + fp, tn, level)
+    sens, sens_ci = _wilson_share(tp + fn, tp, level)
+    spec, spec_ci = _wilson_share(tn + fp, tn, level)
     values = judge[scored]
     return JudgeAgreement(
         true_positives=tp,

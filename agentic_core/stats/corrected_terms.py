@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agentic_core.stats.counts import BoolArray, FloatArray, IntArray
-from agentic_core.stats.symmetric import binomial, bivariate, elementary, task_values
+from agentic_core.stats.symmetric import binomial, bivariate, elementary, expected_values
 
 
 @dataclass(frozen=True)
@@ -219,11 +219,11 @@ def build_terms(
         idx = start[rows, None] + np.arange(n)[None, :]
         p = judge[idx]
         y = human[idx]
-        j_val[rows] = task_values(p, ks)
+        j_val[rows] = expected_values(p, ks)
         full: BoolArray = np.asarray(np.isfinite(y).all(axis=1))
         any_label: BoolArray = np.asarray(np.isfinite(y).any(axis=1))
         if full.any():
-            h_val[rows[full]] = task_values(y[full], ks)
+            h_val[rows[full]] = expected_values(y[full], ks)
         if design == "tasks":
             labelled[rows] = full
             if task_inclusion is not None:

@@ -278,7 +278,7 @@ def labels_needed(
             f"{metric} with k = {k}",
             "plan pass@k and pass^k with design='tasks': a sample of attempts rarely labels k attempts of one task",
         )
-    pop = _population(population, success_rate, spread, attempts)
+    pop = _plan_population(population, success_rate, spread, attempts)
     judge = _judge_moments(sens, spec, abstain, abstention_probabilities, pop.mean())
     e_y, var_y, e_h, var_h, cov = task_moments(pop, attempts, metric, k_, judge)
     if design == "tasks":
@@ -313,7 +313,7 @@ def labels_needed(
     )
 
 
-def _population(
+def _plan_population(
     population: TaskPopulation | None, success_rate: float | None, spread: float | None, attempts: int
 ) -> TaskPopulation:
     if population is not None:

@@ -78,7 +78,7 @@ def _vector(values: ArrayLike, place: str, *, allow_empty: bool = False) -> Floa
     return arr
 
 
-def _weights(values: ArrayLike | None, size: int, place: str) -> FloatArray:
+def _ppi_weights(values: ArrayLike | None, size: int, place: str) -> FloatArray:
     """ppi-python's convention: weights rescaled to sum to the number of items (None: all ones)."""
     if values is None:
         return np.ones(size)
@@ -157,8 +157,8 @@ def ppi_mean(
     if yhat_.size != y_.size:
         raise SettingsError("yhat", f"must have one prediction per label ({y_.size})", yhat_.size, "align the arrays")
     yhat_u = _vector(yhat_unlabelled, "yhat_unlabelled", allow_empty=True)
-    w = _weights(weights, y_.size, "weights")
-    w_u = _weights(weights_unlabelled, yhat_u.size, "weights_unlabelled")
+    w = _ppi_weights(weights, y_.size, "weights")
+    w_u = _ppi_weights(weights_unlabelled, yhat_u.size, "weights_unlabelled")
     if lam is None:
         lam_ = tuned_lambda(y_, yhat_, yhat_u, w, w_u)
         how = "power-tuned"

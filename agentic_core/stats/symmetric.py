@@ -79,7 +79,7 @@ def binomial(n: int, k: int) -> float:
     return float(math.comb(n, k))
 
 
-def task_values(p: FloatArray, ks: list[int]) -> FloatArray:
+def expected_values(p: FloatArray, ks: list[int]) -> FloatArray:
     """Per row of per-attempt probabilities: success rate, E[pass@k] for each k, E[pass^k] for each k.
 
     pass^k = e_k(p) / C(n, k) and pass@k = 1 - e_k(1 - p) / C(n, k), the expectations of the unbiased

@@ -16,7 +16,7 @@ from agentic_core.stats import corrected_intervals
 from agentic_core.stats.corrected import corrected_curve
 from agentic_core.stats.corrected_terms import Conversations, build_terms
 from agentic_core.stats.intervals import wilson_interval
-from agentic_core.stats.symmetric import task_values
+from agentic_core.stats.symmetric import expected_values
 
 
 def _run(seed: int, tasks: int, attempts: int, sens: float = 0.85, spec: float = 0.7, law=(2.0, 3.0)):
@@ -54,7 +54,7 @@ def _brute_expectations(p: np.ndarray, k: int) -> tuple[float, float]:
 @given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=7), st.integers(1, 7))
 def test_symmetric_polynomial_expectations_equal_brute_force(p: list[float], k: int) -> None:
     arr = np.array([p])
-    values = task_values(arr, [k])
+    values = expected_values(arr, [k])
     if k > len(p):
         assert np.isnan(values[0, 1]) and np.isnan(values[0, 2])
         return
@@ -121,8 +121,8 @@ def test_ht_terms_and_their_variance_are_unbiased_over_every_labelling(case) -> 
     y, p, pi, k = case
     n = len(y)
     ks = [k]
-    full = task_values(np.array([y], dtype=float), ks)[0]
-    judge = task_values(np.array([p], dtype=float), ks)[0]
+    full = expected_values(np.array([y], dtype=float), ks)[0]
+    judge = expected_values(np.array([p], dtype=float), ks)[0]
     moments = np.zeros((7, 3))  # E[A], E[B], E[A^2], E[AB], E[B^2], E[v_aa], E[v_ab] ... per column
     e_vbb = np.zeros(3)
     for pattern in itertools.product([False, True], repeat=n):
@@ -286,7 +286,7 @@ def test_a_biased_judge_is_corrected_where_the_judge_alone_misses() -> None:
 def test_these_tasks_with_every_task_labelled_is_exact() -> None:
     y, judge, task = _run(21, 40, 3)
     curve = corrected_curve(judge, y, task, [1, 3], design="tasks", target="these-tasks")
-    full = task_values(y.reshape(40, 3), [1, 3]).mean(axis=0)
+    full = expected_values(y.reshape(40, 3), [1, 3]).mean(axis=0)
     point = curve.points[-1]
     assert point.pass_pow_k == pytest.approx(full[-1]) and point.pass_pow_k_ci == pytest.approx((full[-1],) * 2)
 

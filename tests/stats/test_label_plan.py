@@ -12,7 +12,7 @@ from agentic_core.errors import SettingsError
 from agentic_core.stats.corrected import corrected_curve
 from agentic_core.stats.label_plan import labels_needed, task_moments
 from agentic_core.stats.planner_variance import beta_population, rates_population
-from agentic_core.stats.symmetric import task_values
+from agentic_core.stats.symmetric import expected_values
 
 
 def test_one_attempt_moments_by_hand() -> None:
@@ -47,7 +47,7 @@ def test_task_moments_match_a_monte_carlo(metric: str) -> None:
     prob = np.where(y == 1, rng.beta(*laws[0], y.shape), rng.beta(*laws[1], y.shape))
     v = np.where(rng.random(y.shape) < abstain, prob, verdict)
     col = {"success rate": 0, "pass@k": 1, "pass^k": 2}[metric]
-    human, judge = task_values(y, [2])[:, col], task_values(v, [2])[:, col]
+    human, judge = expected_values(y, [2])[:, col], expected_values(v, [2])[:, col]
     simulated = (human.mean(), human.var(), judge.mean(), judge.var(), np.cov(human, judge)[0, 1])
     # Values lie in [0, 1], so each simulated moment's standard error is below 0.5 / sqrt(200,000) = 0.0011.
     tolerance = 4 * 0.5 / math.sqrt(size)

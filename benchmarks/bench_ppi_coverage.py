@@ -40,11 +40,13 @@ from scipy.special import stdtrit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agentic_core.stats import corrected_intervals
 from agentic_core.stats.corrected import corrected_curve
 from agentic_core.stats.corrected_intervals import MIN_LABELLED
 from agentic_core.stats.corrected_terms import Conversations, build_terms
 from agentic_core.stats.label_plan import labels_needed
 from agentic_core.stats.planner_variance import beta_population
+from agentic_core.stats.ppi import ppi_mean
 from benchmarks.bench_coverage import SHAPES, draw_p, truths
 from benchmarks.results_file import Recorder, add_results_arguments
 
@@ -253,6 +255,83 @@ def plan_check(sims: int) -> None:
         )
 
 
+RULE_CELLS = [
+    (law, tasks, attempts, sens, spec, share)
+    for share in (0.05, 0.10)
+    for law in LAWS
+    for tasks, attempts, sens, spec in ((200, 4, 0.85, 0.75),)
+] + [
+    ("Beta(5,2)", 200, 4, 0.95, 0.95, 0.10),
+    ("Beta(0.5,0.5)", 40, 4, 0.85, 0.75, 0.30),
+    ("Beta(2,5)", 40, 1, 0.85, 0.75, 0.30),
+]
+"""Cells of the small-sample table: 10, 12 and 20 labelled tasks (task design, population)."""
+RULES = ("ppi-python", "t + floor", "shipped rules", "labels only")
+
+
+def _t_floor(y: np.ndarray, yh: np.ndarray, yh_u: np.ndarray, unit2: float) -> tuple[float, float]:
+    """PPI++ with a Student t (Welch) interval and the variance floor, without the jackknife."""
+    fit = ppi_mean(y, yh, yh_u)
+    n, big_n = y.size, yh_u.size
+    a = max(float(np.var(y - fit.lam * yh, ddof=1)), unit2 / (n + 1)) / n
+    b = fit.lam**2 * float(np.var(yh_u, ddof=1)) / big_n
+    nu = (a + b) ** 2 / (a * a / (n - 1) + b * b / (big_n - 1))
+    half = float(stdtrit(nu, 0.975)) * math.sqrt(a + b)
+    return fit.estimate - half, fit.estimate + half
+
+
+def rule_cell(args: tuple[tuple[str, int, int, float, float, float], int]) -> tuple[tuple, np.ndarray]:
+    """Coverage of each small-sample variant (rows: RULES; columns: success rate, pass@K, pass^K)."""
+    (law, tasks, attempts, sens, spec, share), sims = args
+    ks = sorted({1, attempts})
+    a, b, _ = SHAPES[law]
+    truth = np.array([float(a) / (float(a) + b), *truths(SHAPES[law], [attempts])])
+    rng = np.random.default_rng([37, 11, LAWS.index(law), tasks, attempts, int(share * 100), int(sens * 100)])
+    hits = np.zeros((len(RULES), 3))
+    # The shipped rules without the minimum, to show what it guards against (a benchmark-only switch).
+    saved, corrected_intervals.MIN_LABELLED = corrected_intervals.MIN_LABELLED, 2
+    try:
+        for _ in range(sims):
+            y, judge, task = simulate(rng, law, tasks, attempts, sens, spec)
+            human = labels_of(rng, y, task, share, "tasks")
+            terms = build_terms(Conversations(judge, human, task, None), ks, "tasks", None, None, False)
+            lab = terms.labelled
+            for m, col in enumerate((0, len(ks), 2 * len(ks))):
+                y_l, yh_l, yh_u = terms.human[lab, col], terms.judge[lab, col], terms.judge[~lab, col]
+                unit2 = 1.0 / attempts**2 if col == 0 else 1.0
+                fit = ppi_mean(y_l, yh_l, yh_u)
+                intervals = [
+                    fit.ci,
+                    _t_floor(y_l, yh_l, yh_u, unit2),
+                    corrected_intervals.ppi_population(y_l, yh_l, yh_u, 0.95, None, unit2).ci,
+                    corrected_intervals.ppi_population(y_l, yh_l, yh_u, 0.95, 0.0, unit2).ci,
+                ]
+                for r, ci in enumerate(intervals):
+                    assert ci is not None
+                    hits[r, m] += ci[0] <= truth[m] <= ci[1]
+    finally:
+        corrected_intervals.MIN_LABELLED = saved
+    return (law, tasks, attempts, sens, spec, share), hits / sims
+
+
+def rules_table(sims: int, jobs: int) -> None:
+    """Why the small-sample rules: coverage of PPI++ as ppi-python computes it, then with each rule added."""
+    print(
+        f"Small samples: coverage of the 95% interval (task design, population) with few labelled tasks, {sims} "
+        "simulated runs per cell; success rate, pass@K, pass^K (n = 1: one number). ppi-python: PPI++ with its "
+        "normal interval and plug-in variance; t + floor: Student t (Welch) and the variance floor; shipped rules: "
+        "t, floor and the jackknife variance (what `corrected_curve` computes, here without its minimum of "
+        f"{MIN_LABELLED} labelled tasks); labels only: the same rules with lambda = 0.\n"
+    )
+    print("| law | T | n | sens / spec | labelled tasks | " + " | ".join(RULES) + " |")
+    print("|---|---:|---:|---|---:|" + "---|" * len(RULES))
+    with Pool(jobs) as pool:
+        for (law, tasks, attempts, sens, spec, share), cov in pool.imap(rule_cell, [(c, sims) for c in RULE_CELLS]):
+            metrics = [0] if attempts == 1 else [0, 1, 2]
+            cells = " | ".join(", ".join(f"{cov[r, m]:.3f}" for m in metrics) for r in range(len(RULES)))
+            print(f"| {law} | {tasks} | {attempts} | {sens:.2f} / {spec:.2f} | {round(share * tasks)} | {cells} |")
+
+
 def grid(mode: str, target: str, sims: int, quick: bool) -> tuple[list[Cell], list[str]]:
     """The cells to simulate, and the task-design cells below the minimum (listed, not simulated)."""
     main_grid = mode == "frequentist" and target == "population"
@@ -283,8 +362,14 @@ def main() -> None:
     parser.add_argument("--modes", default="frequentist", help="comma-separated: frequentist,bayesian")
     parser.add_argument("--targets", default="population", help="comma-separated: population,these-tasks")
     parser.add_argument("--plan-sims", type=int, default=200, help="runs per planner row (0: skip the planner)")
+    parser.add_argument("--rules", action="store_true", help="only the small-sample table (its own RESULTS.md section)")
     add_results_arguments(parser)
     args = parser.parse_args()
+    if args.rules:
+        recorder = Recorder(args, "bench_ppi_coverage-rules", "Corrected estimates: the small-sample rules (issue 37)")
+        rules_table(100 if args.quick else args.sims, args.jobs)
+        recorder.finish()
+        return
     recorder = Recorder(args, "bench_ppi_coverage", "Corrected estimates: coverage with a judge that errs (issue 37)")
     print(
         f"Corrected 95% intervals (`corrected_curve`). The judge abstains on {ABSTAIN:.0%} of attempts (it gives a "

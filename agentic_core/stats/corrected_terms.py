@@ -127,29 +127,36 @@ def _ht_variance(
     """Unbiased per-task estimates of Var(A), Cov(A, B), Var(B) over the labelling (Poisson sampling)."""
     n = xi.shape[1]
     k_max = min(max(ks), n)
-    inv = np.where(xi > 0, 1.0 / pi, 0.0)
-    y0 = np.nan_to_num(y)
-    vec = {
-        "one": xi * inv,
-        "y": xi * inv * y0,
-        "ny": xi * inv * (1.0 - y0),
-        "p": xi * inv * p,
-        "np": xi * inv * (1.0 - p),
-    }
+    # An unlabelled attempt's factor is 1: the products run over the labelled attempts only, gathered to
+    # the front, per group of tasks with the same number of them (no coefficient of a higher degree is non-zero).
+    lab = xi > 0
+    count = lab.sum(axis=1)
+    front = np.argsort(~lab, axis=1, kind="stable")
+    y0, rows = np.nan_to_num(y), xi.shape[0]
     cache: dict[tuple[str, str], FloatArray] = {}
 
     def cov(u: str, v: str) -> FloatArray:
         key = (u, v) if u <= v else (v, u)
         if key not in cache:
-            xa, xb = vec[key[0]], vec[key[1]]
-            both = xa * xb
-            cache[key] = bivariate(xa, xb, both, k_max) - bivariate(xa, xb, pi * both, k_max)
+            found = np.zeros((rows, k_max + 1))
+            for m in np.unique(count[count > 0]):
+                sel = np.flatnonzero(count == m)
+                idx = front[sel, :m]
+                inv = 1.0 / np.take_along_axis(pi[sel], idx, axis=1)
+                y_l = np.take_along_axis(y0[sel], idx, axis=1)
+                p_l = np.take_along_axis(p[sel], idx, axis=1)
+                vec = {"one": inv, "y": inv * y_l, "ny": inv * (1.0 - y_l), "p": inv * p_l, "np": inv * (1.0 - p_l)}
+                xa, xb = vec[key[0]], vec[key[1]]
+                both = xa * xb
+                degree = min(k_max, int(m))
+                pi_l = np.take_along_axis(pi[sel], idx, axis=1)
+                found[sel, : degree + 1] = bivariate(xa, xb, both, degree) - bivariate(xa, xb, pi_l * both, degree)
+            cache[key] = found
         return cache[key]
 
     # Each metric as a signed combination of e_k sums: pass^k (and the rate): A = e(y), B = e(p);
     # pass@k: A = e(one) - e(ny), B = e(one) - e(np).
     combos = {"pow": ([("y", 1.0)], [("p", 1.0)]), "at": ([("one", 1.0), ("ny", -1.0)], [("one", 1.0), ("np", -1.0)])}
-    rows = xi.shape[0]
     out: list[list[FloatArray]] = [[], [], []]
     for kind, k in [("pow", 1)] + [("at", k) for k in ks] + [("pow", k) for k in ks]:
         if k > n:

@@ -197,6 +197,16 @@ def test_bayesian_mode_is_seeded_and_holds_the_frequentist_interval() -> None:
         assert b.pass_pow_k_ci[0] <= f.pass_pow_k_ci[0] and b.pass_pow_k_ci[1] >= f.pass_pow_k_ci[1]
 
 
+def test_bayesian_these_tasks_needs_a_uniform_task_sample() -> None:
+    y, judge, task = _run(13, 100, 2)
+    human = np.where(np.random.default_rng(14).random(y.size) < 0.5, y, np.nan)
+    curve = corrected_curve(judge, human, task, [1, 2], design="attempts", mode="bayesian", target="these-tasks")
+    assert all(p.success_rate is None and p.pass_pow_k is None for p in curve.points)
+    assert any("Bayesian mode for these tasks needs a uniform sample of tasks" in note for note in curve.notes)
+    frequentist = corrected_curve(judge, human, task, [1, 2], design="attempts", target="these-tasks")
+    assert frequentist.points[0].success_rate is not None
+
+
 def test_too_few_labels_give_none_and_say_how_many_are_needed() -> None:
     y, judge, task = _run(1, 100, 1)
     few = corrected_curve(judge, _label_tasks(np.random.default_rng(2), y, task, 15), task, [1], design="tasks")

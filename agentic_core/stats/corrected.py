@@ -126,7 +126,8 @@ def _content_rng(terms: TaskTerms, seed: int, column: int) -> np.random.Generato
 
 
 def _unit2(terms: TaskTerms, col: int, ks: list[int]) -> FloatArray:
-    """Per task, u^2: how far one attempt's label can move the task's value, squared (the floor's scale)."""
+    """Per task, u^2: how far one attempt's label can move the task's value, squared (the pseudo-observations'
+    scale)."""
     n = terms.attempts.astype(np.float64)
     if col == 0:
         return 1.0 / (n * n)
@@ -236,8 +237,8 @@ def _clip01(
 _FLAG_NOTES = {
     "clipped": "a corrected estimate fell outside [0, 1] (the labels' correction overshot) and is shown at the bound",
     "floored": (
-        "the labels and the judge disagree so rarely that the interval uses a floor for the judge's error "
-        "(one disagreement among n + 1 labelled tasks): a few labels cannot show a judge is never wrong"
+        "the labels and the judge disagree so rarely that the interval's judge-error term comes from its "
+        "pseudo-observations (a prior disagreement): a few labels cannot show that a judge is never wrong"
     ),
     "bootstrap-wider": "the Bayesian bootstrap's interval was wider than the t interval and is the one shown",
 }
@@ -269,9 +270,11 @@ def _method_words(kind: str, design: Design, mode: Mode, uniform: bool) -> str:
         "weighted by 1/pi)",
     }[(design, uniform)]
     interval = (
-        "Student t intervals (Welch degrees of freedom; ppi-python's normal interval once they reach 200)"
+        "Student t intervals (Welch degrees of freedom) with the jackknife variance and pseudo-observations for "
+        "small samples; ppi-python's normal interval from 1000 degrees of freedom on"
         if kind == "ppi"
-        else "Student t intervals (labelled tasks - 1 degrees of freedom)"
+        else "Student t intervals (labelled tasks - 1 degrees of freedom) with pseudo-observations for small samples"
+        + (" and the jackknife variance" if kind != "ht-these" else "")
     )
     if mode == "bayesian":
         interval = "Bayesian bootstrap (Rubin 1981) intervals, widened to hold the " + interval

@@ -20,18 +20,23 @@ Four estimators, one per design and target, each with a lambda in [0, 1] (lambda
 Small samples (the benchmark's reason for each rule):
 
 - fewer than :data:`MIN_LABELLED` labelled tasks (tasks with enough labelled attempts): no value;
-- the rectifier's variance has a floor: that of one disagreement among n + 1 labelled tasks,
-  u^2 / (n + 1), where u is how far one attempt's label can move a task's value (1 / n_i for the
-  success rate, min(1, k / n_i) for pass@k and pass^k; 1 with one attempt per task), averaged as u^2
-  over the labelled tasks: a judge agreeing on every label would otherwise claim to have no error;
+- pseudo-observations in the rectifier's sum of squares, in the spirit of Agresti and Coull (1998),
+  who add z^2/2 successes and z^2/2 failures to a proportion: q^2/4 u^2 is added to
+  sum (D_i - D_bar)^2 (q the t quantile of the interval, u how far one attempt's label can move a
+  task's value: 1 / n_i for the success rate, min(1, k / n_i) for pass@k and pass^k, 1 with one
+  attempt per task; u^2 averaged over the labelled tasks). The plain t interval of a mean of 0 / 1
+  values (the Wald interval) covers erratically at small n (Brown, Cai and DasGupta 2001), and a judge
+  agreeing on every one of a few labels would otherwise claim to have no error;
 - the jackknife variance (Tukey 1958; leave one labelled task out, lambda re-tuned each time) where it
   is larger than the plug-in one: with tens of labels a tuned lambda follows the labelled sample, and
   the plug-in variance misses that noise (``ppi``, ``difference``, ``ht-population``);
 - Student t quantiles: Welch-Satterthwaite degrees of freedom for ``ppi``, n - 1 otherwise.
 
-Where neither adjustment changes anything (``ppi`` with Welch's degrees of freedom >= :data:`NU_EXACT`
-and the floor not reached) the ``ppi`` interval is ppi-python's, to the last digit (the z quantile,
-variances with divisor the count).
+From Welch's degrees of freedom :data:`NU_EXACT` on (more than that many labelled and unlabelled tasks),
+none of this applies unless the labels and the judge almost never disagree (observed variance below the
+pseudo-observations' share): there the ``ppi`` interval is ppi-python's, to the last digit (the z
+quantile, variances with divisor the count); the step at the boundary is below half a percent of the
+width.
 
 Bayesian mode: :mod:`agentic_core.stats.corrected_bayes`.
 """
@@ -50,7 +55,7 @@ from agentic_core.stats.ppi import tuned_lambda
 
 MIN_LABELLED = 20
 """Fewer labelled tasks than this give no corrected value (benchmarks/RESULTS.md, "Corrected estimates")."""
-NU_EXACT = 200.0
+NU_EXACT = 1000.0
 """Welch degrees of freedom from which the ``ppi`` interval uses the z quantile (ppi-python's interval)."""
 
 
@@ -63,7 +68,8 @@ class ColumnResult:
         ci: ``(low, high)``, or None.
         lam: The lambda used.
         exact_ppi: The interval is ppi-python's (no small-sample adjustment).
-        floored: The rectifier's variance floor was used.
+        floored: The pseudo-observations outweigh the observed disagreement (the labels and the judge
+            almost never disagree).
         units: Labelled tasks the rectifier rests on.
     """
 
@@ -91,6 +97,12 @@ def _var(x: FloatArray) -> float:
 def _t_interval(estimate: float, se: float, df: float, level: float) -> tuple[float, float]:
     q = float(stdtrit(df, 0.5 + level / 2.0)) if df < math.inf else kernels.z_of(level)
     return estimate - q * se, estimate + q * se
+
+
+def _pseudo_ss(level: float, n: int, unit2: float | FloatArray) -> float | FloatArray:
+    """The pseudo-observations' sum of squares q^2/4 u^2 (q: the t quantile with n - 1 degrees of freedom)."""
+    q = float(stdtrit(max(n - 1, 1), 0.5 + level / 2.0))
+    return q * q / 4.0 * unit2
 
 
 def _jackknife_var(thetas: FloatArray) -> float:
@@ -161,13 +173,14 @@ def ppi_population(
     d = y - lam_ * yh
     imp = lam_ * yh_u
     estimate = float((imp.mean() if big_n else 0.0) + d.mean())
-    floor = unit2 / (n + 1)
+    pseudo = float(_pseudo_ss(level, n, unit2)) / (n - 1)
     s2d = _var(d)
-    floored = s2d < floor
+    floored = s2d < pseudo
     # The labelled part's variance: the jackknife's, which carries lambda's own noise (with few labels a
-    # tuned lambda leans towards the labelled sample, and the plug-in variance misses it), floored.
+    # tuned lambda leans towards the labelled sample, and the plug-in variance misses it), plus the
+    # pseudo-observations' share.
     jack = _jackknife_var(_loo_ppi(y, yh, yh_u, lam_ if (lam is not None or not big_n) else None))
-    a = max(jack, s2d / n, floor / n)
+    a = max(jack, s2d / n) + pseudo / n
     b = _var(imp) / big_n if big_n > 1 else 0.0
     nu = (a + b) ** 2 / (a * a / (n - 1) + (b * b / (big_n - 1) if big_n > 1 else 0.0))
     if nu >= NU_EXACT and not floored:
@@ -190,15 +203,16 @@ def difference_these(
         lam_ = lam
     d = y - lam_ * yh
     estimate = float(lam_ * yh_all.mean() + d.mean())
-    floor = unit2 / (n + 1)
+    pseudo = float(_pseudo_ss(level, n, unit2)) / (n - 1)
     s2d = _var(d)
     jack = _jackknife_var(_loo_difference(y, yh, float(yh_all.mean()), lam))
-    se = math.sqrt((1.0 - n / big_t) * max(jack, s2d / n, floor / n))
-    return ColumnResult(estimate, _t_interval(estimate, se, n - 1, level), lam_, False, s2d < floor, n)
+    se = math.sqrt((1.0 - n / big_t) * (max(jack, s2d / n) + pseudo / n))
+    return ColumnResult(estimate, _t_interval(estimate, se, n - 1, level), lam_, False, s2d < pseudo, n)
 
 
-def _ht_floor(weight: FloatArray, unit2: FloatArray, units: int, big_t: int) -> float:
-    return float(np.sum(weight * weight * unit2)) / big_t**2 / (units + 1)
+def _ht_pseudo(weight: FloatArray, unit2: FloatArray, units: int, big_t: int, level: float) -> float:
+    """The pseudo-observations' variance share, each task weighted as its rectifier is (1 / pi)."""
+    return float(np.sum(weight * weight * _pseudo_ss(level, units, unit2))) / big_t**2 / (units - 1)
 
 
 def ht_population(
@@ -224,10 +238,10 @@ def ht_population(
     z = a + lam_ * g
     estimate = float(z.mean())
     v_rect = _var(a - lam_ * b) / big_t
-    floor = _ht_floor(weight, unit2, units, big_t)
-    var = max(_var(z) / big_t, _jackknife_var(_loo_ht(a, g, lam))) + max(0.0, floor - v_rect)
+    pseudo = _ht_pseudo(weight, unit2, units, big_t, level)
+    var = max(_var(z) / big_t, _jackknife_var(_loo_ht(a, g, lam))) + pseudo
     ci = _t_interval(estimate, math.sqrt(var), units - 1, level)
-    return ColumnResult(estimate, ci, lam_, False, floor > v_rect, units)
+    return ColumnResult(estimate, ci, lam_, False, pseudo > v_rect, units)
 
 
 def ht_these(
@@ -249,6 +263,7 @@ def ht_these(
     lam_ = (_clip(s_ab / s_bb) if s_bb > 0 else 0.0) if lam is None else lam
     estimate = float(np.mean(a + lam_ * (yh - b)))
     var = max(s_aa - 2.0 * lam_ * s_ab + lam_ * lam_ * s_bb, 0.0) / big_t**2
-    floor = float(np.sum(np.maximum(weight * (weight - 1.0), 0.0) * unit2)) / big_t**2 / (units + 1)
-    ci = _t_interval(estimate, math.sqrt(max(var, floor)), units - 1, level)
-    return ColumnResult(estimate, ci, lam_, False, floor > var, units)
+    share = np.maximum(weight * (weight - 1.0), 0.0) * _pseudo_ss(level, units, unit2)
+    pseudo = float(np.sum(share)) / big_t**2 / (units - 1)
+    ci = _t_interval(estimate, math.sqrt(var + pseudo), units - 1, level)
+    return ColumnResult(estimate, ci, lam_, False, pseudo > var, units)

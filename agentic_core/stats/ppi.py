@@ -99,11 +99,11 @@ def tuned_lambda(y: FloatArray, yhat: FloatArray, yhat_u: FloatArray, w: FloatAr
         w_u: Normalised weights of the unlabelled items.
 
     Returns:
-        lambda in [0, 1]; 0 where the predictions do not vary or there is no unlabelled item (the
-        formula's denominator is 0 there: the predictions can carry no information).
+        lambda in [0, 1]; 0 where every prediction is the same or there is no unlabelled item (the
+        formula's denominator is 0 there, or rounding noise: the predictions carry no information).
     """
     n, big_n = y.size, yhat_u.size
-    if big_n == 0 or n == 0:
+    if big_n == 0 or n == 0 or np.ptp(np.concatenate([yhat, yhat_u])) == 0:
         return 0.0
     # The tuning is centred on the lambda = 1 estimate, as in ppi-python.
     centre = float(np.mean(w_u * yhat_u) + np.mean(w * (y - yhat)))

@@ -272,7 +272,7 @@ def test_a_judge_equal_to_the_labels_gives_the_judge_only_estimate_with_a_narrow
     assert p.success_rate == pytest.approx(float(judge.mean()) + gap, abs=1e-12)
     width = p.success_rate_ci[1] - p.success_rate_ci[0]
     assert width < alone.success_rate_ci[1] - alone.success_rate_ci[0]
-    assert any("floor" in note for note in pop.notes)
+    assert any("pseudo-observations" in note for note in pop.notes)
 
 
 def test_a_biased_judge_is_corrected_where_the_judge_alone_misses() -> None:

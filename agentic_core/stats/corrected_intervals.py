@@ -182,7 +182,8 @@ def ppi_population(
     jack = _jackknife_var(_loo_ppi(y, yh, yh_u, lam_ if (lam is not None or not big_n) else None))
     a = max(jack, s2d / n) + pseudo / n
     b = _var(imp) / big_n if big_n > 1 else 0.0
-    nu = (a + b) ** 2 / (a * a / (n - 1) + (b * b / (big_n - 1) if big_n > 1 else 0.0))
+    spread = a * a / (n - 1) + (b * b / (big_n - 1) if big_n > 1 else 0.0)
+    nu = (a + b) ** 2 / spread if spread > 0 else n - 1.0
     if nu >= NU_EXACT and not floored:
         se = math.sqrt(float(d.var()) / n + (float(imp.var()) / big_n if big_n else 0.0))
         return ColumnResult(estimate, _t_interval(estimate, se, math.inf, level), lam_, True, False, n)

@@ -28,10 +28,15 @@ Modules: :mod:`~agentic_core.stats.estimators` (point estimates), :mod:`~agentic
 in words), :mod:`~agentic_core.stats.interpretation` (seed 001's labels), :mod:`~agentic_core.stats.compare`
 (two agents on paired tasks: deltas, intervals, P(B > A)), :mod:`~agentic_core.stats.joint` (several agents'
 joint draws), :mod:`~agentic_core.stats.leaderboard` (ranks) and :mod:`~agentic_core.stats.planner` (how many
-attempts an evaluation needs). Pure functions throughout; this face is what callers outside use (eager).
+attempts an evaluation needs). Corrected for the judge's errors with human labels (issue 37):
+:mod:`~agentic_core.stats.ppi` (the PPI++ mean), :mod:`~agentic_core.stats.corrected` (the corrected curve) and
+:mod:`~agentic_core.stats.label_plan` (how many labels). Pure functions throughout; this face is what callers
+outside use (eager).
 """
 
 from agentic_core.stats.compare import MetricComparison
+from agentic_core.stats.corrected import corrected_curve
+from agentic_core.stats.corrected_models import CorrectedCurve, CorrectedPoint, JudgeAgreement
 from agentic_core.stats.curve import RELIABLE_GROUPS, CurvePoint, dataset_curve, included_groups, needs_k_attempts
 from agentic_core.stats.estimators import pass_at_k, pass_at_k_array, pass_pow_k, pass_pow_k_array
 from agentic_core.stats.interpretation import Label, explain_label, interpret
@@ -42,18 +47,21 @@ from agentic_core.stats.intervals import (
     posterior_estimate,
     wilson_interval,
 )
+from agentic_core.stats.label_plan import LabelPlan, labels_needed
 from agentic_core.stats.leaderboard import Leaderboard
 from agentic_core.stats.methods import IntervalMethod, describe_method
 from agentic_core.stats.planner import DEFAULT_ATTEMPTS, Plan, PlanMetric, Requirement, plan_evaluation
 from agentic_core.stats.planner_bounds import MAX_UNSCORED, spread_limits
 from agentic_core.stats.planner_variance import TaskPopulation, pilot_population, rates_population
 from agentic_core.stats.posterior import PosteriorSamples, posterior_samples, prob_pass_pow_exceeds
+from agentic_core.stats.ppi import PPIMean, ppi_mean
 
 __all__ = [
-    "DEFAULT_ATTEMPTS", "MAX_UNSCORED", "RELIABLE_GROUPS", "CurvePoint", "Estimate", "IntervalMethod", "Label",
-    "Leaderboard", "Metric", "MetricComparison", "Plan", "PlanMetric", "PosteriorSamples", "Requirement",
-    "TaskPopulation", "dataset_curve", "describe_method", "explain_label", "group_table", "included_groups",
-    "interpret", "needs_k_attempts", "pass_at_k", "pass_at_k_array", "pass_pow_k", "pass_pow_k_array",
-    "pilot_population", "plan_evaluation", "posterior_estimate", "posterior_samples", "prob_pass_pow_exceeds",
-    "rates_population", "spread_limits", "wilson_interval",
+    "DEFAULT_ATTEMPTS", "MAX_UNSCORED", "RELIABLE_GROUPS", "CorrectedCurve", "CorrectedPoint", "CurvePoint",
+    "Estimate", "IntervalMethod", "JudgeAgreement", "Label", "LabelPlan", "Leaderboard", "Metric",
+    "MetricComparison", "PPIMean", "Plan", "PlanMetric", "PosteriorSamples", "Requirement", "TaskPopulation",
+    "corrected_curve", "dataset_curve", "describe_method", "explain_label", "group_table", "included_groups",
+    "interpret", "labels_needed", "needs_k_attempts", "pass_at_k", "pass_at_k_array", "pass_pow_k",
+    "pass_pow_k_array", "pilot_population", "plan_evaluation", "posterior_estimate", "posterior_samples", "ppi_mean",
+    "prob_pass_pow_exceeds", "rates_population", "spread_limits", "wilson_interval",
 ]  # fmt: skip

@@ -14,6 +14,7 @@ import pandas as pd
 
 from agentic_core.agentic_metrics.results import AgenticMetrics
 from agentic_core.columnar.columns import InteractionColumns
+from agentic_core.data.labels import HumanLabel
 from agentic_core.data.overrides import Override
 from agentic_core.data.schemas import Conversation, Interaction
 from agentic_core.io.load_report import LoadReport
@@ -57,6 +58,9 @@ class EvaluationResult:
         columns: What evaluation read of the conversations, per interaction
             (:class:`~agentic_core.columnar.columns.InteractionColumns`): whole-run tables read these
             instead of validating every conversation again.
+        labels: Human labels given beside the data (review queue, labels file, endpoint request; the data's
+            own ``human_label`` values are read from :attr:`columns`): what the corrected estimates use
+            (:mod:`agentic_core.analysis.corrected_reading`). Adding one re-aggregates, never re-judges.
     """
 
     conversations: Sequence[Conversation]
@@ -75,6 +79,7 @@ class EvaluationResult:
     overrides: dict[int, Override] = field(default_factory=dict)
     agentic: AgenticMetrics | None = None
     columns: InteractionColumns | None = None
+    labels: list[HumanLabel] = field(default_factory=list)
 
     @property
     def judge_identity(self) -> JudgeIdentity:

@@ -9,8 +9,8 @@ passes is decided once, here, by :func:`agentic_core.common.passing.reaches`, an
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import dataclass, field
+from functools import cached_property, partial
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from agentic_core import stats
 from agentic_core.analysis.abstention import band_verdicts, judge_probabilities
+from agentic_core.analysis.corrected_reading import CorrectedReading, corrected_reading
 from agentic_core.analysis.k_evidence import KEvidence, k_evidence, withhold
 from agentic_core.analysis.statistics_words import StatisticsUsed, curve_options, describe_statistics, table_options
 from agentic_core.analysis.tool_summary import ToolSummary, tool_summary
@@ -159,6 +160,7 @@ class Aggregate:
         unscored: The headline with unscored interactions counted incorrect and correct (``None``
             when everything was scored).
         elapsed_s: Wall time of the aggregation.
+        result: The run aggregated (what :attr:`corrected` reads).
     """
 
     settings: AggregateSettings
@@ -180,6 +182,15 @@ class Aggregate:
     k_evidence: KEvidence
     unscored: UnscoredBounds | None = None
     elapsed_s: float = 0.0
+    result: EvaluationResult | None = field(default=None, repr=False)
+
+    @cached_property
+    def corrected(self) -> CorrectedReading | None:
+        """The headline corrected for the judge's errors with the run's human labels (None without labels).
+
+        Computed on first use, so a slider move pays for it only where it is shown.
+        """
+        return None if self.result is None else corrected_reading(self.result, self)
 
 
 def resolve_unit(result: EvaluationResult, settings: AggregateSettings) -> tuple[Unit, str]:
@@ -373,6 +384,7 @@ def aggregate(result: EvaluationResult, settings: AggregateSettings | None = Non
         k_evidence=evidence,
         unscored=unscored_bounds,
         elapsed_s=time.perf_counter() - start,
+        result=result,
     )
 
 

@@ -16,6 +16,19 @@ from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_thresho
 from agentic_core.analysis.compare_runs import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.analysis.headline_numbers import HeadlineNumbers
 from agentic_core.analysis.k_evidence import KEvidence, k_evidence
+from agentic_core.analysis.label_queue import (
+    QUEUE_DESIGNS,
+    LabelGain,
+    LabelQueue,
+    QueueDesign,
+    QueueItem,
+    QueueSize,
+    label_gain,
+    label_queue,
+    queue_label,
+    queue_size,
+)
+from agentic_core.analysis.label_queue_files import export_queue, import_queue_file
 from agentic_core.analysis.nothing_scored import why_llm_scored_nothing
 from agentic_core.analysis.selective import AbstentionPoint, run_selective_accuracy
 from agentic_core.analysis.task_ranking import RANK_METRICS, RankMetric, TaskRanking, rank_tasks
@@ -33,4 +46,8 @@ __all__ = [
     "posterior_view", "rank_tasks", "run_band_advice", "run_selective_accuracy", "run_threshold_advice",
     "summarise_agentic", "telemetry_cost",
     "threshold_text", "why_llm_scored_nothing",
+]  # fmt: skip
+__all__ += [  # the review queue (issue 37)
+    "QUEUE_DESIGNS", "LabelGain", "LabelQueue", "QueueDesign", "QueueItem", "QueueSize", "export_queue",
+    "import_queue_file", "label_gain", "label_queue", "queue_label", "queue_size",
 ]  # fmt: skip

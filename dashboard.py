@@ -60,6 +60,7 @@ PAGES = {
             "pages/agentic_metrics.py", title="Agentic metrics", icon=":material/psychology:", url_path="agentic"
         ),
         st.Page("pages/explorer.py", title="Explorer", icon=":material/search:", url_path="explorer"),
+        st.Page("pages/review.py", title="Review queue", icon=":material/rule:", url_path="review"),
         st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
         st.Page(
             "pages/calibration.py", title="Calibration", icon=":material/fact_check:", url_path="calibration"

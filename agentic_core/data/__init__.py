@@ -3,6 +3,7 @@
 This face is what callers outside use (pydantic models only, so eager).
 """
 
+from agentic_core.data.labels import HumanLabel
 from agentic_core.data.overrides import Override
 from agentic_core.data.schemas import Conversation, ExpectedTool, Interaction, Telemetry, ToolCall
 from agentic_core.data.spans import TraceSpan
@@ -12,3 +13,4 @@ __all__ = [
     "Conversation", "ExpectedTool", "Interaction", "Override", "Telemetry", "ToolCall", "TraceCall", "TraceSpan",
     "TraceStep",
 ]  # fmt: skip
+__all__ += ["HumanLabel"]  # a person's label: evidence about the judge (issue 37)

@@ -17,6 +17,7 @@ PAGES = {
     "pages/tools.py": "Tools",
     "pages/agentic_metrics.py": "Agentic metrics",
     "pages/explorer.py": "Explorer",
+    "pages/review.py": "Review queue",
     "pages/compare.py": "Compare",
     "pages/calibration.py": "Calibration",
     "pages/export.py": "Export",

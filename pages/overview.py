@@ -11,10 +11,11 @@ from agentic_core.io import SAMPLES, formats_in_words
 from agentic_core.stats import explain_label
 from ui.cards import KPI_WIDTH, card, kpi, kpi_row
 from ui.charts import curve_figure
-from ui.controls import results_page
+from ui.corrected_view import corrected_headline
 from ui.format import INTERPRETATION_BADGES, md_text, pct, settings_sentence
 from ui.guide import how_to_read
 from ui.k_cards import pass_k_cards
+from ui.labels import labelled_results_page
 from ui.live_follow import follow_active
 from ui.memo import session_memo
 from ui.telemetry_cost import show_cost
@@ -23,7 +24,7 @@ from ui.trend_charts import assistant_figure, headline_columns
 
 SAMPLE_TITLES = {sample.title for sample in SAMPLES.values()}
 
-run, settings, agg = results_page()
+run, settings, agg = labelled_results_page()  # the run's stored human labels read first (a second tab's too)
 head = agg.headline
 k = agg.k
 counts = agg.counts
@@ -46,9 +47,15 @@ follow_active(run)  # a live run of today: reopened here as its traces arrive
 row = kpi_row()
 card(row, "Conversations", f"{counts.conversations:,}", help="Conversations evaluated")
 rate = agg.success_rate
+# No silent exclusion: a headline computed without some conversations says so in the card itself.
+basis = (
+    f" · {counts.scored_conversations:,} of {counts.conversations:,} conversations"
+    if counts.scored_conversations < counts.conversations
+    else ""
+)
 kpi(
     row,
-    "Success rate (pass@1)",
+    f"Success rate (pass@1){basis}",
     rate.value,
     rate.ci,
     help=f"The chance that one attempt is fully correct, for {target_words}: pass@1 by the same method and on "
@@ -60,9 +67,9 @@ pass_k_cards(
     k,
     evidence,
     (head.pass_at_k, head.pass_at_k_ci,
-     f"Probability that at least one of {k} attempts is fully correct, for {target_words}."),
+     f"Probability that at least one of {k} attempts is fully correct, for {target_words}{basis}."),
     (head.pass_pow_k, head.pass_pow_k_ci,
-     f"Probability that all {k} attempts are fully correct (consistency), for {target_words}."),
+     f"Probability that all {k} attempts are fully correct (consistency), for {target_words}{basis}."),
 )
 with row.container(width=KPI_WIDTH):
     st.markdown("**Assessment**")
@@ -70,6 +77,7 @@ with row.container(width=KPI_WIDTH):
         st.markdown(INTERPRETATION_BADGES.get(agg.interpretation, INTERPRETATION_BADGES[None]))
     else:
         st.markdown(":gray-badge[Needs repeated attempts]")
+corrected_headline(agg, key="overview")  # the corrected reading beside it, recommended when the run has labels
 if not evidence.measured:
     with st.container(key="overview_k_not_measured"):
         st.warning(evidence.sentence)

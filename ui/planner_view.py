@@ -36,6 +36,7 @@ from agentic_core.stats import (
 )
 from ui.charts import GUIDE_COLOR
 from ui.format import md_text
+from ui.label_planner_view import render_label_plan
 from ui.memo import session_memo
 from ui.theme import show_chart
 
@@ -264,6 +265,11 @@ def render_planner(agg: Aggregate, settings: AggregateSettings, *, key: str, com
             },
         )
         show_chart(planner_figure(plan, compare), key=f"{key}_chart")
+        if not compare:  # how many human labels correct the judge's errors to the same half-width (issue 37)
+            render_label_plan(
+                agg, settings, population, plan.cheapest_for_half_width, metric=metric, k=k,
+                half_width=float(goal), abstention=unscored, key=f"{key}_labels",
+            )  # fmt: skip
         st.caption(
             f"Population: {md_text(plan.population)} (mean success {plan.mean_success:.1%}, spread "
             f"{plan.spread:.3f}); {name} = {plan.value:.1%}. "

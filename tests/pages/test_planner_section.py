@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from agentic_core.io.samples import DEFAULT_SAMPLE, load_sample
 from agentic_core.stats.planner import plan_evaluation
-from agentic_core.stats.planner_variance import rates_population
+from agentic_core.stats.planner_variance import TaskPopulation, rates_population
 from tests.pages.conftest import OpenApp
 
 
@@ -127,3 +127,41 @@ def test_the_comparison_states_how_agent_b_is_modelled(open_app: OpenApp) -> Non
     assert "Agent B's tasks as described: assumed mean 0.7, spread 0.05" in planner_caption(at)
     after = planner_frame(at, "compare_planner").dropna(subset=["tasks"])["tasks"].tolist()
     assert after != before
+
+
+def test_the_planner_says_how_many_human_labels_reach_the_half_width(open_app: OpenApp) -> None:
+    # Issue 37: next to tasks x attempts, the labels the corrected estimate needs, from stated agreement (no labels).
+    from agentic_core.stats import labels_needed
+
+    at = open_app("pages/uncertainty.py")
+    at.number_input(key="unc_planner_goal").set_value(0.1).run()
+    assert not at.exception
+    box = " ".join(m.value for m in at.markdown if "labelled tasks" in m.value or "Even labelling" in m.value)
+    assert box, [m.value for m in at.markdown]
+    assert at.number_input(key="unc_planner_labels_sens").value == 0.8  # stated: the sample has no labels
+    table = planner_frame(at, "unc_planner").dropna(subset=["tasks"])
+    best = table[table["cheapest"]].iloc[0]
+    unscored = float(at.number_input(key="unc_planner_unscored").value or 0.0)
+    k = int(at.number_input(key="unc_planner_k").value or 1)
+    plan = labels_needed(
+        sensitivity=0.8, specificity=0.8, tasks=int(best["tasks"]), half_width=0.1, abstention_rate=unscored,
+        population=_pilot_population(), attempts=int(best["attempts"]), metric="pass^k",
+        k=min(k, int(best["attempts"])),
+    )  # fmt: skip
+    expected = f"**{plan.labels:,} labelled tasks**" if plan.labels is not None else "Even labelling all"
+    assert expected in box
+    at.number_input(key="unc_planner_labels_sens").set_value(0.95).run()
+    at.number_input(key="unc_planner_labels_spec").set_value(0.95).run()
+    better = " ".join(m.value for m in at.markdown if "labelled tasks" in m.value)
+    assert better != box  # a better judge needs fewer labels
+
+
+def _pilot_population() -> TaskPopulation:
+    from agentic_core.analysis.aggregate import aggregate
+    from agentic_core.common.frame_columns import GroupCols
+    from agentic_core.evaluate import evaluate
+    from agentic_core.settings import make_settings
+    from agentic_core.stats import pilot_population
+
+    agg = aggregate(evaluate(load_sample(DEFAULT_SAMPLE), "dataset", cache_mode="off"), make_settings())
+    return pilot_population(agg.groups[GroupCols.N], agg.groups[GroupCols.C], "this run")

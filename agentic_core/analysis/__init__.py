@@ -1,6 +1,6 @@
 """Everything computed from a judged run without calling a judge: aggregates, comparisons, calibration, gate, words.
 
-This face is what callers outside use. Eager: nothing here needs an optional package. ``aggregate``,
+This face is what callers outside use. Eager: nothing here needs an optional package. ``aggregate``, ``label_queue``,
 ``k_evidence``, ``telemetry_cost`` and ``band_controls`` name both a module and its function; here they are the
 functions.
 """
@@ -37,17 +37,13 @@ from agentic_core.analysis.tool_summary import ToolSummary
 from agentic_core.analysis.uncertainty import PosteriorView, posterior_view
 
 __all__ = [
-    "CELLS", "MIN_PER_VERDICT", "RANK_METRICS", "SAME_VERDICTS_TEXT", "TARGET_ACCURACY", "AbstentionPoint",
-    "AgenticSummary", "Aggregate", "AssistantRow", "BandAdvice", "BandControls", "BandSuggestion", "Calibration",
-    "HeadlineNumbers", "KEvidence", "PosteriorView", "RankMetric", "RunComparison", "Side",
-    "TaskRanking", "TelemetryCost", "ToolSummary", "agentic_table", "aggregate", "band_controls", "band_in_force",
-    "by_assistant", "calibrate_run",
-    "compare_sides", "conversations_below", "has_human_verdicts", "judge_band", "k_evidence", "leaderboard_of",
-    "posterior_view", "rank_tasks", "run_band_advice", "run_selective_accuracy", "run_threshold_advice",
-    "summarise_agentic", "telemetry_cost",
+    "CELLS", "MIN_PER_VERDICT", "QUEUE_DESIGNS", "RANK_METRICS", "SAME_VERDICTS_TEXT", "TARGET_ACCURACY",
+    "AbstentionPoint", "AgenticSummary", "Aggregate", "AssistantRow", "BandAdvice", "BandControls", "BandSuggestion",
+    "Calibration", "HeadlineNumbers", "KEvidence", "LabelGain", "LabelQueue", "PosteriorView", "QueueDesign",
+    "QueueItem", "QueueSize", "RankMetric", "RunComparison", "Side", "TaskRanking", "TelemetryCost", "ToolSummary",
+    "agentic_table", "aggregate", "band_controls", "band_in_force", "by_assistant", "calibrate_run", "compare_sides",
+    "conversations_below", "export_queue", "has_human_verdicts", "import_queue_file", "judge_band", "k_evidence",
+    "label_gain", "label_queue", "leaderboard_of", "posterior_view", "queue_label", "queue_size", "rank_tasks",
+    "run_band_advice", "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",
     "threshold_text", "why_llm_scored_nothing",
-]  # fmt: skip
-__all__ += [  # the review queue (issue 37)
-    "QUEUE_DESIGNS", "LabelGain", "LabelQueue", "QueueDesign", "QueueItem", "QueueSize", "export_queue",
-    "import_queue_file", "label_gain", "label_queue", "queue_label", "queue_size",
 ]  # fmt: skip

@@ -10,7 +10,6 @@ from agentic_core.data.spans import TraceSpan
 from agentic_core.data.trace import TraceCall, TraceStep
 
 __all__ = [
-    "Conversation", "ExpectedTool", "Interaction", "Override", "Telemetry", "ToolCall", "TraceCall", "TraceSpan",
-    "TraceStep",
+    "Conversation", "ExpectedTool", "HumanLabel", "Interaction", "Override", "Telemetry", "ToolCall", "TraceCall",
+    "TraceSpan", "TraceStep",
 ]  # fmt: skip
-__all__ += ["HumanLabel"]  # a person's label: evidence about the judge (issue 37)

@@ -186,10 +186,10 @@ def test_design_is_read_from_queue_labels_and_assumed_random_otherwise(
     # 24 tasks of two attempts (an attempt design differs from a task design only with several attempts)
     result = run([record(f"s{i}", ["right" if i % 3 else "wrong"], task=f"t{i // 2}") for i in range(48)])
     agg = aggregate(result, make_settings(threshold=0.5))
-    said = [designs[i % len(designs)] for i in range(12)]
+    each = [designs[i % len(designs)] for i in range(12)]
     labels = [
         lab(f"s{i}", int(i % 4 == 0), design=d, source="queue", inclusion=None if d == "unknown" else 0.5)
-        for i, d in enumerate(said)
+        for i, d in enumerate(each)
     ]
     reading = corrected_reading(result, agg, labels)
     assert reading is not None

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from agentic_core.common.wording import plural
-from agentic_core.errors import DataError
 
 if TYPE_CHECKING:
     from agentic_core.data.labels import HumanLabel
@@ -38,16 +37,12 @@ def labels_from_args(args: argparse.Namespace, stderr: TextIO) -> list[HumanLabe
         DataError: a file that cannot be read, or a bad row (the message names the file and the line).
     """
     from agentic_core.analysis.corrected_reading import merged_labels  # the parser imports this module: kept light
-    from agentic_core.io.labels_file import read_labels_file
+    from agentic_core.io.labels_file import read_labels_path
 
     groups: list[list[HumanLabel]] = []
     for name in getattr(args, "labels", None) or []:
-        path = Path(name).expanduser()
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise DataError(name, "cannot be read as a labels file", exc.strerror, "check the path") from None
-        read = read_labels_file(data, path.name)
+        path = Path(name)
+        read = read_labels_path(path)
         blank = f" ({plural(read.blank, 'row')} without a label skipped)" if read.blank else ""
         print(f"labels: {plural(len(read.labels), 'label')} read from {path.name}{blank}", file=stderr)
         groups.append(read.labels)

@@ -13,7 +13,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -144,6 +146,20 @@ def read_labels_file(
     if not labels and not blank:
         raise DataError(name, "holds no label", 0, _FIX)
     return LabelsFile(labels=labels, blank=blank)
+
+
+def read_labels_path(path: str | os.PathLike[str], *, source: LabelSource = "file") -> LabelsFile:
+    """Read a labels file from the disk (``evaluate --labels FILE``, ``evaluate(..., labels=path)``).
+
+    Raises:
+        DataError: the file cannot be read, or :func:`read_labels_file` refuses it (the message names the line).
+    """
+    file = Path(path).expanduser()
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise DataError(str(path), "cannot be read as a labels file", exc.strerror, "check the path") from None
+    return read_labels_file(data, file.name, source=source)
 
 
 def write_labels(

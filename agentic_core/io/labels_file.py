@@ -81,7 +81,7 @@ def _row_label(row: dict[str, Any], place: str, source: LabelSource, at: float |
         raise DataError(f"{place}, {where}", first["msg"].lower(), first.get("input"), _FIX) from None
 
 
-def _rows(data: bytes, name: str) -> Iterable[tuple[str, dict[str, Any]]]:
+def _file_rows(data: bytes, name: str) -> Iterable[tuple[str, dict[str, Any]]]:
     text = data.decode("utf-8-sig", errors="strict")
     lower = name.lower()
     if lower.endswith(".csv"):
@@ -132,7 +132,7 @@ def read_labels_file(
         DataError: a row without session_id or with a label that is not 1 / 0 (the message names the line).
     """
     try:
-        rows = list(_rows(data, name))
+        rows = list(_file_rows(data, name))
     except UnicodeDecodeError as exc:
         raise DataError(name, "must be UTF-8 text", exc.reason, "save the file as UTF-8") from None
     labels: list[HumanLabel] = []

@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS labels (
 _COLUMNS = "session_id, assistant_id, qa_id, label, source, design, inclusion, labelled_at"
 
 
-def write_labels(conn: sqlite3.Connection, run_id: str, labels: Iterable[HumanLabel]) -> int:
+def insert_labels(conn: sqlite3.Connection, run_id: str, labels: Iterable[HumanLabel]) -> int:
     """Add labels to a run, each replacing an earlier one on the same item; returns how many were written."""
     rows = [(run_id, *label.key, label.label, label.source, label.design, label.inclusion, label.labelled_at)
             for label in labels]  # fmt: skip

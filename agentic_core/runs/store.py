@@ -37,7 +37,7 @@ from agentic_core.data.labels import HumanLabel
 from agentic_core.data.overrides import Override
 from agentic_core.errors import DataError
 from agentic_core.result import EvaluationResult
-from agentic_core.runs.labels import LABELS_TABLE, count_labels, delete_labels, read_labels, write_labels
+from agentic_core.runs.labels import LABELS_TABLE, count_labels, delete_labels, insert_labels, read_labels
 from agentic_core.runs.packing import RunStoreError as RunStoreError
 from agentic_core.runs.packing import pack_document, unpack_document
 from agentic_core.runs.parts import PARTS_TABLE, add_part, held, live_base, with_parts
@@ -266,7 +266,7 @@ class RunStore:
                 "INSERT INTO overrides (run_id, row, correct, note, created_at) VALUES (?, ?, ?, ?, ?)",
                 [(meta.id, o.row, int(o.correct), o.note, o.created_at) for o in payload.overrides],
             )
-            write_labels(conn, meta.id, payload.labels)  # same transaction: the run is stored with them or not at all
+            insert_labels(conn, meta.id, payload.labels)  # same transaction: the run is stored with them or not at all
 
     def rename(self, run_id: str, name: str) -> None:
         """Give a run another name.
@@ -348,7 +348,7 @@ class RunStore:
         self._check_writable()
         with self._connect() as conn:
             self._row(conn, run_id, "id")
-            return write_labels(conn, run_id, labels)
+            return insert_labels(conn, run_id, labels)
 
     def labels(self, run_id: str) -> list[HumanLabel]:
         """A run's human labels, oldest first (none in a read-only history older than schema 3)."""

@@ -21,9 +21,11 @@ from agentic_core.analysis.agentic_summary import agentic_table, summarise_agent
 from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.analysis.calibration import calibrate_run
 from agentic_core.analysis.compare_runs import Side, compare_sides
+from agentic_core.data.labels import HumanLabel
 from agentic_core.errors import AgenticError, DataError, JudgeConfigError, SettingsError, UndefinedEstimateError
 from agentic_core.evaluate import add_agentic_metrics, evaluate, judge_items
 from agentic_core.evaluation_job import EvaluationJob
+from agentic_core.io.labels_file import read_labels_file
 from agentic_core.io.loader import load_paths, load_records
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.registry import build_judge
@@ -46,6 +48,7 @@ __all__ = [
     "DataError",
     "EvaluationJob",
     "EvaluationResult",
+    "HumanLabel",
     "JudgeConfigError",
     "Plan",
     "RunCancelled",
@@ -74,6 +77,7 @@ __all__ = [
     "pass_pow_k",
     "plan_evaluation",
     "rates_population",
+    "read_labels_file",
     "summarise_agentic",
     "summary",
     "write_exports",

@@ -22,6 +22,7 @@ from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.columnar.columns import InteractionColumns, columns_of, count_cut
 from agentic_core.common.frame_columns import ResultCols
 from agentic_core.common.gc_control import gc_paused
+from agentic_core.data.labels import HumanLabel
 from agentic_core.data.schemas import Conversation
 from agentic_core.engines import check_engine
 from agentic_core.errors import DataError
@@ -41,6 +42,8 @@ __all__ = [
 ]
 
 DataInput = LoadReport | Sequence[Conversation] | str | Path | Sequence[str | Path]
+LabelsInput = str | Path | Sequence[HumanLabel] | None
+"""Human labels given beside the data: a labels file's path (CSV / JSONL / JSON), or the labels themselves."""
 
 
 def _as_conversations(data: DataInput) -> tuple[Sequence[Conversation], LoadReport | None]:
@@ -119,6 +122,7 @@ def evaluate(
     goal_judge: str | None = None,
     engine: str = "local",
     ray_address: str | None = None,
+    labels: LabelsInput = None,
     **judge_options: Any,
 ) -> EvaluationResult:
     """Judge every interaction once and score tool use.
@@ -143,6 +147,11 @@ def evaluate(
             (see :mod:`agentic_core.engines.ray_engine`; needs ``pip install -r requirements-ray.txt``).
         ray_address: With ``engine="ray"``: ``None`` starts or joins a local Ray, ``"auto"`` joins the
             one ``ray start --head`` started here, ``"ray://host:10001"`` a cluster.
+        labels: Human labels beside the data (issue 37): a labels file's path (``session_id``, optional
+            ``assistant_id`` / ``qa_id``, ``label``) or a list of :class:`~agentic_core.data.labels.HumanLabel`;
+            kept on ``result.labels`` (read before judging: a bad file costs no judge call). ``aggregate(result)
+            .corrected`` then gives the headline corrected for the judge's errors; the data's own ``human_label``
+            values count without this.
         **judge_options: Passed to the registry when ``judge`` is a name (on Ray, each worker
             rebuilds the judge from them).
 
@@ -150,13 +159,14 @@ def evaluate(
         The evaluation result, ready for :func:`aggregate`.
 
     Raises:
-        DataError: no valid conversation.
+        DataError: no valid conversation, or a labels file that cannot be read (its line named).
         JudgeConfigError: the judge cannot be built, or Ray is not installed (``engine="ray"``).
         SettingsError: an unknown ``engine``.
     """
     from agentic_core.judges.registry import DEFAULT_JUDGE, build_judge
 
     start = time.perf_counter()
+    given = _labels_of(labels)
     on_ray = None
     if check_engine(engine, ray_address) == "ray":
         from agentic_core.engines.ray_engine import prepare_on_ray
@@ -206,8 +216,20 @@ def evaluate(
             result, metric_judge, metrics=metrics, cache=cache, cache_mode=cache_mode, goal_judge=goal_judge,
             monitor=monitor,
         )
+    result.labels = given
     result.elapsed_s = time.perf_counter() - start
     return result
+
+
+def _labels_of(labels: LabelsInput) -> list[HumanLabel]:
+    """The labels given to :func:`evaluate`: read from a file's path, or as they are."""
+    if labels is None:
+        return []
+    if isinstance(labels, str | Path):
+        from agentic_core.io.labels_file import read_labels_path
+
+        return read_labels_path(labels).labels
+    return [HumanLabel.model_validate(label) for label in labels]
 
 
 def assemble(

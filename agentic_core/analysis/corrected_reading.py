@@ -21,7 +21,7 @@ Labels never re-judge: adding one re-aggregates (this module reads the aggregati
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -107,6 +107,21 @@ class CorrectedReading(BaseModel):
     unmatched_examples: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     curve: stats.CorrectedCurve | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``corrected`` block of ``evaluate --json``, ``runs show --json`` and the endpoint's response.
+
+        Per metric (``success_rate``, ``pass_at_k``, ``pass_pow_k``; null when not measured) its ``estimate``,
+        ``ci``, ``labels_only`` and ``labels_only_ci``; then ``k``, ``method``, ``design``, ``design_said``, the
+        label counts, the judge's ``sensitivity`` / ``specificity`` with their intervals, ``notes`` and the
+        ``unmatched`` labels (with ``unmatched_examples``). Built here once, so every face prints the same.
+        """
+        document = self.model_dump(mode="json", exclude={"curve"})
+        for metric in ("success_rate", "pass_at_k", "pass_pow_k"):
+            value = document[metric]
+            if value is not None:
+                document[metric] = {key: value[key] for key in ("estimate", "ci", "labels_only", "labels_only_ci")}
+        return document
 
     def summary(self) -> str:
         """One line: ``corrected with N human labels on T tasks``, and the judge's measured agreement."""

@@ -9,11 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agentic_core.agentic_metrics.compute import parse_metrics
+from agentic_core.analysis.corrected_reading import merged_labels
+from agentic_core.analysis.corrected_words import conversations_counted
 from agentic_core.analysis.nothing_scored import why_llm_scored_nothing, why_nothing_scored
 from agentic_core.cli.engine_options import engine_keywords
 from agentic_core.cli.format_options import FormatDefaultsDocument, apply_format_defaults, chosen
 from agentic_core.cli.gate_options import fail_under_exit
-from agentic_core.cli.headline_text import pass_k_lines
+from agentic_core.cli.headline_text import corrected_lines, pass_k_lines
+from agentic_core.cli.label_options import labels_from_args
 from agentic_core.cli.metric_options import print_agentic, view_from_args
 from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_OK, EXIT_STRICT, EXIT_USER_ERROR
 from agentic_core.cli.tag_options import tags_from_args
@@ -138,6 +141,11 @@ class EvaluateDocument(SummaryDocument, total=False):
     """The run's id in the history (null when it was not stored)."""
     run_not_stored: str
     """Why ``run_id`` is null, when storing failed."""
+    corrected: dict[str, Any] | None
+    """The headline corrected for the judge's errors with human labels
+    (:meth:`~agentic_core.analysis.corrected_reading.CorrectedReading.as_json`); null without any label."""
+    conversations_counted: str | None
+    """``on N of M conversations`` when the judge-only headline leaves conversations out; null when it counts all."""
     format_defaults: FormatDefaultsDocument | None
     """The options the data's format set because they were not given, and those given that it would have set
     otherwise (null when the format states nothing, or the command line gave what it states)."""
@@ -180,7 +188,9 @@ def print_human(doc: EvaluateDocument, out: TextIO) -> None:
         file=out,
     )
     observed = "" if rate["observed"] is None else f"  (observed: {_metric_text(rate['observed'])})"
-    print(f"success rate (pass@1): {_metric_text(rate['rate'])}{_interval_text(rate['ci'])}{observed}", file=out)
+    counted = f" {doc['conversations_counted']}" if doc.get("conversations_counted") else ""  # none left out silently
+    print(f"success rate (pass@1): {_metric_text(rate['rate'])}{_interval_text(rate['ci'])}{counted}{observed}",
+          file=out)  # fmt: skip
     evidence = doc["k_evidence"]
     measured = evidence["measured"]  # else no number for pass@K, why and what would measure it
     for line in pass_k_lines(doc, lambda x, ci: f"{_metric_text(x)}{_interval_text(ci)}"):
@@ -282,6 +292,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     settings_from_args(args, 0.7)
     metrics = parse_metrics(args.metrics)
     tags = tags_from_args(args)  # checked before judging too: a bad --tag or --meta costs no judge call
+    labels = labels_from_args(args, stderr)  # a bad --labels file too
     if tags and args.no_save and not args.out:
         print("note: --tag, --note and --meta are kept with the stored run or --out's run file; with --no-save and "
               "no --out they are not kept", file=stderr)  # fmt: skip
@@ -293,6 +304,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     loaded.raise_if_empty()
     format_applied = apply_format_defaults(args, loaded, stderr)  # before judging: it may choose the judge
     result = judge_loaded(loaded, args, stderr, metrics=metrics, goal_judge=args.goal_judge)
+    result.labels = merged_labels(result.labels, labels)  # stored with the run; the corrected reading uses them
     for warning in result.judge_run.warnings + (result.agentic.warnings if result.agentic else []):
         print(f"warning: {warning}", file=stderr)
     if result.agentic is not None:
@@ -316,6 +328,11 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     doc["unscored_causes"] = counts.causes
     doc["unscored_summary"] = counts.unscored_words(calls)
     doc["llm_calls"] = None if calls is None else calls.model_dump(mode="json")
+    # Added fields (issue 37): the headline corrected with human labels (null without), and the conversations the
+    # judge-only headline rests on.
+    corrected = agg.corrected
+    doc["corrected"] = None if corrected is None else corrected.as_json()
+    doc["conversations_counted"] = conversations_counted(agg)
     not_stored: AgenticError | None = None
     if not args.no_save:  # the run history (python -m agentic_core runs ...); its id is an added field
         from agentic_core.cli.runs_command import store_evaluation
@@ -337,6 +354,8 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         stdout.write("\n")
     else:
         print_human(doc, stdout)
+        for line in corrected_lines(corrected, agg):
+            print(line, file=stdout)
         print_agentic(doc, stdout)
     code = _outcome(result, loaded, settings, agg, args, stderr)
     if not_stored is not None:

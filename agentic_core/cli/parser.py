@@ -14,6 +14,7 @@ from agentic_core.cli.calibrate_options import add_calibrate_parser
 from agentic_core.cli.engine_options import add_engine_options
 from agentic_core.cli.format_options import format_help
 from agentic_core.cli.gate_options import EXIT_GATE, add_compare_parser, add_gate_options
+from agentic_core.cli.label_options import add_label_options
 from agentic_core.cli.llm_option_types import llm_option_help, llm_option_type
 from agentic_core.cli.metric_options import add_metric_options
 from agentic_core.cli.plan_command import add_plan_parser
@@ -184,6 +185,7 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
     add_metric_options(ev)
     add_engine_options(ev)
     add_tag_options(ev)
+    add_label_options(ev)
     add_compare_parser(sub, ev)
     add_dashboard_parser(sub)
     add_plan_parser(sub)

@@ -11,6 +11,9 @@ and ``--counts`` is read through the same bounded reader as ``evaluate`` (device
 past :data:`COUNTS_FILE_MB` refused before they are held). Agent B is described with ``--b-mean/--b-spread``
 or ``--b-beta``, else modelled as A shifted by the difference (the plan says which). Judge calls the judge
 leaves unscored are counted: ``--unscored-share``, else a pilot run's own share, else the ``--judge``'s.
+With ``--half-width``, the human labels the corrected estimate needs (issue 37) are planned next to the tasks and
+attempts, from the judge's stated ``--sensitivity`` / ``--specificity`` or its agreement measured on a ``--run``'s
+labels (``--json``'s ``labels``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from agentic_core.judges.planning import expected_unscored_share
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.settings import SETTINGS, default_of
 from agentic_core.settings.rules import check_k
+from agentic_core.stats.plan_labels import PlanLabels, plan_labels
 from agentic_core.stats.planner import DEFAULT_ATTEMPTS, DEFAULT_TASKS, Plan, PlanMetric, plan_evaluation
 from agentic_core.stats.planner_bounds import (
     MAX_ATTEMPTS,
@@ -136,6 +140,12 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
         "(default: 1, no early stop)",
     )
     what.add_argument("--boundary", choices=list(get_args(Boundary)), default="obrien-fleming")
+    judge = plan.add_argument_group(
+        "human labels for the corrected estimate, with --half-width (default: the judge's agreement measured on "
+        "a --run's labels)"
+    )
+    judge.add_argument("--sensitivity", type=float, help="the judge's stated sensitivity P(says right | right)")
+    judge.add_argument("--specificity", type=float, help="the judge's stated specificity P(says wrong | wrong)")
     plan.add_argument("--json", action="store_true", help="print one JSON document on stdout")
 
 
@@ -326,11 +336,15 @@ def run_plan(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     except SettingsError as err:
         raise err.at(_FLAGS.get(err.place, err.place)) from None
     early = _early_stopping(plan, args.looks, args.boundary)
-    if args.json:
-        json.dump({**plan.model_dump(mode="json"), "early_stopping": early}, stdout)
+    labels = _labels(args, plan, population)
+    if args.json:  # "labels": an added key (issue 37), null without a half-width goal or the judge's agreement
+        document = {**plan.model_dump(mode="json"), "early_stopping": early}
+        document["labels"] = None if labels is None else labels.model_dump(mode="json")
+        json.dump(document, stdout)
         stdout.write("\n")
     else:
         _text(plan, stdout)
+        _labels_text(labels, plan, args, stdout)
         if early is not None and early["tasks_per_look"] is not None:
             bounds = ", ".join(f"{b:.2f}" for b in early["t_bounds"])
             print(
@@ -341,6 +355,43 @@ def run_plan(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 file=stdout,
             )
     return 0
+
+
+def _labels(args: argparse.Namespace, plan: Plan, population: object) -> PlanLabels | None:
+    """Labels for the corrected estimate: stated --sensitivity/--specificity, else measured on a --run's labels."""
+    stated = (args.sensitivity, args.specificity)
+    if (stated[0] is None) != (stated[1] is None):
+        raise SettingsError("--sensitivity/--specificity", "go together", stated, "give both, e.g. 0.85 and 0.9")
+    if stated[0] is not None:
+        return plan_labels(plan, sensitivity=stated[0], specificity=stated[1], agreement="stated")
+    reading = getattr(population, "corrected", None)  # a --run pilot: its data's and its stored labels
+    if reading is None or reading.sensitivity is None or reading.specificity is None:
+        return None
+    words = f"measured on {reading.n_labelled} labelled conversations of run {args.run}"
+    return plan_labels(plan, sensitivity=reading.sensitivity, specificity=reading.specificity, agreement=words)
+
+
+def _labels_text(labels: PlanLabels | None, plan: Plan, args: argparse.Namespace, out: TextIO) -> None:
+    if plan.half_width is None:
+        return
+    if labels is None:
+        print("human labels: give --sensitivity and --specificity (or a --run with labels) to plan the labels the "
+              "corrected estimate needs", file=out)  # fmt: skip
+        return
+    print(
+        f"human labels for ±{plan.half_width} with the corrected estimate (judge sensitivity {labels.sensitivity:.2f}"
+        f", specificity {labels.specificity:.2f}, {labels.agreement}; abstains on {labels.abstention_rate:.0%} of "
+        "attempts):",
+        file=out,
+    )
+    for row in labels.rows:
+        lp = row.plan
+        need = "not reached even with every task labelled" if lp.labels is None else f"label {lp.labels:,} {lp.unit}"
+        alone = f"the same labels alone ±{lp.half_width_labels_only:.3f}"
+        print(f"  n = {row.attempts}, {row.tasks:,} tasks: {need} (±{lp.half_width:.3f}; {alone}; the judge alone is "
+              f"off by {lp.judge_bias:+.3f})", file=out)  # fmt: skip
+    for note in labels.notes:
+        print(f"  note: {note}", file=out)
 
 
 # The planner's places as this command's flags, so an error names the option to change.

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from agentic_core.cli.headline_text import pass_k_lines
+from agentic_core.cli.headline_text import corrected_lines, pass_k_lines
 from agentic_core.cli.tag_options import (
     add_filter_options,
     add_tag_arguments,
@@ -68,12 +68,13 @@ def _store(args: argparse.Namespace) -> RunStore:
     return RunStore(Path(path).expanduser() if path else None)
 
 
-def _print_table(metas: list[RunMeta], out: TextIO) -> None:
+def _print_table(metas: list[RunMeta], labels: dict[str, int], out: TextIO) -> None:
     rows = [
-        (m.id, m.name, m.data_name, m.judge.label(), age_text(m.created_at), str(m.n_conversations), ",".join(m.tags))
+        (m.id, m.name, m.data_name, m.judge.label(), age_text(m.created_at), str(m.n_conversations), ",".join(m.tags),
+         str(labels.get(m.id, 0)))
         for m in metas
-    ]
-    header = ("id", "name", "data", "judge", "made", "conversations", "tags")
+    ]  # fmt: skip
+    header = ("id", "name", "data", "judge", "made", "conversations", "tags", "labels")
     widths = [min(40, max(len(h), *(len(r[i]) for r in rows))) for i, h in enumerate(header)]
 
     def line(cells: tuple[str, ...]) -> str:
@@ -98,6 +99,8 @@ def _stored_settings(document: dict[str, Any] | None, recommended: float) -> tup
 
 
 def _show(store: RunStore, run_id: str, as_json: bool, out: TextIO) -> None:
+    from agentic_core.analysis.corrected_reading import data_labels
+    from agentic_core.analysis.corrected_words import conversations_counted
     from agentic_core.evaluate import aggregate
     from agentic_core.report import summary
 
@@ -107,8 +110,11 @@ def _show(store: RunStore, run_id: str, as_json: bool, out: TextIO) -> None:
     agg = aggregate(result, settings)
     doc = summary(result, agg, include_conversations=False)
     overrides = [o.model_dump(mode="json") for o in payload.overrides]
+    corrected = agg.corrected  # the data's own human labels and those stored with the run
     if as_json:
         document = {"run": meta_document(payload.meta), "settings_origin": origin, "overrides": overrides, **doc}
+        document["labels"] = len(payload.labels)  # added fields (issue 37): labels stored with the run, the reading
+        document["corrected"] = None if corrected is None else corrected.as_json()
         json.dump(document, out, ensure_ascii=False)
         out.write("\n")
         return
@@ -128,8 +134,15 @@ def _show(store: RunStore, run_id: str, as_json: bool, out: TextIO) -> None:
         text = "undefined" if x is None else f"{x:.3f}"
         return text if ci is None else f"{text} [{ci[0]:.3f}, {ci[1]:.3f}]"
 
-    print(f"success rate (pass@1): {with_interval(rate['rate'], rate['ci'])}", file=out)
+    counted = conversations_counted(agg)  # none left out silently
+    print(f"success rate (pass@1): {with_interval(rate['rate'], rate['ci'])}{f' {counted}' if counted else ''}",
+          file=out)  # fmt: skip
     for line in pass_k_lines(doc, with_interval):  # "not measured" and why on one-attempt data
+        print(line, file=out)
+    own = len(data_labels(result))
+    print(f"human labels stored with the run: {len(payload.labels)}" + (f" (and {own} in the data)" if own else ""),
+          file=out)  # fmt: skip
+    for line in corrected_lines(corrected, agg):
         print(line, file=out)
     print(f"human overrides: {len(overrides)}", file=out)
     for o in payload.overrides:
@@ -149,8 +162,10 @@ def run_runs(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if action == "list":
         wanted = filter_from_args(args)
         metas = wanted.apply(store.runs())
-        if as_json:
-            json.dump({"path": str(store.path), "runs": [meta_document(m) for m in metas]}, stdout, ensure_ascii=False)
+        labels = store.label_counts([m.id for m in metas])
+        if as_json:  # each run's description, and (an added field) how many human labels it holds
+            runs = [{**meta_document(m), "labels": labels.get(m.id, 0)} for m in metas]
+            json.dump({"path": str(store.path), "runs": runs}, stdout, ensure_ascii=False)
             stdout.write("\n")
         elif not metas and wanted:
             print(f"no stored run in {store.path} matches the filters ('runs list' without them lists every run)",
@@ -159,7 +174,7 @@ def run_runs(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             print(f"no stored run in {store.path}: 'evaluate' stores one, 'runs import FILE' adds one", file=stdout)
         else:
             print(f"history: {store.path}", file=stderr)
-            _print_table(metas, stdout)
+            _print_table(metas, labels, stdout)
     elif action == "show":
         _show(store, args.run_id, as_json, stdout)
     elif action == "rename":

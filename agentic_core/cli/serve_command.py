@@ -35,6 +35,7 @@ from agentic_core.service.config import (
     DEFAULT_MAX_DATASETS,
     DEFAULT_MAX_INTERACTIONS,
     DEFAULT_MAX_JUDGE_CALL_S,
+    DEFAULT_MAX_LABELS,
     DEFAULT_MAX_LLM_REQUESTS,
     DEFAULT_OFFLINE_WORKERS,
     DEFAULT_REQUEST_DEADLINE_S,
@@ -59,6 +60,7 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument(
         "--max-interactions", type=int, default=DEFAULT_MAX_INTERACTIONS, help="most interactions per request"
     )
+    serve.add_argument("--max-labels", type=int, default=DEFAULT_MAX_LABELS, help="most human labels per request")
     serve.add_argument("--cache", choices=list(CACHE_MODES), default="use", help="judge cache mode (default: use)")
     serve.add_argument("--cache-path", help="judge cache file (default: the user cache directory)")
     serve.add_argument(
@@ -218,7 +220,7 @@ def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             )
     config = ServiceConfig.build(
         **keywords_from(
-            args, "max_datasets", "max_interactions", "cache_path", "allow_env_keys", "body_timeout_s",
+            args, "max_datasets", "max_interactions", "max_labels", "cache_path", "allow_env_keys", "body_timeout_s",
             "request_deadline_s", "max_judge_call_s", "max_llm_requests", "offline_workers",
             cache_mode="cache", allowed_origins="allow_origin",
         ),

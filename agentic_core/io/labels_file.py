@@ -13,7 +13,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -79,7 +81,7 @@ def _row_label(row: dict[str, Any], place: str, source: LabelSource, at: float |
         raise DataError(f"{place}, {where}", first["msg"].lower(), first.get("input"), _FIX) from None
 
 
-def _rows(data: bytes, name: str) -> Iterable[tuple[str, dict[str, Any]]]:
+def _file_rows(data: bytes, name: str) -> Iterable[tuple[str, dict[str, Any]]]:
     text = data.decode("utf-8-sig", errors="strict")
     lower = name.lower()
     if lower.endswith(".csv"):
@@ -130,7 +132,7 @@ def read_labels_file(
         DataError: a row without session_id or with a label that is not 1 / 0 (the message names the line).
     """
     try:
-        rows = list(_rows(data, name))
+        rows = list(_file_rows(data, name))
     except UnicodeDecodeError as exc:
         raise DataError(name, "must be UTF-8 text", exc.reason, "save the file as UTF-8") from None
     labels: list[HumanLabel] = []
@@ -144,6 +146,20 @@ def read_labels_file(
     if not labels and not blank:
         raise DataError(name, "holds no label", 0, _FIX)
     return LabelsFile(labels=labels, blank=blank)
+
+
+def read_labels_path(path: str | os.PathLike[str], *, source: LabelSource = "file") -> LabelsFile:
+    """Read a labels file from the disk (``evaluate --labels FILE``, ``evaluate(..., labels=path)``).
+
+    Raises:
+        DataError: the file cannot be read, or :func:`read_labels_file` refuses it (the message names the line).
+    """
+    file = Path(path).expanduser()
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise DataError(str(path), "cannot be read as a labels file", exc.strerror, "check the path") from None
+    return read_labels_file(data, file.name, source=source)
 
 
 def write_labels(

@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS labels (
 _COLUMNS = "session_id, assistant_id, qa_id, label, source, design, inclusion, labelled_at"
 
 
-def write_labels(conn: sqlite3.Connection, run_id: str, labels: Iterable[HumanLabel]) -> int:
+def insert_labels(conn: sqlite3.Connection, run_id: str, labels: Iterable[HumanLabel]) -> int:
     """Add labels to a run, each replacing an earlier one on the same item; returns how many were written."""
     rows = [(run_id, *label.key, label.label, label.source, label.design, label.inclusion, label.labelled_at)
             for label in labels]  # fmt: skip
@@ -61,3 +61,10 @@ def delete_labels(conn: sqlite3.Connection, run_id: str, keys: Iterable[tuple[st
             "DELETE FROM labels WHERE run_id = ? AND session_id = ? AND assistant_id = ? AND qa_id = ?", (run_id, *key)
         ).rowcount
     return removed
+
+
+def count_labels(conn: sqlite3.Connection, run_ids: list[str]) -> dict[str, int]:
+    """How many labels each of these runs holds (runs without any left out)."""
+    marks = ", ".join("?" * len(run_ids))
+    rows = conn.execute(f"SELECT run_id, COUNT(*) FROM labels WHERE run_id IN ({marks}) GROUP BY run_id", run_ids)
+    return {run_id: int(n) for run_id, n in rows.fetchall()}

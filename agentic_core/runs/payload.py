@@ -23,6 +23,7 @@ import orjson
 from pydantic import BaseModel, Field
 
 from agentic_core.common.gc_control import gc_paused
+from agentic_core.data.labels import HumanLabel
 from agentic_core.data.overrides import Override
 from agentic_core.data.schemas import Conversation
 from agentic_core.errors import DataError
@@ -111,6 +112,9 @@ class RunPayload(BaseModel):
             any; ``None`` means the defaults with the judge's threshold.
         agentic: Seed 004's agentic metrics as computed (``None`` when they were not); an optional
             addition, so documents without it stay version 1.
+        labels: Human labels given beside the data (review queue, labels file, endpoint request; issue 37), kept
+            in the store's own table and carried by run files; an optional addition (version 1 still). The data's
+            own ``human_label`` values travel with the conversations.
     """
 
     format: str = PAYLOAD_FORMAT
@@ -123,6 +127,7 @@ class RunPayload(BaseModel):
     overrides: list[Override] = Field(default_factory=list)
     settings: dict[str, Any] | None = None
     agentic: dict[str, Any] | None = None
+    labels: list[HumanLabel] = Field(default_factory=list)
 
 
 def conversation_dicts(conversations: Sequence[Conversation]) -> list[dict[str, Any]]:
@@ -178,6 +183,7 @@ def to_payload(
         overrides=sorted(result.overrides.values(), key=lambda o: o.row),
         settings=settings,
         agentic=result.agentic.model_dump(mode="json") if result.agentic is not None else None,
+        labels=list(result.labels),
     )
 
 
@@ -231,6 +237,7 @@ def from_payload(payload: RunPayload) -> EvaluationResult:
     run = JudgeRun.model_validate(accounting)
     result = assemble(report.conversations, run, payload.recommended_threshold, report)
     result.overrides = {o.row: o for o in payload.overrides if o.row < result.n_interactions}
+    result.labels = list(payload.labels)  # every one, matched or not: the corrected reading names the unmatched
     if payload.agentic is not None:
         from agentic_core.agentic_metrics.results import AgenticMetrics
 

@@ -37,7 +37,7 @@ from agentic_core.data.labels import HumanLabel
 from agentic_core.data.overrides import Override
 from agentic_core.errors import DataError
 from agentic_core.result import EvaluationResult
-from agentic_core.runs.labels import LABELS_TABLE, delete_labels, read_labels, write_labels
+from agentic_core.runs.labels import LABELS_TABLE, count_labels, delete_labels, insert_labels, read_labels
 from agentic_core.runs.packing import RunStoreError as RunStoreError
 from agentic_core.runs.packing import pack_document, unpack_document
 from agentic_core.runs.parts import PARTS_TABLE, add_part, held, live_base, with_parts
@@ -259,13 +259,14 @@ class RunStore:
                     meta.data_fingerprint,
                     meta.judge.label(),
                     meta.model_dump_json(),
-                    pack_document(payload.model_copy(update={"overrides": []})),
+                    pack_document(payload.model_copy(update={"overrides": [], "labels": []})),
                 ),
             )
             conn.executemany(
                 "INSERT INTO overrides (run_id, row, correct, note, created_at) VALUES (?, ?, ?, ?, ?)",
                 [(meta.id, o.row, int(o.correct), o.note, o.created_at) for o in payload.overrides],
             )
+            insert_labels(conn, meta.id, payload.labels)  # same transaction: the run is stored with them or not at all
 
     def rename(self, run_id: str, name: str) -> None:
         """Give a run another name.
@@ -347,12 +348,17 @@ class RunStore:
         self._check_writable()
         with self._connect() as conn:
             self._row(conn, run_id, "id")
-            return write_labels(conn, run_id, labels)
+            return insert_labels(conn, run_id, labels)
 
     def labels(self, run_id: str) -> list[HumanLabel]:
         """A run's human labels, oldest first (none in a read-only history older than schema 3)."""
         with self._connect() as conn:
             return read_labels(conn, run_id) if self._labels else []
+
+    def label_counts(self, run_ids: list[str]) -> dict[str, int]:
+        """How many human labels each run holds (runs without any left out), in one query."""
+        with self._connect() as conn:
+            return count_labels(conn, run_ids) if self._labels and run_ids else {}
 
     def delete_labels(self, run_id: str, keys: list[tuple[str, str, str]]) -> int:
         """Remove labels by their :attr:`~agentic_core.data.labels.HumanLabel.key`; returns how many."""
@@ -399,7 +405,7 @@ class RunStore:
         return self._parse_meta(meta)
 
     def payload(self, run_id: str) -> RunPayload:
-        """One run's whole document, with its current overrides.
+        """One run's whole document, with its current overrides and human labels.
 
         Raises:
             RunStoreError: unknown or damaged run.
@@ -412,9 +418,11 @@ class RunStore:
             payload = _unpack(blob, f"run {run_id}")
             if self._parts:
                 payload = with_parts(conn, payload)
+            labels = read_labels(conn, run_id) if self._labels else []
         overrides = [Override(row=r, correct=bool(c), note=n, created_at=t) for r, c, n, t in rows]
         # The name may have changed since the document was packed.
-        return payload.model_copy(update={"meta": self._parse_meta(meta_json), "overrides": overrides})
+        update = {"meta": self._parse_meta(meta_json), "overrides": overrides, "labels": labels}
+        return payload.model_copy(update=update)
 
     def overrides_by_run(self, run_ids: list[str]) -> dict[str, list[Override]]:
         """The current overrides of several runs in one query (runs without any left out)."""
@@ -433,7 +441,7 @@ class RunStore:
         return out
 
     def open(self, run_id: str) -> EvaluationResult:
-        """Reopen a run: its result as it was evaluated, with its overrides; no judge is called.
+        """Reopen a run: its result as it was evaluated, with its overrides and labels; no judge is called.
 
         Raises:
             RunStoreError: unknown or damaged run.

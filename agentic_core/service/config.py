@@ -2,7 +2,7 @@
 
 Set by ``python -m agentic_core serve`` options, or from environment variables (the Lambda
 handler, which has no command line): ``AGENTIC_MAX_BODY_MB``, ``AGENTIC_MAX_DATASETS``,
-``AGENTIC_MAX_INTERACTIONS``, ``AGENTIC_SERVICE_CACHE`` (use / refresh / off),
+``AGENTIC_MAX_INTERACTIONS``, ``AGENTIC_MAX_LABELS``, ``AGENTIC_SERVICE_CACHE`` (use / refresh / off),
 ``AGENTIC_CACHE_PATH`` (the judge cache's usual variable), ``AGENTIC_ALLOW_ENV_KEYS`` (1 / true),
 ``AGENTIC_REQUEST_DEADLINE_S`` and ``AGENTIC_MAX_JUDGE_CALL_S``.
 """
@@ -23,6 +23,7 @@ MIB = 1024 * 1024
 DEFAULT_MAX_BODY_MB = 50.0
 DEFAULT_MAX_DATASETS = 10_000
 DEFAULT_MAX_INTERACTIONS = 100_000
+DEFAULT_MAX_LABELS = 100_000
 DEFAULT_BODY_TIMEOUT_S = 30.0
 DEFAULT_REQUEST_DEADLINE_S = 600.0
 # 60 s per call x 5 attempts: the LLM judge's own defaults (timeout 60 s, 4 retries) fit exactly.
@@ -73,6 +74,7 @@ class ServiceConfig(BaseModel):
         max_datasets: Most conversations in one request (more: 422).
         max_interactions: Most interactions in one request (more: 422); bounds the judge work a
             single request can ask for.
+        max_labels: Most human labels in one request's ``labels`` (more: 422; issue 37).
         cache_mode: The judge cache mode (``use``, ``refresh``, ``off``); verdicts are keyed by
             the judge identity and the texts, never by or with a key.
         cache_path: The judge cache file; ``None``: ``AGENTIC_CACHE_PATH`` or the user cache
@@ -110,6 +112,7 @@ class ServiceConfig(BaseModel):
     max_body_bytes: int = Field(default=int(DEFAULT_MAX_BODY_MB * MIB), ge=1024)
     max_datasets: int = Field(default=DEFAULT_MAX_DATASETS, ge=1)
     max_interactions: int = Field(default=DEFAULT_MAX_INTERACTIONS, ge=1)
+    max_labels: int = Field(default=DEFAULT_MAX_LABELS, ge=1)
     cache_mode: CacheMode = "use"
     cache_path: str | None = None
     allow_env_keys: bool = False
@@ -178,6 +181,7 @@ class ServiceConfig(BaseModel):
             ("AGENTIC_MAX_BODY_MB", "max_body_bytes", float),
             ("AGENTIC_MAX_DATASETS", "max_datasets", int),
             ("AGENTIC_MAX_INTERACTIONS", "max_interactions", int),
+            ("AGENTIC_MAX_LABELS", "max_labels", int),
             ("AGENTIC_REQUEST_DEADLINE_S", "request_deadline_s", float),
             ("AGENTIC_MAX_JUDGE_CALL_S", "max_judge_call_s", float),
         )

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agentic_core.agentic_metrics.tool_call_accuracy import ToolCallOrder
 from agentic_core.agentic_metrics.topic_adherence import TopicMode, TopicVariant
 from agentic_core.data.schemas import Conversation
+from agentic_core.service.labels import RequestLabel
 from agentic_core.settings import Estimator, Mode, Target, UnitChoice
 from agentic_core.tools import ToolCorrectnessScore
 
@@ -125,6 +126,11 @@ class RunRequest(BaseModel):
         default=None,
         description="the run's tags, note and any other key as metadata (agent_version, model, ...): checked, then "
         "echoed in the answer (this endpoint keeps no run history)",
+    )
+    labels: list[RequestLabel] | None = Field(
+        default=None,
+        description="human labels on some conversations or interactions (a random sample of tasks): the answer then "
+        "gains 'corrected', the headline corrected for the judge's errors (at most the server's max_labels)",
     )
 
 

@@ -37,6 +37,7 @@ from agentic_core.runs.run_tags import RunTags
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, nothing_scored_fix, request_judge
 from agentic_core.service.deadline import judge_within, load_within
+from agentic_core.service.labels import request_labels
 from agentic_core.service.models import Health, Problem, RunConfig
 from agentic_core.service.objects import json_object
 from agentic_core.service.response import issue_problem, run_response
@@ -48,7 +49,7 @@ JSON_HEADERS = {"content-type": "application/json", "cache-control": "no-store"}
 """Headers of every answer: JSON, and never cached (answers may quote the caller's data)."""
 
 _MAX_PROBLEMS = 50
-_REQUEST_KEYS = ("connector", "datasets", "config", "metadata")
+_REQUEST_KEYS = ("connector", "datasets", "config", "metadata", "labels")
 # The settings of RunConfig that make_settings validates (the rest are the endpoint's own).
 _SETTING_KEYS = (
     "tool_threshold",
@@ -412,6 +413,7 @@ class Service:
         tags = RunTags.from_request(doc["metadata"]) if doc.get("metadata") is not None else None
         metrics = _metrics(config)
         datasets = _datasets(doc, self.config)
+        labels = request_labels(doc, self.config.max_labels)  # None without the key: the answer as before
         connector = _connector(doc)
         chosen = request_judge(connector, config, self.config)
         loaded = load_within(deadline, lambda: load_records(datasets, "datasets"))
@@ -438,6 +440,10 @@ class Service:
             )
         agg = aggregate(result, aggregate_settings(config, result.recommended_threshold))
         body = run_response(result, agg, chosen, config, [*notes, *chosen.warnings])
+        if labels is not None:  # an added field (issue 37), only when the request carries labels
+            result.labels = labels  # read by agg.corrected, computed on first use (never by a judge)
+            corrected = agg.corrected
+            body["corrected"] = None if corrected is None else corrected.as_json()
         if tags is not None:
             body["metadata"] = tags.request_form()
         return ServiceReply(200, body, secrets + chosen.secrets)

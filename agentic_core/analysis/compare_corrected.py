@@ -88,7 +88,7 @@ class _SideTasks(BaseModel):
     notes: tuple[str, ...]
 
 
-def _side_tasks(result: EvaluationResult, settings: AggregateSettings, assistant: str | None) -> _SideTasks | None:
+def _labelled_side(result: EvaluationResult, settings: AggregateSettings, assistant: str | None) -> _SideTasks | None:
     """Per task of one side: the judge's and the human task values; ``None`` when the run has no label."""
     labels = run_labels(result)
     if not labels:
@@ -147,8 +147,8 @@ def corrected_comparison(
         The :class:`CorrectedComparison` (with a reason when there is no value), or ``None`` when neither run
         has any human label (nothing to correct with: the faces show nothing).
     """
-    side_a = _side_tasks(result_a, settings_a, assistant_a)
-    side_b = _side_tasks(result_b, settings_b, assistant_b)
+    side_a = _labelled_side(result_a, settings_a, assistant_a)
+    side_b = _labelled_side(result_b, settings_b, assistant_b)
     if side_a is None and side_b is None:
         return None
     level = settings_a.ci_level

@@ -72,7 +72,7 @@ class CorrectedDifference(BaseModel):
     reason: str | None = None
 
 
-def _vector(values: ArrayLike, place: str, size: int | None) -> FloatArray:
+def _task_array(values: ArrayLike, place: str, size: int | None) -> FloatArray:
     arr = np.asarray(values, dtype=np.float64)
     if arr.ndim != 1:
         raise SettingsError(place, "must be a one-dimensional array", f"shape {arr.shape}", "pass one value per task")
@@ -82,7 +82,7 @@ def _vector(values: ArrayLike, place: str, size: int | None) -> FloatArray:
 
 
 def _checked(values: ArrayLike, place: str, size: int | None, *, nan_ok: bool) -> FloatArray:
-    arr = _vector(values, place, size)
+    arr = _task_array(values, place, size)
     bad = (np.isnan(arr) & (not nan_ok)) | np.isinf(arr) | (arr < 0.0) | (arr > 1.0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -94,7 +94,7 @@ def _checked(values: ArrayLike, place: str, size: int | None, *, nan_ok: bool) -
 def _attempts(values: ArrayLike | None, place: str, size: int) -> FloatArray:
     if values is None:
         return np.ones(size)
-    arr = _vector(values, place, size)
+    arr = _task_array(values, place, size)
     bad = ~np.isfinite(arr) | (arr < 1.0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])

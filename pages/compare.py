@@ -152,6 +152,15 @@ def _render(cmp: RunComparison, a: Side, b: Side, run: ActiveRun) -> None:
     better = "n/a" if success.p_b_better is None else prob_text(success.p_b_better)
     meaning = ANCHORS["p-b-greater-a"].plain  # the glossary's words, the one explanation of P(B > A)
     card(row, "P(B > A)", better, help=f"{meaning} {glossary_link('p-b-greater-a')}")
+    corrected = cmp.corrected
+    if corrected is not None:  # human labels in a run: the same difference corrected for the judge's errors
+        value = "n/a" if corrected.estimate is None else views.delta_words(corrected.estimate)
+        card(
+            row, "Corrected delta (B - A)", value, delta=ci_text(corrected.ci) or None,
+            help="Success rate of B minus A, corrected for the judge's errors with human labels on the tasks "
+            "labelled in both runs (PPI++ on the paired task differences; frequentist).",
+        )  # fmt: skip
+        st.caption(md_text(corrected.summary()))
 
     shown = views.delta_rows(p.metrics)
     if shown:

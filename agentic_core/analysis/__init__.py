@@ -13,6 +13,7 @@ from agentic_core.analysis.band_advice import TARGET_ACCURACY, BandAdvice, BandS
 from agentic_core.analysis.band_controls import BandControls, band_controls
 from agentic_core.analysis.calibration import CELLS, Calibration, calibrate_run, has_human_verdicts, threshold_text
 from agentic_core.analysis.calibration_guard import MIN_PER_VERDICT, run_threshold_advice
+from agentic_core.analysis.compare_corrected import CorrectedComparison, corrected_comparison
 from agentic_core.analysis.compare_runs import SAME_VERDICTS_TEXT, RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.analysis.headline_numbers import HeadlineNumbers
 from agentic_core.analysis.k_evidence import KEvidence, k_evidence
@@ -39,11 +40,11 @@ from agentic_core.analysis.uncertainty import PosteriorView, posterior_view
 __all__ = [
     "CELLS", "MIN_PER_VERDICT", "QUEUE_DESIGNS", "RANK_METRICS", "SAME_VERDICTS_TEXT", "TARGET_ACCURACY",
     "AbstentionPoint", "AgenticSummary", "Aggregate", "AssistantRow", "BandAdvice", "BandControls", "BandSuggestion",
-    "Calibration", "HeadlineNumbers", "KEvidence", "LabelGain", "LabelQueue", "PosteriorView", "QueueDesign",
-    "QueueItem", "QueueSize", "RankMetric", "RunComparison", "Side", "TaskRanking", "TelemetryCost", "ToolSummary",
-    "agentic_table", "aggregate", "band_controls", "band_in_force", "by_assistant", "calibrate_run", "compare_sides",
-    "conversations_below", "export_queue", "has_human_verdicts", "import_queue_file", "judge_band", "k_evidence",
-    "label_gain", "label_queue", "leaderboard_of", "posterior_view", "queue_label", "queue_size", "rank_tasks",
-    "run_band_advice", "run_selective_accuracy", "run_threshold_advice", "summarise_agentic", "telemetry_cost",
-    "threshold_text", "why_llm_scored_nothing",
+    "Calibration", "CorrectedComparison", "HeadlineNumbers", "KEvidence", "LabelGain", "LabelQueue", "PosteriorView",
+    "QueueDesign", "QueueItem", "QueueSize", "RankMetric", "RunComparison", "Side", "TaskRanking", "TelemetryCost",
+    "ToolSummary", "agentic_table", "aggregate", "band_controls", "band_in_force", "by_assistant", "calibrate_run",
+    "compare_sides", "conversations_below", "corrected_comparison", "export_queue", "has_human_verdicts",
+    "import_queue_file", "judge_band", "k_evidence", "label_gain", "label_queue", "leaderboard_of", "posterior_view",
+    "queue_label", "queue_size", "rank_tasks", "run_band_advice", "run_selective_accuracy", "run_threshold_advice",
+    "summarise_agentic", "telemetry_cost", "threshold_text", "why_llm_scored_nothing",
 ]  # fmt: skip

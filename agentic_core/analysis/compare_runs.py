@@ -26,6 +26,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from agentic_core.analysis.aggregate import aggregate, resolve_k, task_attempts, tool_overall
+from agentic_core.analysis.compare_corrected import CorrectedComparison, corrected_comparison
 from agentic_core.analysis.k_evidence import KEvidence, k_evidence
 from agentic_core.common.frame_columns import PASS_METRICS, ConversationCols, InteractionCols, ResultCols
 from agentic_core.common.wording import plural
@@ -125,6 +126,8 @@ class ComparisonDocument(TypedDict):
     same_verdicts: bool
     k_evidence: dict[str, Any]
     """Added: whether the paired tasks measure pass@K / pass^K (null rows beyond ``measured_up_to``, and why)."""
+    corrected_difference: dict[str, Any] | None
+    """Added (issue 37): B - A of the success rate corrected with human labels (null when neither run has one)."""
 
 
 class RunComparison(BaseModel):
@@ -140,6 +143,8 @@ class RunComparison(BaseModel):
         notes: Things to know when reading the numbers.
         k_evidence: Whether the paired tasks' attempts (the fewer of the two sides) measure pass@K / pass^K;
             the pass rows beyond its ``measured_up_to`` have ``None`` values.
+        corrected: The success rate's difference corrected for the judge with human labels on shared tasks
+            (:mod:`agentic_core.analysis.compare_corrected`), ``None`` when neither run has a label.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -152,6 +157,7 @@ class RunComparison(BaseModel):
     tasks: tuple[TaskChange, ...]
     k_evidence: KEvidence
     notes: tuple[str, ...] = ()
+    corrected: CorrectedComparison | None = None
 
     @property
     def same_verdicts(self) -> bool:
@@ -180,7 +186,8 @@ class RunComparison(BaseModel):
     def to_json(self) -> ComparisonDocument:
         """The ``compare --json`` document: ``metrics`` rows, ``tasks`` rows and a few facts about both.
 
-        ``same_verdicts`` (added in issue 36) is :attr:`same_verdicts`.
+        ``same_verdicts`` (added in issue 36) is :attr:`same_verdicts`; ``corrected_difference`` (issue 37) is
+        :attr:`corrected` as JSON, or null.
         """
         return {
             "a": self.a_label,
@@ -196,6 +203,7 @@ class RunComparison(BaseModel):
             "notes": list(self.notes),
             "same_verdicts": self.same_verdicts,
             "k_evidence": self.k_evidence.model_dump(mode="json"),
+            "corrected_difference": None if self.corrected is None else self.corrected.as_json(),
         }
 
 
@@ -326,9 +334,12 @@ def compare_sides(a: Side, b: Side) -> RunComparison:
         notes.append("a comparison is always about the task population: the target setting does not apply to it")
     if tools and s.mode == "bayesian":
         notes.append("tool dimensions are compared with the paired bootstrap in either mode (they are not pass counts)")
+    corrected = corrected_comparison(
+        a.result, a.settings, b.result, b.settings, assistant_a=a.assistant, assistant_b=b.assistant
+    )
     comparison = RunComparison(
         a_label=a.label, b_label=b.label, k=k, paired=pairs, tools=tuple(tools), tasks=tuple(tasks),
-        notes=tuple(dict.fromkeys(notes)), k_evidence=evidence,
+        notes=tuple(dict.fromkeys(notes)), k_evidence=evidence, corrected=corrected,
     )  # fmt: skip
     if comparison.same_verdicts:  # said first, in every face that prints the notes
         return comparison.model_copy(update={"notes": (SAME_VERDICTS_TEXT, *comparison.notes)})

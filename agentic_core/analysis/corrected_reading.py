@@ -168,6 +168,11 @@ def merged_labels(*groups: Iterable[HumanLabel]) -> list[HumanLabel]:
     return list(chosen.values())
 
 
+def run_labels(result: EvaluationResult) -> list[HumanLabel]:
+    """A run's labels: the data's own ``human_label`` values, then the stored ones (which replace them)."""
+    return merged_labels(data_labels(result), result.labels)
+
+
 def _ambiguous_sessions(result: EvaluationResult) -> set[str]:
     seen: set[str] = set()
     twice: set[str] = set()
@@ -176,7 +181,7 @@ def _ambiguous_sessions(result: EvaluationResult) -> set[str]:
     return twice
 
 
-def _judge_values(result: EvaluationResult, agg: Aggregate) -> np.ndarray:
+def judge_values(result: EvaluationResult, agg: Aggregate) -> np.ndarray:
     """Per conversation, the judge's P(every interaction right) under the settings; NaN for a judge failure."""
     rows = agg.interactions
     settings = agg.settings
@@ -199,7 +204,10 @@ def _judge_values(result: EvaluationResult, agg: Aggregate) -> np.ndarray:
     return np.where(zero, 0.0, np.where(missing, np.nan, product))
 
 
-class _Matched(BaseModel):
+class MatchedLabels(BaseModel):
+    """Per conversation of a run, its human label (NaN when none), inclusion probability and design, and the
+    labels that match nothing."""
+
     human: list[float]
     inclusion_by_conv: list[float]
     designs: list[str]
@@ -208,7 +216,7 @@ class _Matched(BaseModel):
     partial: int
 
 
-def _match(result: EvaluationResult, labels: Sequence[HumanLabel]) -> _Matched:
+def match_labels(result: EvaluationResult, labels: Sequence[HumanLabel]) -> MatchedLabels:
     """Each label to its conversation (and interaction); per conversation, its human label (NaN when none)."""
     n_conv = result.n_conversations
     by_session: dict[str, list[int]] = {}
@@ -254,7 +262,7 @@ def _match(result: EvaluationResult, labels: Sequence[HumanLabel]) -> _Matched:
     from_rows = np.where(wrong, 0.0, np.where(n_right == n_rows, 1.0, np.nan))
     human = np.where(np.isfinite(whole), whole, from_rows)
     partial = int(np.sum(np.isnan(human) & (n_right > 0)))
-    return _Matched(
+    return MatchedLabels(
         human=human.tolist(),
         inclusion_by_conv=inclusion.tolist(),
         designs=designs,
@@ -264,8 +272,8 @@ def _match(result: EvaluationResult, labels: Sequence[HumanLabel]) -> _Matched:
     )
 
 
-def _design(
-    matched: _Matched, task_codes: np.ndarray, n_tasks: int
+def labels_design(
+    matched: MatchedLabels, task_codes: np.ndarray, n_tasks: int
 ) -> tuple[Design, np.ndarray | None, bool, list[str]]:
     """The design the labelled conversations were drawn by, the inclusion probabilities, whether it was said."""
     human = np.asarray(matched.human)
@@ -322,22 +330,22 @@ def corrected_reading(
         The :class:`CorrectedReading`, or ``None`` when there is no label at all.
     """
     if labels is None:
-        labels = merged_labels(data_labels(result), result.labels)
+        labels = run_labels(result)
     if not labels:
         return None
-    matched = _match(result, labels)
+    matched = match_labels(result, labels)
     task_level = agg.unit == "task"
     n_conv = result.n_conversations
     task_codes = result.task_codes.astype(np.int64) if task_level else np.arange(n_conv, dtype=np.int64)
     n_tasks = len(result.task_keys) if task_level else n_conv
-    design, inclusion, said, notes = _design(matched, task_codes, n_tasks)
+    design, inclusion, said, notes = labels_design(matched, task_codes, n_tasks)
     if not task_level:
         notes.append("no task has 2 or more attempts: every conversation is its own task (k = 1 only)")
     measured = agg.k_evidence.measured and task_level and agg.k > 1
     ks = [1, agg.k] if measured else [1]
     settings = agg.settings
     curve = stats.corrected_curve(
-        _judge_values(result, agg),
+        judge_values(result, agg),
         np.asarray(matched.human),
         task_codes,
         ks,

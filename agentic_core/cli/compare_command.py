@@ -2,7 +2,8 @@
 
 A and B are data files (loaded and judged here, with ``--judge`` and the cache) or stored run ids
 (reopened from the run history; no judge is called). ``--assistants X,Y`` compares assistant X of A
-with assistant Y of B (of A when B is omitted). ``--json`` prints :meth:`RunComparison.to_json`.
+with assistant Y of B (of A when B is omitted). ``--json`` prints :meth:`RunComparison.to_json`. When a run carries
+human labels, one line gives the success rate's difference corrected for the judge's errors (issue 37).
 """
 
 from __future__ import annotations
@@ -112,6 +113,8 @@ def print_comparison(cmp: RunComparison, out: TextIO) -> None:
             f"{_three_places(m.p_b_better)}",
             file=out,
         )
+    if cmp.corrected is not None:  # human labels in a run: B - A corrected for the judge's errors
+        print(f"\n{cmp.corrected.summary()}", file=out)
     flipped = cmp.flipped()
     if flipped:
         print(f"\nflipped tasks ({len(flipped)}):", file=out)
@@ -123,6 +126,8 @@ def print_comparison(cmp: RunComparison, out: TextIO) -> None:
             print(f"\nonly in {label} ({len(only)}): {', '.join(only)}", file=out)
     for note in cmp.notes:
         print(f"note: {note}", file=out)
+    for note in cmp.corrected.notes if cmp.corrected is not None else ():
+        print(f"note (corrected difference): {note}", file=out)
 
 
 def print_leaderboard(board: Leaderboard, out: TextIO) -> None:

@@ -29,13 +29,15 @@ in words), :mod:`~agentic_core.stats.interpretation` (seed 001's labels), :mod:`
 (two agents on paired tasks: deltas, intervals, P(B > A)), :mod:`~agentic_core.stats.joint` (several agents'
 joint draws), :mod:`~agentic_core.stats.leaderboard` (ranks) and :mod:`~agentic_core.stats.planner` (how many
 attempts an evaluation needs). Corrected for the judge's errors with human labels (issue 37):
-:mod:`~agentic_core.stats.ppi` (the PPI++ mean), :mod:`~agentic_core.stats.corrected` (the corrected curve) and
+:mod:`~agentic_core.stats.ppi` (the PPI++ mean), :mod:`~agentic_core.stats.corrected` (the corrected curve),
+:mod:`~agentic_core.stats.corrected_compare` (the corrected paired difference of two runs) and
 :mod:`~agentic_core.stats.label_plan` (how many labels). Pure functions throughout; this face is what callers
 outside use (eager).
 """
 
 from agentic_core.stats.compare import MetricComparison
 from agentic_core.stats.corrected import corrected_curve
+from agentic_core.stats.corrected_compare import CorrectedDifference, corrected_difference
 from agentic_core.stats.corrected_models import CorrectedCurve, CorrectedPoint, JudgeAgreement
 from agentic_core.stats.curve import RELIABLE_GROUPS, CurvePoint, dataset_curve, included_groups, needs_k_attempts
 from agentic_core.stats.estimators import pass_at_k, pass_at_k_array, pass_pow_k, pass_pow_k_array
@@ -57,11 +59,11 @@ from agentic_core.stats.posterior import PosteriorSamples, posterior_samples, pr
 from agentic_core.stats.ppi import PPIMean, ppi_mean
 
 __all__ = [
-    "DEFAULT_ATTEMPTS", "MAX_UNSCORED", "RELIABLE_GROUPS", "CorrectedCurve", "CorrectedPoint", "CurvePoint",
-    "Estimate", "IntervalMethod", "JudgeAgreement", "Label", "LabelPlan", "Leaderboard", "Metric",
+    "DEFAULT_ATTEMPTS", "MAX_UNSCORED", "RELIABLE_GROUPS", "CorrectedCurve", "CorrectedDifference", "CorrectedPoint",
+    "CurvePoint", "Estimate", "IntervalMethod", "JudgeAgreement", "Label", "LabelPlan", "Leaderboard", "Metric",
     "MetricComparison", "PPIMean", "Plan", "PlanMetric", "PosteriorSamples", "Requirement", "TaskPopulation",
-    "corrected_curve", "dataset_curve", "describe_method", "explain_label", "group_table", "included_groups",
-    "interpret", "labels_needed", "needs_k_attempts", "pass_at_k", "pass_at_k_array", "pass_pow_k",
-    "pass_pow_k_array", "pilot_population", "plan_evaluation", "posterior_estimate", "posterior_samples", "ppi_mean",
-    "prob_pass_pow_exceeds", "rates_population", "spread_limits", "wilson_interval",
+    "corrected_curve", "corrected_difference", "dataset_curve", "describe_method", "explain_label", "group_table",
+    "included_groups", "interpret", "labels_needed", "needs_k_attempts", "pass_at_k", "pass_at_k_array",
+    "pass_pow_k", "pass_pow_k_array", "pilot_population", "plan_evaluation", "posterior_estimate",
+    "posterior_samples", "ppi_mean", "prob_pass_pow_exceeds", "rates_population", "spread_limits", "wilson_interval",
 ]  # fmt: skip

@@ -55,6 +55,21 @@ def _floats(values: ArrayLike, place: str) -> FloatArray:
     return arr
 
 
+def judge_filled(judge: FloatArray) -> tuple[FloatArray, float | None]:
+    """The judge's values with each missing one (NaN: a judge failure) predicted as the run's mean judge value.
+
+    Args:
+        judge: Per conversation, the judge's P(correct) in [0, 1], NaN where it gave nothing.
+
+    Returns:
+        The filled values and the value used (0.5 when the judge gave nothing at all; None for no conversation).
+    """
+    finite = judge[np.isfinite(judge)]
+    # Sorted before summing: the same value, to the last digit, in any order of the data.
+    imputed = float(np.sort(finite).mean()) if finite.size else (0.5 if judge.size else None)
+    return np.where(np.isfinite(judge), judge, imputed if imputed is not None else 0.5), imputed
+
+
 def _check_inputs(judge: ArrayLike, human: ArrayLike, task_codes: ArrayLike) -> tuple[FloatArray, FloatArray, IntArray]:
     j = _floats(judge, "judge")
     h = _floats(human, "human")
@@ -333,8 +348,7 @@ def corrected_curve(
     agreement = judge_agreement(j, h, level_)
     missing = ~np.isfinite(j)
     finite = j[~missing]
-    # Sorted before summing: the same value, to the last digit, in any order of the data.
-    imputed = float(np.sort(finite).mean()) if finite.size else (0.5 if j.size else None)
+    j_full, imputed = judge_filled(j)
     if missing.any():
         notes.append(
             f"{plural(int(missing.sum()), 'conversation')} had no judge value (a judge failure): predicted as the "
@@ -342,7 +356,6 @@ def corrected_curve(
         )
         if not finite.size:
             notes.append("the judge gave nothing at all: the corrected values are the labels' alone (lambda = 0)")
-    j_full = np.where(missing, imputed if imputed is not None else 0.5, j)
     labelled_conv = np.isfinite(h)
     sizes = np.bincount(t) if t.size else np.zeros(0, dtype=np.int64)
     flat = bool(t.size) and int(sizes[sizes > 0].max()) == 1

@@ -132,7 +132,9 @@ def _loo_ppi(y: FloatArray, yh: FloatArray, yh_u: FloatArray, lam: float | None)
         lams = _clipped_ratio(cov, (1.0 + m / big_n) * var)
     else:
         lams = np.full(n, lam)
-    return lams * float(yh_u.mean()) + sy / m - lams * sh / m
+    # Every task labelled (no unlabelled one): lambda is 0 and there is no imputed part (not NaN).
+    imputed = float(yh_u.mean()) if big_n else 0.0
+    return lams * imputed + sy / m - lams * sh / m
 
 
 def _loo_difference(y: FloatArray, yh: FloatArray, mean_all: float, lam: float | None) -> FloatArray:

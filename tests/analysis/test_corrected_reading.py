@@ -14,9 +14,9 @@ import pytest
 from agentic_core import stats
 from agentic_core.analysis.aggregate import aggregate
 from agentic_core.analysis.corrected_reading import (
-    _judge_values,
     corrected_reading,
     data_labels,
+    judge_values,
     merged_labels,
 )
 from agentic_core.data.labels import HumanLabel
@@ -98,7 +98,7 @@ def test_judge_value_is_the_product_of_interactions_any_zero_wins_and_failures_a
     ])  # fmt: skip
     # A person's override replaces the judge in the headline, never in the judge's value the labels correct.
     result.overrides = {1: Override(row=1, correct=False), 3: Override(row=3, correct=True)}
-    values = _judge_values(result, aggregate(result, make_settings(threshold=0.5)))
+    values = judge_values(result, aggregate(result, make_settings(threshold=0.5)))
     # By hand: 1*1; 1*0; 1*0.4*0.5; 0 whatever the probability; a failure is not a value; a 0 beats a failure.
     expected = [1.0, 0.0, 0.2, 0.0, math.nan, 0.0]
     np.testing.assert_allclose(values, expected, equal_nan=True)
@@ -106,8 +106,8 @@ def test_judge_value_is_the_product_of_interactions_any_zero_wins_and_failures_a
 
 def test_judge_value_fails_wrong_tool_use_only_when_the_settings_require_it() -> None:
     result = run([record("tool-wrong", ["right"], tools=[False]), record("tool-right", ["right"], tools=[True])])
-    required = _judge_values(result, aggregate(result, make_settings(threshold=0.5, require_tool_correctness=True)))
-    ignored = _judge_values(result, aggregate(result, make_settings(threshold=0.5, require_tool_correctness=False)))
+    required = judge_values(result, aggregate(result, make_settings(threshold=0.5, require_tool_correctness=True)))
+    ignored = judge_values(result, aggregate(result, make_settings(threshold=0.5, require_tool_correctness=False)))
     assert required.tolist() == [0.0, 1.0]
     assert ignored.tolist() == [1.0, 1.0]
 

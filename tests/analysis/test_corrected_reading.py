@@ -299,7 +299,7 @@ def test_the_abstention_band_moves_the_judge_values_the_labels_correct() -> None
     # Issue 41: the band moves every number, the corrected estimate's inputs included. Under the judge's own
     # abstention the unsure turn counts by its probability; a band of width 0 decides it at the threshold.
     result = run([record("unsure-right", ["unsure 0.6", "right"]), record("unsure-low", ["unsure 0.3", "right"])])
-    abstaining = _judge_values(result, aggregate(result, make_settings(threshold=0.5)))
-    deciding = _judge_values(result, aggregate(result, make_settings(threshold=0.5, abstain_band=(0.5, 0.5))))
+    abstaining = judge_values(result, aggregate(result, make_settings(threshold=0.5)))
+    deciding = judge_values(result, aggregate(result, make_settings(threshold=0.5, abstain_band=(0.5, 0.5))))
     np.testing.assert_allclose(abstaining, [0.6, 0.3])
     assert deciding.tolist() == [1.0, 0.0]

@@ -27,9 +27,10 @@ import numpy as np
 import numpy.typing as npt
 from rapidfuzz import fuzz
 
-from agentic_core.judges.facts import KINDS, fact_agreement
+from agentic_core.judges.facts import KINDS, NEAR_KINDS, fact_agreement
 from agentic_core.judges.lexical import LexicalAnalysis, lexical_analysis
 from agentic_core.judges.lexical_gates import GateName
+from agentic_core.judges.lexical_overlap import fuzzy_name_match
 from agentic_core.judges.text_analysis import analyze_text
 
 __all__ = [
@@ -50,7 +51,9 @@ SIMILARITIES: tuple[str, ...] = (
     "findings",
     "entity_missing",
     "entity_conflict",
-    *(f"{kind}_{what}" for kind in KINDS for what in ("missing", "conflict")),
+    "entity_fuzzy",
+    *(f"{kind}_{what}" for kind in KINDS for what in ("missing", "conflict", "extra")),
+    *(f"{kind}_near" for kind in NEAR_KINDS),
 )
 """The similarity and agreement features, in column order (``findings``: how many distinct detectors
 fired; ``entity_missing``: the reference names an entity the answer does not; ``entity_conflict``: and the
@@ -106,26 +109,46 @@ def _entities(text: str) -> set[str]:
     }
 
 
-def entity_agreement(query: str, answer: str, ground_truth: str) -> tuple[bool, bool, str]:
-    """Whether the reference's named entities are missing from the answer, and replaced by others.
+@dataclass(frozen=True, slots=True)
+class EntityAgreement:
+    """How the answer's named entities agree with the reference's (see :func:`entity_agreement`).
+
+    Attributes:
+        missing: The reference names entities and the answer states none of them, not even misspelt.
+        conflict: ``missing``, and the answer names another entity that neither the reference nor the question
+            names.
+        fuzzy: An entity of the reference is stated only spelt differently ("Einstien" for "Einstein").
+        words: Which, for the reasoning.
+    """
+
+    missing: bool
+    conflict: bool
+    fuzzy: bool
+    words: str
+
+
+def entity_agreement(query: str, answer: str, ground_truth: str) -> EntityAgreement:
+    """Whether the reference's named entities are missing from the answer, replaced by others, or misspelt.
 
     Entities are capitalised words and codes (``Canberra``, ``LH400``) outside the question: a name the
-    question states is no evidence that the answer knows it.
-
-    Returns:
-        ``(missing, conflict, words)``: ``missing`` when the reference names an entity the answer does
-        not state, ``conflict`` when the answer also names an entity that neither the reference nor
-        the question does; ``words`` says which, for the reasoning.
+    question states is no evidence that the answer knows it. A name word spelt a little differently matches
+    (rapidfuzz's ratio at the entity word, :data:`agentic_core.judges.lexical_overlap.NAME_SIMILARITY`).
     """
     asked = {t.key for t in analyze_text(query).tokens}
     expected = _entities(ground_truth) - asked
     answer_keys = {t.key for t in analyze_text(answer).tokens}
-    absent = sorted(expected - answer_keys)
-    others = sorted(_entities(answer) - asked - _entities(ground_truth))
+    named = _entities(answer) - asked
+    near = {k: fuzzy_name_match(k, named) for k in expected - answer_keys}
+    absent = sorted(k for k, match in near.items() if match is None)
+    misspelt = sorted(f"{match} for {k}" for k, match in near.items() if match is not None)
+    truth = _entities(ground_truth)
+    others = sorted(k for k in named - truth if k not in set(near.values()))
     missing = bool(expected) and len(absent) == len(expected)
     conflict = missing and bool(others)
     words = f"reference names {', '.join(absent)}" + (f", answer names {', '.join(others)}" if conflict else "")
-    return missing, conflict, words
+    if misspelt:
+        words = f"answer spells {', '.join(misspelt)}" + (f"; {words}" if absent else "")
+    return EntityAgreement(missing, conflict, bool(misspelt), words)
 
 
 def pair_features(
@@ -147,12 +170,25 @@ def pair_features(
     for gate in analysis.gates:
         # A detector may fire more than once (two missing numbers): the first finding speaks for it.
         fired.setdefault(gate.name, f"[{gate.name}] {gate.detail}")
-    missing, conflict, words = entity_agreement(query, answer, ground_truth)
-    fired_entities = {"entity_missing": words, **({"entity_conflict": words} if conflict else {})} if missing else {}
+    entities = entity_agreement(query, answer, ground_truth)
+    fired_entities = {
+        name: entities.words
+        for name, fired_ in (
+            ("entity_missing", entities.missing),
+            ("entity_conflict", entities.conflict),
+            ("entity_fuzzy", entities.fuzzy),
+        )
+        if fired_
+    }
     facts = fact_agreement(query, answer, ground_truth)
     fired_facts: dict[str, str] = {}
     for kind, said in facts.words.items():
+        if facts.extra[kind]:
+            fired_facts[f"{kind}_extra"] = said
+            continue
         fired_facts[f"{kind}_missing"] = said
+        if facts.near.get(kind):
+            fired_facts[f"{kind}_near"] = said + ", near"
         if facts.conflict[kind]:
             fired_facts[f"{kind}_conflict"] = said + ", another stated instead"
     sims = (
@@ -162,9 +198,11 @@ def pair_features(
         analysis.recall,
         analysis.precision,
         float(len(fired)),
-        float(missing),
-        float(conflict),
-        *(value for kind in KINDS for value in (facts.missing[kind], facts.conflict[kind])),
+        float(entities.missing),
+        float(entities.conflict),
+        float(entities.fuzzy),
+        *(value for kind in KINDS for value in (facts.missing[kind], facts.conflict[kind], facts.extra[kind])),
+        *(facts.near[kind] for kind in NEAR_KINDS),
     )
     detectors = tuple(1.0 if d in fired else 0.0 for d in DETECTORS)
     return PairFeatures(values=sims + detectors, findings={**fired, **fired_entities, **fired_facts})

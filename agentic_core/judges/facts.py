@@ -349,6 +349,12 @@ def _written(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
+def _half_of(m: re.Match[str]) -> str:
+    if m.group(2):  # "an hour and a half"
+        return f"1.5 {m.group(2)}"
+    return "0.5 " if m.group(1).lower() == "half" else "0.25 "
+
+
 def spelled_numbers(text: str) -> str:
     """Numbers written in words, and scale words, as digits: the one number-word reader of the judges.
 
@@ -370,7 +376,7 @@ def spelled_numbers(text: str) -> str:
         lambda m: f"{float(m.group(1) or m.group(3)) * _SCALES[(m.group(2) or m.group(4)).lower()]:.0f}", text
     )
     text = str(alpha2digit(text, "en", threshold=NUMBER_WORD_THRESHOLD))
-    text = _HALF_OF.sub(lambda m: f"1.5 {m.group(2)}" if m.group(2) else "0.5 " if m.group(1) == "half" else "0.25 ", text)
+    text = _HALF_OF.sub(_half_of, text)
     return _FRACTION.sub(_spelled_fraction, text)
 
 
@@ -432,7 +438,7 @@ def text_facts(text: str) -> Facts:
     ratios: list[tuple[int, int]] = []
     for m in _RATIO.finditer(rest):
         a, b = (float(m.group(i) or m.group(i + 2)) for i in (1, 2))
-        if 0 < b and a <= b:
+        if b > 0 and a <= b:
             keys["number"].add(a / b)  # "9 out of 10" is 0.9, and states 9 and 10 too
             words["number"].append(m.group(0))
             written.update((a, b))
@@ -471,7 +477,8 @@ def _same(kind: FactKind, a: Any, b: Any, tolerance: float = TOLERANCE, strict: 
     """Whether fact ``a`` is fact ``b``; ``strict``: ``b`` must state ``a``'s day and month (not its year)."""
     if kind == "date":  # a stated part must agree; an unstated one (None) agrees, but for a strict day or month
         return all(
-            x == y or (x is None) or (y is None and not (strict and i > 0)) for i, (x, y) in enumerate(zip(a, b))
+            x == y or x is None or (y is None and not (strict and i > 0))
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
         )
     if kind == "amount":  # the same unit (or dimension), then the magnitudes as numbers
         if a[0] != b[0]:

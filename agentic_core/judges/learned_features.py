@@ -100,13 +100,16 @@ class PairFeatures:
         return self.findings.get(name, f"no {name.replace('_', ' ')}")
 
 
-def _entities(text: str) -> set[str]:
-    """Keys of the capitalised words that are not stop words nor (in a sentence) a sentence's first word."""
+def _entities(text: str) -> dict[str, str]:
+    """Key -> word of the capitalised words that are not stop words nor (in a sentence) a sentence's first word
+    (the key, a stem, compares; the word is what the reasoning shows)."""
     words = [t for t in analyze_text(text).tokens if t.kind in ("word", "code")]
     short = len(words) <= SHORT_TEXT_WORDS
-    return {
-        t.key for t in words if (t.capitalised or t.kind == "code") and not t.stop and (short or not t.sentence_start)
-    }
+    found: dict[str, str] = {}
+    for t in words:
+        if (t.capitalised or t.kind == "code") and not t.stop and (short or not t.sentence_start):
+            found.setdefault(t.key, t.raw)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,14 +138,14 @@ def entity_agreement(query: str, answer: str, ground_truth: str) -> EntityAgreem
     (rapidfuzz's ratio at the entity word, :data:`agentic_core.judges.lexical_overlap.NAME_SIMILARITY`).
     """
     asked = {t.key for t in analyze_text(query).tokens}
-    expected = _entities(ground_truth) - asked
+    truth, said = _entities(ground_truth), _entities(answer)
+    expected = set(truth) - asked
     answer_keys = {t.key for t in analyze_text(answer).tokens}
-    named = _entities(answer) - asked
+    named = set(said) - asked
     near = {k: fuzzy_name_match(k, named) for k in expected - answer_keys}
-    absent = sorted(k for k, match in near.items() if match is None)
-    misspelt = sorted(f"{match} for {k}" for k, match in near.items() if match is not None)
-    truth = _entities(ground_truth)
-    others = sorted(k for k in named - truth if k not in set(near.values()))
+    absent = sorted(truth[k] for k, match in near.items() if match is None)
+    misspelt = sorted(f"{said[match]} for {truth[k]}" for k, match in near.items() if match is not None)
+    others = sorted(said[k] for k in named - set(truth) if k not in set(near.values()))
     missing = bool(expected) and len(absent) == len(expected)
     conflict = missing and bool(others)
     words = f"reference names {', '.join(absent)}" + (f", answer names {', '.join(others)}" if conflict else "")

@@ -43,9 +43,9 @@ __all__ = [
     "lexical_analysis",
 ]
 
-RULES_VERSION = "lexical-v5"
+RULES_VERSION = "lexical-v6"
 """Version of the analysis; in the offline judges' identity, so a changed analysis never reuses old verdicts
-(v5: detectors only, no caps)."""
+(v5: detectors only, no caps; v6: Snowball stems, no missing_date, missing_key_term or not_refusal)."""
 
 # Any change below changes the features: bump RULES_VERSION.
 PRECISION_FLOOR = 0.85

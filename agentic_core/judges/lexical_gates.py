@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from agentic_core.judges.lexical_overlap import AnalysedPair, dedupe, is_fact, present_in, run_present, stated_in_query
+from agentic_core.judges.lexical_overlap import AnalysedPair, dedupe, is_fact, present_in, stated_in_query
 from agentic_core.judges.text_analysis import TextAnalysis
 from agentic_core.judges.tokens import Token, unit_family
 from agentic_core.judges.values import format_date, numbers_equal
@@ -31,14 +31,11 @@ __all__ = [
 
 GateName = Literal[
     "refusal",
-    "not_refusal",
     "polarity",
     "negation",
     "missing_number",
-    "missing_date",
     "missing_time",
     "unit_conflict",
-    "missing_key_term",
     "extra_value",
     # The claim and role gates (agentic_core.judges.claim_gates, role_gates, list_gates).
     "self_correction",
@@ -187,13 +184,15 @@ def _negation_detail(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> 
     )
 
 
-_MISSING_GATE: dict[str, GateName] = {"num": "missing_number", "date": "missing_date", "time": "missing_time"}
+_MISSING_GATE: dict[str, GateName] = {"num": "missing_number", "time": "missing_time"}
+"""Dates are left to the fact agreement (``date_missing``): a ``missing_date`` detector beside it earned nothing
+(benchmarks/RESULTS.md, issue 38), and neither did ``missing_key_term`` nor ``not_refusal``."""
 
 
 def _missing_fact_gates(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> list[Gate]:
-    """Numbers, dates and times of the ground truth (not stated by the query) absent from the answer."""
+    """Numbers and times of the ground truth (not stated by the query) absent from the answer."""
     gates: list[Gate] = []
-    for kind, label in (("num", "number"), ("date", "date"), ("time", "time")):
+    for kind, label in (("num", "number"), ("time", "time")):
         truth = dedupe([t for t in gt.content if t.kind == kind])
         # What the answer gives instead: values of this kind that neither the truth nor the query has.
         others = dedupe([t for t in ans.content if t.kind == kind and not present_in(t, gt)])
@@ -236,15 +235,6 @@ def _unit_conflict(ans: TextAnalysis, gt: TextAnalysis) -> str | None:
         if clash:
             return f"unit conflict: ground truth {show_token(tok)}, answer {show_token(clash[0])}"
     return None
-
-
-def _missing_key_terms(
-    ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis, runs: list[list[Token]]
-) -> list[str]:
-    codes = dedupe([t for t in gt.content if t.kind == "code"])
-    missing = [t.raw for t in codes if not present_in(t, qry) and not present_in(t, ans)]
-    missing += [" ".join(t.raw for t in run) for run in runs if not run_present(run, ans, qry)]
-    return missing
 
 
 def _value_type(tok: Token) -> str | None:
@@ -290,15 +280,12 @@ def fire_gates(
     Returns:
         The gates that fired.
     """
-    ans, gt, qry, runs = pair
+    ans, gt, qry, _ = pair
     (ans_pol, ans_how), (gt_pol, gt_how) = polarity
     gates: list[Gate] = []
     if ans.refusal and not gt.refusal:
         # A refusal answers nothing, however many words it shares with the truth.
         gates.append(Gate("refusal", f"answer is a refusal ({ans.refusal!r})"))
-    elif gt.refusal and not ans.refusal:
-        detail = f"ground truth refuses ({gt.refusal!r}) but the answer does not"
-        gates.append(Gate("not_refusal", detail))
     if ans_pol is not None and gt_pol is not None:
         # Both give a yes/no: that compares the main claims; per-word negation would only add noise
         # ("No visa is required" vs "No, ... visa-free").
@@ -313,11 +300,6 @@ def fire_gates(
     unit = _unit_conflict(ans, gt)
     if unit:
         gates.append(Gate("unit_conflict", unit))
-    terms = _missing_key_terms(ans, gt, qry, runs)
-    if terms:
-        noun = "key term" if len(terms) == 1 else "key terms"
-        detail = f"ground-truth {noun} {', '.join(terms)} missing from answer"
-        gates.append(Gate("missing_key_term", detail))
     extra = _extra_values(final if final is not None else ans, gt, qry)
     if extra:
         gates.append(Gate("extra_value", extra))

@@ -16,7 +16,6 @@ from agentic_core.judges.text_analysis import analyze_text
 from tests.judges.offline import PASS, p_correct, reasoning_of
 
 
-
 def gate_names(answer: str, truth: str, query: str = "") -> list[str]:
     return [g.name for g in lexical_analysis(answer, truth, query).gates]
 

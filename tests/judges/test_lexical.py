@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections import Counter
 from pathlib import Path
 
@@ -352,9 +351,9 @@ class TestGates:
         assert lexical_score("It is 12.", "15% of 80 is 12.", "What is 15% of 80?")[0] >= PASS
 
     def test_missing_date(self) -> None:
-        analysis = lexical_analysis("March 15, 2025", "2025-03-14", "When is my flight?")
-        assert p_correct("March 15, 2025", "2025-03-14", "When is my flight?") < PASS
-        assert "ground-truth date 2025-03-14 missing from answer (found 2025-03-15)" in reasoning_of(analysis)
+        # Issue 38: the missing_date detector earned nothing beside the fact agreement's date_missing; it went.
+        score, reasoning = lexical_score("March 15, 2025", "2025-03-14", "When is my flight?")
+        assert score < PASS and "reference dates 2025-03-14 not all stated (answer: March 15, 2025)" in reasoning
         assert lexical_score("14/03/2025", "2025-03-14", "When is my flight?")[0] >= PASS
 
     def test_missing_time(self) -> None:
@@ -378,13 +377,11 @@ class TestGates:
     def test_unit_left_out_is_no_conflict(self) -> None:
         assert lexical_score("It is 45.", "$45", "What is my refund?")[0] >= PASS
 
-    def test_missing_key_term(self) -> None:
-        analysis = lexical_analysis("Lyon", "Paris", "What is the capital of France?")
-        assert p_correct("Lyon", "Paris", "What is the capital of France?") < PASS
-        assert "ground-truth key term Paris missing from answer" in reasoning_of(analysis)
-        assert "missing_key_term" in gate_names(
-            "Christopher Marlowe wrote it.", "William Shakespeare", "Who wrote Hamlet?"
-        )
+    def test_missing_entity(self) -> None:
+        # Issue 38: the missing_key_term detector earned nothing beside the entity agreement; it went.
+        score, reasoning = lexical_score("Lyon", "Paris", "What is the capital of France?")
+        assert score < PASS and "reference names Paris, answer names Lyon" in reasoning
+        assert lexical_score("Christopher Marlowe wrote it.", "William Shakespeare", "Who wrote Hamlet?")[0] < PASS
 
     def test_surname_names_the_entity(self) -> None:
         assert lexical_score("Shakespeare", "William Shakespeare", "Who wrote Hamlet?")[0] >= PASS
@@ -493,7 +490,8 @@ class TestRefusal:
         analysis = lexical_analysis(
             "I have deleted your account.", "I can't delete accounts; contact support."
         )
-        assert "not_refusal" in [g.name for g in analysis.gates]
+        # Issue 38: no not_refusal detector any more (it earned nothing); the negation it meets still fails it.
+        assert "negation" in [g.name for g in analysis.gates]
         assert p_correct("I have deleted your account.", "I can't delete accounts; contact support.") < PASS
 
 

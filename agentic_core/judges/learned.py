@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from agentic_core.common.passing import reaches
 from agentic_core.common.wording import decimals_apart
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict, uncertain_verdict
@@ -265,7 +266,7 @@ class LearnedJudge:
             )
         notice = f" [{self.notice}]" if self.notice else ""
         if not self.abstains:
-            verdict = "correct" if p >= self.recommended_threshold else "incorrect"
+            verdict = "correct" if reaches(p, self.recommended_threshold) else "incorrect"
             reasoning = _reasoning(self.model, features, p, verdict, banded=False) + notice
             return Verdict(score=p, probability=p, reasoning=reasoning, latency_s=latency)
         if p >= self.model.high or p <= self.model.low:

@@ -27,7 +27,8 @@ import numpy as np
 import numpy.typing as npt
 from rapidfuzz import fuzz
 
-from agentic_core.judges.facts import KINDS, NEAR_KINDS, fact_agreement
+from agentic_core.judges.fact_agreement import NEAR_KINDS, fact_agreement
+from agentic_core.judges.facts import KINDS
 from agentic_core.judges.lexical import LexicalAnalysis, lexical_analysis
 from agentic_core.judges.lexical_gates import GateName
 from agentic_core.judges.lexical_overlap import fuzzy_name_match

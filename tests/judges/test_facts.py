@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_core.judges.facts import FactAgreement, fact_agreement, text_facts
+from agentic_core.judges.fact_agreement import FactAgreement, fact_agreement
+from agentic_core.judges.facts import text_facts
 
 
 def agree(answer: str, truth: str, query: str = "q") -> FactAgreement:
@@ -157,7 +158,7 @@ def test_a_long_number_on_both_sides_is_no_disagreement() -> None:
 
 
 def test_an_infinite_value_agrees_with_nothing() -> None:
-    from agentic_core.judges.facts import _same
+    from agentic_core.judges.fact_agreement import _same
 
     assert not _same("number", float("inf"), 3.0) and not _same("amount", ("[length]", float("inf")), ("[length]", 1.0))
 

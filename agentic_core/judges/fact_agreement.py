@@ -13,13 +13,17 @@ from typing import Any
 
 from agentic_core.judges.facts import KINDS, FactKind, Facts, text_facts
 
-__all__ = ["NEAR", "NEAR_KINDS", "TOLERANCE", "FactAgreement", "fact_agreement"]
+__all__ = ["NEAR", "NEAR_KELVIN", "NEAR_KINDS", "TOLERANCE", "FactAgreement", "fact_agreement"]
 
 TOLERANCE = 1e-6
 """Two numbers are the same within a relative 1e-6 (``0.30000000000000004`` is ``0.3``)."""
 NEAR = 0.02
-"""Two numbers or amounts are near within 2% (two thirds and ``67%``, ``3 miles`` and ``4.8 km``, ``2.5
-thousand`` and ``2,512``): a rounding or a conversion, or a wrong digit; the fitted model weighs which."""
+"""Two numbers or amounts in units are near within 2% (two thirds and ``67%``, ``3 miles`` and ``4.8 km``, ``2.5
+thousand`` and ``2,512``): a rounding or a conversion, or a wrong digit; the fitted model weighs which. Amounts of
+money are never near (another price), temperatures by :data:`NEAR_KELVIN`."""
+NEAR_KELVIN = 0.6
+"""Two temperatures are near within 0.6 K (about 1 °F: ``100 °F`` and ``38 °C``); a relative 2% of an absolute
+temperature would be 6 K."""
 NEAR_KINDS: tuple[FactKind, ...] = ("number", "amount")
 """The kinds whose facts can be near (a date or a time is the same or another)."""
 
@@ -56,6 +60,10 @@ def _same(kind: FactKind, a: Any, b: Any, tolerance: float = TOLERANCE, strict: 
     if kind == "amount":  # the same unit (or dimension), then the magnitudes as numbers
         if a[0] != b[0]:
             return False
+        if tolerance > TOLERANCE and not a[0].startswith("["):
+            tolerance = TOLERANCE  # money is exact: $1,175 is not "near" $1,196, it is another price
+        elif tolerance > TOLERANCE and a[0] == "[temperature]":
+            return bool(abs(a[1] - b[1]) <= NEAR_KELVIN)  # kelvins: 2% of 295 K would make 22 °C near 24 °C
         a, b = a[1], b[1]
     elif kind == "time":
         return bool(a == b)

@@ -53,12 +53,14 @@ SIMILARITIES: tuple[str, ...] = (
     "entity_missing",
     "entity_conflict",
     "entity_fuzzy",
+    "code_missing",
     *(f"{kind}_{what}" for kind in KINDS for what in ("missing", "conflict", "extra")),
     *(f"{kind}_near" for kind in NEAR_KINDS),
 )
 """The similarity and agreement features, in column order (``findings``: how many distinct detectors
 fired; ``entity_missing``: the reference names an entity the answer does not; ``entity_conflict``: and the
-answer names another one instead; ``number_missing`` .. ``amount_conflict``: the fact agreement of
+answer names another one instead; ``entity_fuzzy``: a reference name is only misspelt; ``code_missing``: a code of
+the reference is not in the answer; ``number_missing`` .. ``amount_conflict``: the fact agreement of
 :mod:`agentic_core.judges.facts`, the share of the reference's facts of that kind the answer does not state and
 whether it states another one instead)."""
 DETECTORS: tuple[str, ...] = tuple(get_args(GateName))
@@ -101,6 +103,11 @@ class PairFeatures:
         return self.findings.get(name, f"no {name.replace('_', ' ')}")
 
 
+def _codes(text: str) -> dict[str, str]:
+    """Key -> word of the codes (``BA117``, ``QYR3A2``): identifiers, never matched fuzzily."""
+    return {t.key: t.raw for t in analyze_text(text).tokens if t.kind == "code"}
+
+
 def _entities(text: str) -> dict[str, str]:
     """Key -> word of the capitalised words that are not stop words nor (in a sentence) a sentence's first word
     (the key, a stem, compares; the word is what the reasoning shows)."""
@@ -122,12 +129,15 @@ class EntityAgreement:
         conflict: ``missing``, and the answer names another entity that neither the reference nor the question
             names.
         fuzzy: An entity of the reference is stated only spelt differently ("Einstien" for "Einstein").
+        code_missing: A code of the reference (a booking reference, a flight: ``QYR3A2``, ``BA117``) that the
+            question does not state is not in the answer, whatever else is (one character off is another code).
         words: Which, for the reasoning.
     """
 
     missing: bool
     conflict: bool
     fuzzy: bool
+    code_missing: bool
     words: str
 
 
@@ -143,7 +153,9 @@ def entity_agreement(query: str, answer: str, ground_truth: str) -> EntityAgreem
     expected = set(truth) - asked
     answer_keys = {t.key for t in analyze_text(answer).tokens}
     named = set(said) - asked
-    near = {k: fuzzy_name_match(k, named) for k in expected - answer_keys}
+    code_words = _codes(ground_truth)
+    codes = set(code_words) - asked
+    near = {k: None if k in codes else fuzzy_name_match(k, named) for k in expected - answer_keys}
     absent = sorted(truth[k] for k, match in near.items() if match is None)
     misspelt = sorted(f"{said[match]} for {truth[k]}" for k, match in near.items() if match is not None)
     others = sorted(said[k] for k in named - set(truth) if k not in set(near.values()))
@@ -152,7 +164,10 @@ def entity_agreement(query: str, answer: str, ground_truth: str) -> EntityAgreem
     words = f"reference names {', '.join(absent)}" + (f", answer names {', '.join(others)}" if conflict else "")
     if misspelt:
         words = f"answer spells {', '.join(misspelt)}" + (f"; {words}" if absent else "")
-    return EntityAgreement(missing, conflict, bool(misspelt), words)
+    lost = sorted(code_words[k] for k in codes - answer_keys)
+    if lost and not missing:
+        words = f"reference code {', '.join(lost)} not in the answer" + (f"; {words}" if misspelt else "")
+    return EntityAgreement(missing, conflict, bool(misspelt), bool(lost), words)
 
 
 def pair_features(
@@ -181,6 +196,7 @@ def pair_features(
             ("entity_missing", entities.missing),
             ("entity_conflict", entities.conflict),
             ("entity_fuzzy", entities.fuzzy),
+            ("code_missing", entities.code_missing),
         )
         if fired_
     }
@@ -205,6 +221,7 @@ def pair_features(
         float(entities.missing),
         float(entities.conflict),
         float(entities.fuzzy),
+        float(entities.code_missing),
         *(value for kind in KINDS for value in (facts.missing[kind], facts.conflict[kind], facts.extra[kind])),
         *(facts.near[kind] for kind in NEAR_KINDS),
     )

@@ -268,3 +268,13 @@ def test_a_number_the_question_states_is_expected_only_against_another_number() 
 def test_a_ratio_needs_a_part_no_larger_than_the_whole() -> None:
     assert text_facts("Open 24/7.").keys["number"] == frozenset({24.0, 7.0})
     assert text_facts("It opened 5 in 2010.").keys["number"] == frozenset({5.0, 2010.0})
+
+
+def test_money_is_never_near_and_temperatures_are_near_by_the_degree() -> None:
+    # Issue 38: a price a little off is another price; 2% of an absolute temperature would be 6 K.
+    price = agree("The fare is $1,175.", "$1,196")
+    assert price.near["amount"] == 0.0 and price.conflict["amount"] == 1.0
+    assert agree("The fare is $1,196.", "$1,196").extra["amount"] == 0.0
+    warm = agree("Highs of 22 °C.", "24 °C")
+    assert warm.near["amount"] == 0.0 and warm.conflict["amount"] == 1.0
+    assert agree("About 100 °F.", "38 °C").near["amount"] == 1.0  # 310.9 K and 311.2 K

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.stats import rankdata
+from sklearn.metrics import roc_auc_score
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -133,7 +133,7 @@ def split_devset(records: Sequence[dict[str, Any]]) -> dict[str, str]:
 
 
 def roc_auc(scores: Sequence[float] | np.ndarray, labels: Sequence[int] | np.ndarray) -> float:
-    """ROC-AUC by the rank (Mann-Whitney) formula; tied scores count half.
+    """ROC-AUC by scikit-learn's ``roc_auc_score`` (tied scores count half).
 
     Args:
         scores: Judge scores.
@@ -143,15 +143,10 @@ def roc_auc(scores: Sequence[float] | np.ndarray, labels: Sequence[int] | np.nda
         The probability that a random correct answer outscores a random wrong one, or ``nan``
         when one class is empty.
     """
-    s = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=int)
-    n_pos = int((y == 1).sum())
-    n_neg = int((y == 0).sum())
-    if n_pos == 0 or n_neg == 0:
+    if len(set(y.tolist())) < 2:
         return float("nan")
-    ranks = rankdata(s)  # average ranks: ties get the mean of their ranks, i.e. count half
-    u = float(ranks[y == 1].sum()) - n_pos * (n_pos + 1) / 2
-    return u / (n_pos * n_neg)
+    return float(roc_auc_score(y, np.asarray(scores, dtype=float)))
 
 
 def accuracy_at(scores: Sequence[float] | np.ndarray, labels: Sequence[int], threshold: float) -> float:

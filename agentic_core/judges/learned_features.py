@@ -103,7 +103,7 @@ class PairFeatures:
         return self.findings.get(name, f"no {name.replace('_', ' ')}")
 
 
-def _codes(text: str) -> dict[str, str]:
+def _reference_codes(text: str) -> dict[str, str]:
     """Key -> word of the codes (``BA117``, ``QYR3A2``): identifiers, never matched fuzzily."""
     return {t.key: t.raw for t in analyze_text(text).tokens if t.kind == "code"}
 
@@ -153,7 +153,7 @@ def entity_agreement(query: str, answer: str, ground_truth: str) -> EntityAgreem
     expected = set(truth) - asked
     answer_keys = {t.key for t in analyze_text(answer).tokens}
     named = set(said) - asked
-    code_words = _codes(ground_truth)
+    code_words = _reference_codes(ground_truth)
     codes = set(code_words) - asked
     near = {k: None if k in codes else fuzzy_name_match(k, named) for k in expected - answer_keys}
     absent = sorted(truth[k] for k, match in near.items() if match is None)

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.stats import rankdata
+from sklearn.metrics import roc_auc_score
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -57,9 +57,9 @@ NAMED_SPLITS = ("dev", "test", "holdout")
 """Values a record's optional ``split`` field may take."""
 
 JUDGES: list[tuple[str, str, str]] = [
-    ("lexical", "agentic_core.judges.lexical", "LexicalJudge"),
+    ("lexical", "agentic_core.judges.learned", "LexicalJudge"),
     ("embedding", "agentic_core.judges.embedding", "EmbeddingJudge"),
-    ("hybrid", "agentic_core.judges.hybrid", "HybridJudge"),
+    ("hybrid", "agentic_core.judges.learned", "HybridJudge"),
     ("learned", "agentic_core.judges.learned", "LearnedJudge"),
 ]
 """(name, module, class) of each offline judge; built with no arguments."""
@@ -133,7 +133,7 @@ def split_devset(records: Sequence[dict[str, Any]]) -> dict[str, str]:
 
 
 def roc_auc(scores: Sequence[float] | np.ndarray, labels: Sequence[int] | np.ndarray) -> float:
-    """ROC-AUC by the rank (Mann-Whitney) formula; tied scores count half.
+    """ROC-AUC by scikit-learn's ``roc_auc_score`` (tied scores count half).
 
     Args:
         scores: Judge scores.
@@ -143,15 +143,10 @@ def roc_auc(scores: Sequence[float] | np.ndarray, labels: Sequence[int] | np.nda
         The probability that a random correct answer outscores a random wrong one, or ``nan``
         when one class is empty.
     """
-    s = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=int)
-    n_pos = int((y == 1).sum())
-    n_neg = int((y == 0).sum())
-    if n_pos == 0 or n_neg == 0:
+    if len(set(y.tolist())) < 2:
         return float("nan")
-    ranks = rankdata(s)  # average ranks: ties get the mean of their ranks, i.e. count half
-    u = float(ranks[y == 1].sum()) - n_pos * (n_pos + 1) / 2
-    return u / (n_pos * n_neg)
+    return float(roc_auc_score(y, np.asarray(scores, dtype=float)))
 
 
 def accuracy_at(scores: Sequence[float] | np.ndarray, labels: Sequence[int], threshold: float) -> float:
@@ -195,6 +190,9 @@ class JudgeRun:
     recommended_threshold: float = DEFAULT_THRESHOLD
     load_s: float = float("nan")
     pairs_per_s: float = float("nan")
+    pairs_per_cpu_s: float = float("nan")
+    """Pairs judged per CPU-second of this process (every thread: the embedding's too): steadier than
+    wall time on a machine shared with other work."""
     scores: dict[str, float] = field(default_factory=dict)
     """The score, or for an abstention the judge's probability (so ROC-AUC covers every pair)."""
     abstained: set[str] = field(default_factory=set)
@@ -264,9 +262,10 @@ def run_judge(name: str, module: str, cls: str, records: Sequence[dict[str, Any]
             run.abstained.add(rec["id"])
     if pairs > 0:
         bulk = throughput_items(records, pairs)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         judge_sync(judge, bulk)
         run.pairs_per_s = len(bulk) / (time.perf_counter() - start)
+        run.pairs_per_cpu_s = len(bulk) / max(time.process_time() - cpu, 1e-9)
     return run
 
 
@@ -278,6 +277,7 @@ def summarise(run: JudgeRun, records: Sequence[dict[str, Any]], split: dict[str,
         "recommended_threshold": run.recommended_threshold,
         "load_s": run.load_s,
         "pairs_per_s": run.pairs_per_s,
+        "pairs_per_cpu_s": run.pairs_per_cpu_s,
         "failed": run.failed,
         "splits": {},
         "categories": {},
@@ -339,8 +339,8 @@ def markdown(
         f"Devset: {len(records)} labelled pairs, {positives} correct / {len(records) - positives} wrong.",
         "",
         "| judge | split | n | ROC-AUC | acc @ recommended (thr) | acc @ 0.7 | best threshold (acc) "
-        "| abstained | acc on verdicts given | pairs/s | load s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| abstained | acc on verdicts given | pairs/s | pairs per CPU-s | load s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for summ in summaries:
         for part in SPLITS:
@@ -353,10 +353,10 @@ def markdown(
                 f"{_f(m['acc_default'])} | "
                 f"{_f(m['best_threshold'], 2)} ({_f(m['best_accuracy'])}) | "
                 f"{m['abstained']:.1%} | {_f(m['acc_given'])} | "
-                f"{_f(summ['pairs_per_s'], 0)} | {_f(summ['load_s'], 2)} |"
+                f"{_f(summ['pairs_per_s'], 0)} | {_f(summ['pairs_per_cpu_s'], 0)} | {_f(summ['load_s'], 2)} |"
             )
     for name, reason in skipped:
-        lines.append(f"| {name} | skipped: {reason} | | | | | | | | | |")
+        lines.append(f"| {name} | skipped: {reason} | | | | | | | | | | |")
     failed = [(s["judge"], len(s["failed"])) for s in summaries if s["failed"]]
     if failed:
         lines.append("")

@@ -1,20 +1,19 @@
 """Claim gates: does the answer stand by the facts it shares with the ground truth?
 
-Part of step 4 of the lexical score (:mod:`agentic_core.judges.lexical` has the table). Each gate reads
-the answer's shape (:mod:`agentic_core.judges.answer_shape`) and caps the score when the answer's
-*final* claim disagrees with the ground truth although its words overlap:
+Detectors of the lexical analysis (:mod:`agentic_core.judges.lexical` has the table). Each reads the answer's
+shape (:mod:`agentic_core.judges.answer_shape`) and fires when the answer's *final* claim disagrees with the
+ground truth although its words overlap:
 
-================  ==================================================================  ========
-gate              fires when                                                          effect
-================  ==================================================================  ========
-self_correction   after a correction marker the answer replaces a ground-truth value  cap 0.30
-retraction        after a marker it withdraws or negates the claim it first made      cap 0.25
-hedge             the ground-truth value is one of several candidates joined by "or"  cap 0.40
-buried_negation   (yes/no question) the answer's last clause on the question negates  cap 0.30
-================  ==================================================================  ========
+================  ==================================================================
+gate              fires when
+================  ==================================================================
+self_correction   after a correction marker the answer replaces a ground-truth value
+retraction        after a marker it withdraws or negates the claim it first made
+hedge             the ground-truth value is one of several candidates joined by "or"
+buried_negation   (yes/no question) the answer's last clause on the question negates
+================  ==================================================================
 
-A hedge word beside a single candidate ("It opens at 9 am, I believe") caps nothing; the reasoning
-says so, since an offline judge cannot weigh the doubt.
+A hedge word beside a single candidate ("It opens at 9 am, I believe") fires nothing; the analysis notes it.
 """
 
 from __future__ import annotations
@@ -29,10 +28,6 @@ from agentic_core.judges.text_analysis import TextAnalysis, analyze_text
 from agentic_core.judges.tokens import Token, unit_family
 
 __all__ = [
-    "CAP_BURIED_NEGATION",
-    "CAP_HEDGE",
-    "CAP_RETRACTION",
-    "CAP_SELF_CORRECTION",
     "Claim",
     "claim_gates",
     "read_claim",
@@ -40,11 +35,7 @@ __all__ = [
     "retraction_from_polarity",
 ]
 
-# Any change below changes scores: bump RULES_VERSION (agentic_core.judges.lexical).
-CAP_SELF_CORRECTION = 0.30
-CAP_RETRACTION = 0.25
-CAP_HEDGE = 0.40
-CAP_BURIED_NEGATION = 0.30
+# Any change below changes the features: bump RULES_VERSION (agentic_core.judges.lexical).
 
 _SENTENCE_END = frozenset({".", "!", "?", ";"})
 _ADDITIVE_MARKERS = frozenset({"wait", "hold on", "hang on", "update", "edit", "actually"})
@@ -104,7 +95,7 @@ def retraction_from_polarity(gates: Sequence[Gate]) -> list[Gate]:
     """A yes/no clash set by a correction (the final claim's yes/no against the truth's) is named as
     the retraction it is."""
     return [
-        Gate("retraction", f"the answer takes its yes/no back: {g.detail}", cap=CAP_RETRACTION)
+        Gate("retraction", f"the answer takes its yes/no back: {g.detail}")
         if g.name == "polarity"
         else g
         for g in gates
@@ -290,11 +281,11 @@ def claim_gates(
     if claim is not None:
         replaced = _replaced(claim, gt, qry, runs)
         if replaced:
-            gates.append(Gate("self_correction", replaced, cap=CAP_SELF_CORRECTION))
+            gates.append(Gate("self_correction", replaced))
         # A yes/no flipped by the correction is already named a retraction (lexical._answer_polarity).
         retracted = None if "retraction" in names else _retracted(claim, gt)
         if retracted:
-            gates.append(Gate("retraction", retracted, cap=CAP_RETRACTION))
+            gates.append(Gate("retraction", retracted))
         if not (replaced or retracted or "retraction" in names):
             notes.append(
                 f"the answer revises itself ({claim.marker!r}); judged by its final claim, though an "
@@ -303,7 +294,7 @@ def claim_gates(
     cue = hedge_cue(ans)
     hedged = _hedged(ans, gt, qry, cue)
     if hedged:
-        gates.append(Gate("hedge", hedged, cap=CAP_HEDGE))
+        gates.append(Gate("hedge", hedged))
     elif cue:
         notes.append(
             f"the answer hedges ({cue!r}) but offers no rival to the ground truth: not capped, "
@@ -312,5 +303,5 @@ def claim_gates(
     if yes_no and truth_polarity == "yes" and not names & {"polarity", "negation", "retraction"}:
         buried = _buried_negation(ans, qry)
         if buried:
-            gates.append(Gate("buried_negation", buried, cap=CAP_BURIED_NEGATION))
+            gates.append(Gate("buried_negation", buried))
     return gates, notes

@@ -30,9 +30,8 @@ A number is at most :data:`MAX_DIGITS` digits on each side of the point (a longe
 an identifier, not a quantity, and is no fact): every value is then a finite float, and every
 pattern here scans a text in linear time.
 
-Numbers agree within :data:`TOLERANCE`. Numbers the question states are not evidence: a reference
-fact the question already states is expected only when the reference states nothing new, and an
-answer repeating the question's facts does not contradict the reference.
+How an answer's facts agree with the reference's (the same, near, missing, another, an extra) is
+:mod:`agentic_core.judges.fact_agreement`'s.
 """
 
 from __future__ import annotations
@@ -50,16 +49,15 @@ __all__ = [
     "FACTS_VERSION",
     "KINDS",
     "NUMBER_WORD_THRESHOLD",
-    "FactAgreement",
     "Facts",
-    "fact_agreement",
     "library_versions",
+    "spelled_numbers",
     "text_facts",
 ]
 
-FACTS_VERSION = "facts-2"
+FACTS_VERSION = "facts-4"
 """Bump when this module reads any text differently: the learned judge's identity (its cache key) holds it."""
-LIBRARIES = ("text2num", "dateparser", "pint")
+LIBRARIES = ("text2num", "dateparser", "pint", "snowballstemmer")
 """The parsing libraries whose versions are part of the learned judge's identity."""
 MAX_DIGITS = 30
 """The most digits a number has before (and after) its point; a longer run is no number."""
@@ -87,11 +85,15 @@ _NUMERIC_DATE = re.compile(r"(?<![\d.,/-])\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?!\d)"
 r"""``(?!\d)``, not ``\b``: ``\b`` never matches before the ``T`` of ``2025-03-14T23:30:00Z``."""
 _MERIDIEM = re.compile(r"\b([ap])\.m\.?(?=\W|$)", re.IGNORECASE)
 _TIME = re.compile(
-    r"\b(\d{1,2})(?:[:h](\d\d))?\s*([ap]m)\b|(?:\b|(?<=\dT))(\d{1,2})[:h](\d\d)\b(?!\s*[ap]m\b)|\b(noon|midnight)\b",
+    r"\b(?P<h>\d{1,2})(?:[:h.](?P<m>\d\d))?\s*(?:o'?clock\s+)?"
+    r"(?:(?P<ap>[ap]m)\b|in\s+the\s+(?P<part>morning|afternoon|evening)\b|(?P<night>at\s+night)\b)"
+    r"|(?:\b|(?<=\dT))(?P<h24>\d{1,2})[:h](?P<m24>\d\d)\b(?!\s*[ap]m\b)"
+    r"|\b(?P<q>quarter|half)\s+(?P<dir>past|to)\s+(?P<qh>\d{1,2})\b|\b(?P<word>noon|midnight)\b",
     re.IGNORECASE,
 )
-"""A clock time (``14:30``, ``4:30 pm``, ``3pm``, ``9h00``, ``noon``, the ``23:30`` of ``...T23:30:00Z``): a
-regular expression is enough, and dateparser read ``11 a.m.`` as the 1st of November."""
+"""A clock time (``14:30``, ``4:30 pm``, ``3pm``, ``9h00``, ``6 in the evening``, ``quarter to 9``, ``noon``, the
+``23:30`` of ``...T23:30:00Z``): a regular expression is enough, and dateparser read ``11 a.m.`` as the 1st of
+November."""
 _NUMBER = r"(?<![\d,.])[-+]?(?:\d{1,3}(?:,\d{3}){1,9}|\d{1,30})(?:\.\d{1,30})?(?!\.?\d)"
 """At most :data:`MAX_DIGITS` digits a side; the lookbehind starts a number only at its first digit, so a
 long run of digits is tried once, not from each of its positions (which took seconds on 10,000 digits)."""
@@ -109,9 +111,19 @@ _SCALE = re.compile(
     re.IGNORECASE,
 )
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12}
+_HALF_OF = re.compile(
+    r"\b(half|a\s+quarter)\s+(?:of\s+)?an?\s+(?=[a-z])|\b(?:an?|one)\s+([a-z]+)\s+and\s+a\s+half\b", re.IGNORECASE
+)
+"""``half a year`` is 0.5 year, ``a quarter of an hour`` 0.25 hour, ``an hour and a half`` 1.5 hour (text2num
+leaves them as words)."""
+_RATIO = re.compile(
+    r"(?<![\d.,/-])(?:(\d{1,4})(?:\s+out\s+of\s+|/)(\d{1,4})|(\d{1,3})\s+in\s+(\d{1,3}))(?![\d/]|\.\d)"
+)
+"""A share written as a ratio (``9 out of 10``, ``1 in 4``, ``3/4``): the number ``a / b`` when ``a <= b``, its parts
+stated too (``24/7`` and ``5 in 2010`` are no share)."""
 _FRACTION = re.compile(
     r"\b(\d{1,30})\s+(?:and\s+)?(a|1|one)\s+(half|quarter)\b|"
-    r"\b(\d{1,30}|a|one)\s+(halfs?|halves|3rds?|thirds?|quarters?|4ths?|5ths?|fifths?)\b",
+    r"\b(\d{1,30}|a|one)\s+(halfs?|halves|3rds?|thirds?|quarters?|4ths?|5ths?|fifths?)\b(?!\s+(?:past|to)\b)",
     re.IGNORECASE,
 )
 _PARTS = {"half": 2, "halfs": 2, "halves": 2, "3rd": 3, "3rds": 3, "third": 3, "thirds": 3, "quarter": 4}
@@ -123,8 +135,9 @@ _DEGREES = (
     (re.compile(r"\s?(?:°|degrees?|degrés)\s?(?:C\b|Celsius|centigrade)|\s?degrés", re.IGNORECASE), " degC"),
 )
 """Temperatures as pint names them (pint reads a bare "degrees" as an angle)."""
-_LETTER_UNITS = {"C": "degC", "F": "degF"}
-"""A bare C or F right after a number (``25C``, ``25 C``) is a temperature: pint would read coulombs, farads."""
+_LETTER_UNITS = {"C": "degC", "F": "degF", "KB": "kB"}
+"""A bare C or F right after a number (``25C``, ``25 C``) is a temperature: pint would read coulombs, farads; and
+``KB`` is pint's ``kB`` (kilobytes)."""
 _NOT_UNITS = frozenset(
     {"a", "an", "at", "in", "of", "or", "to", "by", "per", "and", "am", "pm", "th", "st", "nd", "rd", "percent", "bag"}
 )
@@ -132,8 +145,6 @@ _NOT_UNITS = frozenset(
 ``in`` is an inch only right after a number that follows an amount in feet (``5 ft 11 in``)."""
 _SAME_AMOUNT = re.compile(r"\s*(?:,|and)?\s*")
 """What may stand between the parts of one amount (``2 hours and 30 minutes``)."""
-TOLERANCE = 0.01
-"""Two numbers agree within 1% (``0.30000000000000004`` is ``0.3``; two thirds is ``67%``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +185,7 @@ def library_versions() -> str:
     """The installed versions of the parsing libraries, for the learned judge's identity.
 
     Returns:
-        ``"text2num 3.1.0, dateparser 1.5.0, pint 0.25.3"`` (``?`` for one not installed).
+        ``"text2num 3.1.0, dateparser 1.5.0, pint 0.25.3, snowballstemmer 3.1.1"`` (``?`` for one not installed).
     """
     from importlib.metadata import PackageNotFoundError, version
 
@@ -195,15 +206,27 @@ Found = tuple[FactKind, Any, str, tuple[int, int]]
 """A fact read: its kind, its key, its words and where they stand in the text."""
 
 
+def _clock(m: re.Match[str]) -> tuple[int, int] | None:
+    """The ``(hour, minute)`` of a :data:`_TIME` match, or ``None`` for an impossible one (``25:00``)."""
+    g = m.groupdict()
+    if g["word"]:
+        return (12 if g["word"].lower() == "noon" else 0, 0)
+    if g["q"]:  # "quarter to 9" is 8:45, "half past 9" 9:30
+        minutes = int(g["qh"]) * 60 + (15 if g["q"].lower() == "quarter" else 30) * (-1 if g["dir"] == "to" else 1)
+        hour, minute = divmod(minutes % 1440, 60)
+    elif g["h24"]:
+        hour, minute = int(g["h24"]), int(g["m24"])
+    else:
+        later = (g["ap"] or "").lower() == "pm" or (g["part"] or "").lower() in ("afternoon", "evening")
+        hour, minute = int(g["h"]) % 12 + (12 if later or g["night"] else 0), int(g["m"] or 0)
+    return (hour, minute) if hour < 24 and minute < 60 else None
+
+
 def _times(text: str) -> Iterator[Found]:
     for m in _TIME.finditer(text):
-        if m.group(6):
-            yield "time", (12 if m.group(6).lower() == "noon" else 0, 0), m.group(0), m.span()
-        elif m.group(3):
-            hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "pm" else 0)
-            yield "time", (hour, int(m.group(2) or 0)), m.group(0), m.span()
-        else:
-            yield "time", (int(m.group(4)), int(m.group(5))), m.group(0), m.span()
+        clock = _clock(m)
+        if clock is not None:
+            yield "time", clock, m.group(0), m.span()
 
 
 def _date_windows(text: str) -> list[tuple[int, int]]:
@@ -252,6 +275,12 @@ def _unit(units: Any, word: str) -> Any | None:
         return None
     if word.endswith("s") and len(word) <= 3 and word[:-1] in ("ha", "a", "h"):
         return None  # "has" is not hectares
+    if "/" in word:  # "km/h", "m/s": a compound unit, each part one pint knows
+        parts = word.split("/")
+        named = [_unit(units, part) for part in parts if part]
+        if len(named) != len(parts) or any(n is None for n in named):
+            return None
+        return units.parse_units(word)
     try:
         parsed = units.parse_unit_name(word)
     except Exception:  # not a unit pint knows
@@ -300,8 +329,9 @@ def _spelled_fraction(m: re.Match[str]) -> str:
     # In floats: an int of many digits overflows when divided or added to a float.
     if m.group(1):  # "2 and a half": a whole and a part
         return _written(float(m.group(1)) + 1 / _PARTS[m.group(3).lower()])
-    count = 1.0 if m.group(4).lower() in ("a", "one") else float(m.group(4))
-    return _written(count / _PARTS[m.group(5).lower()])
+    count, parts = 1 if m.group(4).lower() in ("a", "one") else int(m.group(4)), _PARTS[m.group(5).lower()]
+    # "three quarters" is written 3/4, so either reader keeps its parts ("two thirds" is then 67%, not 0.6667).
+    return f"{count}/{parts}" if count <= parts else _written(count / parts)
 
 
 def _written(value: float) -> str:
@@ -309,15 +339,39 @@ def _written(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
-def _normalised(text: str) -> str:
+def _half_of(m: re.Match[str]) -> str:
+    if m.group(2):  # "an hour and a half"
+        return f"1.5 {m.group(2)}"
+    return "0.5 " if m.group(1).lower() == "half" else "0.25 "
+
+
+def spelled_numbers(text: str) -> str:
+    """Numbers written in words, and scale words, as digits: the one number-word reader of the judges.
+
+    ``forty-two`` -> ``42`` and ``three hundred sixty-six`` -> ``366`` (``text2num``; a lone ``one`` stays a
+    word, :data:`NUMBER_WORD_THRESHOLD`), ``2.5 thousand`` -> ``2500``, ``three quarters`` -> ``0.75``, ``two and
+    a half hours`` -> ``2.5 hours``, ``half a year`` -> ``0.5 year``; a clock phrase (``a quarter past 3``) stays.
+    The lexical analysis (:mod:`agentic_core.judges.text_fold`) reads numbers through it too.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The text with those numbers as digits; other text unchanged.
+    """
     from text_to_num import alpha2digit
 
     # Scale words first: text2num reads "2.3 billion" as "2.3 1000000000".
     text = _SCALE.sub(
         lambda m: f"{float(m.group(1) or m.group(3)) * _SCALES[(m.group(2) or m.group(4)).lower()]:.0f}", text
     )
-    text = _MERIDIEM.sub(r"\1m", alpha2digit(text, "en", threshold=NUMBER_WORD_THRESHOLD))
-    text = _FRACTION.sub(_spelled_fraction, text)
+    text = str(alpha2digit(text, "en", threshold=NUMBER_WORD_THRESHOLD))
+    text = _HALF_OF.sub(_half_of, text)
+    return _FRACTION.sub(_spelled_fraction, text)
+
+
+def _normalised(text: str) -> str:
+    text = _MERIDIEM.sub(r"\1m", spelled_numbers(text))
     for pattern, unit in _DEGREES:
         text = pattern.sub(unit, text)
     return text
@@ -370,74 +424,18 @@ def text_facts(text: str) -> Facts:
         words["amount"].append(said)
         written.add(value)
         cut.append(where)
-    for m in _PLAIN.finditer(_blanked(rest, cut)):
+    rest = _blanked(rest, cut)
+    ratios: list[tuple[int, int]] = []
+    for m in _RATIO.finditer(rest):
+        a, b = (float(m.group(i) or m.group(i + 2)) for i in (1, 2))
+        if b > 0 and a <= b:
+            keys["number"].add(a / b)  # "9 out of 10" is 0.9, and states 9 and 10 too
+            words["number"].append(m.group(0))
+            written.update((a, b))
+            ratios.append(m.span())
+    for m in _PLAIN.finditer(_blanked(rest, ratios)):
         value = _float_of(m.group(1))
         keys["number"].add(value / 100 if m.group(2) else value)  # 75% is 0.75
         words["number"].append(m.group(0).strip())
     frozen = {k: frozenset(v) for k, v in keys.items()}
     return Facts(frozen, {k: tuple(v) for k, v in words.items()}, frozenset(written))
-
-
-@dataclass(frozen=True, slots=True)
-class FactAgreement:
-    """How the answer's facts agree with the reference's, per kind.
-
-    Attributes:
-        missing: Per kind, the share of the reference's facts the answer does not state (0 when
-            the reference states none of that kind).
-        conflict: Per kind, 1 when the answer states a fact of that kind that neither the
-            reference nor the question states while the reference states one, else 0.
-        words: Per kind that disagrees, what was expected and what was said, for the reasoning.
-    """
-
-    missing: dict[FactKind, float]
-    conflict: dict[FactKind, float]
-    words: dict[FactKind, str]
-
-
-def _same(kind: FactKind, a: Any, b: Any) -> bool:
-    if kind == "date":  # a stated part must agree; an unstated one (None) agrees with anything
-        return all(x is None or y is None or x == y for x, y in zip(a, b, strict=True))
-    if kind == "amount":  # the same unit (or dimension), then the magnitudes as numbers
-        if a[0] != b[0]:
-            return False
-        a, b = a[1], b[1]
-    elif kind == "time":
-        return bool(a == b)
-    if not (math.isfinite(a) and math.isfinite(b)):
-        return False  # an infinite value agrees with nothing (inf - inf is NaN; inf's 1% is everything)
-    return bool(abs(a - b) <= TOLERANCE * max(abs(a), abs(b)))
-
-
-def _stated(kind: FactKind, fact: Any, facts: Facts) -> bool:
-    said = facts.keys[kind] | (facts.written if kind == "number" else frozenset())
-    return any(_same(kind, fact, s) for s in said)
-
-
-def fact_agreement(query: str, answer: str, ground_truth: str) -> FactAgreement:
-    """Compare the facts of the answer with the reference's, the question's set aside.
-
-    Args:
-        query: The question (its facts are not evidence).
-        answer: The answer judged.
-        ground_truth: The reference answer.
-
-    Returns:
-        The share missing and the conflict per kind, and the words for each disagreement.
-    """
-    asked, said, truth = text_facts(query), text_facts(answer), text_facts(ground_truth)
-    new = {k: frozenset(f for f in truth.keys[k] if not _stated(k, f, asked)) for k in KINDS}
-    # A reference that only repeats the question's facts ("What is 102?" / "102.") still expects them.
-    expected = new if any(new.values()) else truth.keys
-    missing: dict[FactKind, float] = {}
-    conflict: dict[FactKind, float] = {}
-    words: dict[FactKind, str] = {}
-    for kind in KINDS:
-        absent = [f for f in expected[kind] if not _stated(kind, f, said)]
-        others = [f for f in said.keys[kind] if not _stated(kind, f, truth) and not _stated(kind, f, asked)]
-        missing[kind] = len(absent) / len(expected[kind]) if expected[kind] else 0.0
-        conflict[kind] = float(bool(absent) and bool(others))
-        if absent:
-            stated = ", ".join(said.words[kind]) or "none"
-            words[kind] = f"reference {kind}s {', '.join(truth.words[kind])} not all stated (answer: {stated})"
-    return FactAgreement(missing, conflict, words)

@@ -1,4 +1,4 @@
-"""The ``learned`` judge, the product's default: a fitted model that says when it does not know.
+"""The offline judges: one fitted model, and the ``learned`` judge (the product's default) says when it does not know.
 
 It measures a few features of each pair (:mod:`agentic_core.judges.learned_features`: MiniLM
 cosine, fuzzy word overlap, the lexical analysis' similarity, recall and precision, one indicator
@@ -21,6 +21,10 @@ libraries' versions, so neither a refit nor a change in how facts are read reuse
 
 Without the embedding packages the judge uses the model fitted without the cosine feature, and
 says so in its notice and identity.
+
+The ``hybrid`` and ``lexical`` judges are fitted variants of the same model that score every pair with its
+probability and never abstain: ``hybrid`` with the embedding (:class:`HybridJudge`), ``lexical`` without it
+(:class:`LexicalJudge`, the fast path: no MiniLM).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from agentic_core.common.passing import band_decides
+from agentic_core.common.passing import band_decides, reaches
 from agentic_core.common.wording import decimals_apart
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import (
@@ -55,7 +59,15 @@ from agentic_core.judges.learned_features import FEATURES, PairFeatures, pair_fe
 from agentic_core.judges.lexical import RULES_VERSION, lexical_analysis
 from agentic_core.judges.minilm_files import MODEL_NAME, embedding_choice
 
-__all__ = ["MODEL_PATH", "RECOMMENDED_THRESHOLD", "FittedModel", "LearnedJudge", "load_models"]
+__all__ = [
+    "MODEL_PATH",
+    "RECOMMENDED_THRESHOLD",
+    "FittedModel",
+    "HybridJudge",
+    "LearnedJudge",
+    "LexicalJudge",
+    "load_models",
+]
 
 MODEL_PATH = Path(__file__).parent / "data" / "learned_judge.json"
 """The fitted coefficients (written by ``scripts/fit_learned_judge.py``)."""
@@ -154,13 +166,18 @@ def load_models(path: Path = MODEL_PATH) -> tuple[dict[str, FittedModel], str, s
     return models, version, hashlib.sha256(blob).hexdigest()
 
 
-def _reasoning(model: FittedModel, features: PairFeatures, p: float, verdict: str) -> str:
+def _reasoning(model: FittedModel, features: PairFeatures, p: float, verdict: str, banded: bool = True) -> str:
+    """P(correct), the verdict and its rule (the band, or the 0.5 cut of a judge that never abstains), and the
+    features that weighed most with their terms in the log-odds."""
     terms = model.contributions(features.values)
     order = np.argsort(-np.abs(terms))[:TOP_REASONS]
     said = "; ".join(f"{features.describe(model.features[i])} ({terms[i]:+.2f})" for i in order if terms[i] != 0)
-    d = decimals_apart([model.low, p, model.high])  # never "0.93: uncertain (correct at or above 0.93)"
-    band = f"correct at or above {model.high:.{d}f}, incorrect at or below {model.low:.{d}f}"
-    return f"P(correct) {p:.{max(d, 3)}f}: {verdict} ({band}); weighed most: {said or 'nothing stood out'}"
+    if not banded:
+        rule, d = f"correct at or above {RECOMMENDED_THRESHOLD}", 3
+    else:
+        d = decimals_apart([model.low, p, model.high])  # never "0.93: uncertain (correct at or above 0.93)"
+        rule = f"correct at or above {model.high:.{d}f}, incorrect at or below {model.low:.{d}f}"
+    return f"P(correct) {p:.{max(d, 3)}f}: {verdict} ({rule}); weighed most: {said or 'nothing stood out'}"
 
 
 def uncertain_reason(p: float, low: float, high: float) -> str:
@@ -186,18 +203,25 @@ class LearnedJudge:
 
     recommended_threshold = RECOMMENDED_THRESHOLD
     cacheable = True
+    kind = "learned"
+    abstains = True
+    """Whether probabilities inside the band are left uncertain (``hybrid`` and ``lexical`` score every pair)."""
+    without = "Learned judge without embeddings"
 
     def __init__(self, use_embedding: bool | None = None, model_path: Path = MODEL_PATH) -> None:
         models, version, digest = load_models(model_path)
-        self.embedding, self.notice = embedding_choice(use_embedding, "Learned judge without embeddings")
+        self.embedding, self.notice = embedding_choice(use_embedding, self.without)
         name = "embedding" if self.embedding else "lexical"
         self.model = models[name]
         # The band as fitted, recorded with each run: at aggregation it is the default of the setting
-        # abstain_band, and the holdout figures of the same model say what it costs and buys.
-        self.fitted_band = FittedBand(low=self.model.low, high=self.model.high, holdout=name)
+        # abstain_band, and the holdout figures of the same model say what it costs and buys. The variants
+        # that never abstain (hybrid, lexical) have none: their threshold alone decides.
+        self.fitted_band = (
+            FittedBand(low=self.model.low, high=self.model.high, holdout=name) if self.abstains else None
+        )
         self.warnings: list[str] = [self.notice] if self.notice else []
         self.identity = JudgeIdentity(
-            kind="learned",
+            kind=self.kind,
             model=MODEL_NAME if self.embedding else None,
             params={
                 "version": version,
@@ -207,6 +231,7 @@ class LearnedJudge:
                 "facts": FACTS_VERSION,
                 "fact_libraries": library_versions(),
                 "embedding": self.embedding,
+                **({} if self.abstains else {"abstains": False}),
             },
         )
 
@@ -251,9 +276,13 @@ class LearnedJudge:
             p = self.model.probability(features.values)
         except Exception as exc:  # one odd input must not sink the run
             return Verdict(
-                status="failed", error=f"learned judge failed: {type(exc).__name__}: {exc}", latency_s=latency
+                status="failed", error=f"{self.kind} judge failed: {type(exc).__name__}: {exc}", latency_s=latency
             )
         notice = f" [{self.notice}]" if self.notice else ""
+        if not self.abstains:
+            verdict = "correct" if reaches(p, self.recommended_threshold) else "incorrect"
+            reasoning = _reasoning(self.model, features, p, verdict, banded=False) + notice
+            return Verdict(score=p, probability=p, reasoning=reasoning, latency_s=latency)
         if band_decides(p, self.model.low, self.model.high):  # the one band rule, as the aggregate applies it
             verdict = "correct" if p >= self.model.high else "incorrect"
             reasoning = _reasoning(self.model, features, p, verdict) + notice
@@ -264,3 +293,30 @@ class LearnedJudge:
             uncertain_reason(p, self.model.low, self.model.high),
             latency,
         )
+
+
+class HybridJudge(LearnedJudge):
+    """The learned model with the embedding, scoring every pair with its probability (never abstains)."""
+
+    kind = "hybrid"
+    abstains = False
+    without = "Hybrid judge without embeddings"
+
+
+class LexicalJudge(LearnedJudge):
+    """The learned model without the embedding, scoring every pair with its probability (never abstains).
+
+    The fast path: no MiniLM, so no model to load and no notice that embeddings are missing.
+
+    Args:
+        model_path: The fitted model file (tests point it elsewhere).
+    """
+
+    kind = "lexical"
+    abstains = False
+    cacheable = False
+    """No model to load and deterministic: recomputing a verdict costs about what looking it up would."""
+
+    def __init__(self, model_path: Path = MODEL_PATH) -> None:
+        super().__init__(use_embedding=False, model_path=model_path)
+        self.notice, self.warnings = None, []

@@ -27,9 +27,11 @@ import numpy as np
 import numpy.typing as npt
 from rapidfuzz import fuzz
 
-from agentic_core.judges.facts import KINDS, fact_agreement
+from agentic_core.judges.fact_agreement import NEAR_KINDS, fact_agreement
+from agentic_core.judges.facts import KINDS
 from agentic_core.judges.lexical import LexicalAnalysis, lexical_analysis
 from agentic_core.judges.lexical_gates import GateName
+from agentic_core.judges.lexical_overlap import fuzzy_name_match
 from agentic_core.judges.text_analysis import analyze_text
 
 __all__ = [
@@ -50,11 +52,15 @@ SIMILARITIES: tuple[str, ...] = (
     "findings",
     "entity_missing",
     "entity_conflict",
-    *(f"{kind}_{what}" for kind in KINDS for what in ("missing", "conflict")),
+    "entity_fuzzy",
+    "code_missing",
+    *(f"{kind}_{what}" for kind in KINDS for what in ("missing", "conflict", "extra")),
+    *(f"{kind}_near" for kind in NEAR_KINDS),
 )
 """The similarity and agreement features, in column order (``findings``: how many distinct detectors
 fired; ``entity_missing``: the reference names an entity the answer does not; ``entity_conflict``: and the
-answer names another one instead; ``number_missing`` .. ``amount_conflict``: the fact agreement of
+answer names another one instead; ``entity_fuzzy``: a reference name is only misspelt; ``code_missing``: a code of
+the reference is not in the answer; ``number_missing`` .. ``amount_conflict``: the fact agreement of
 :mod:`agentic_core.judges.facts`, the share of the reference's facts of that kind the answer does not state and
 whether it states another one instead)."""
 DETECTORS: tuple[str, ...] = tuple(get_args(GateName))
@@ -97,35 +103,71 @@ class PairFeatures:
         return self.findings.get(name, f"no {name.replace('_', ' ')}")
 
 
-def _entities(text: str) -> set[str]:
-    """Keys of the capitalised words that are not stop words nor (in a sentence) a sentence's first word."""
+def _reference_codes(text: str) -> dict[str, str]:
+    """Key -> word of the codes (``BA117``, ``QYR3A2``): identifiers, never matched fuzzily."""
+    return {t.key: t.raw for t in analyze_text(text).tokens if t.kind == "code"}
+
+
+def _entities(text: str) -> dict[str, str]:
+    """Key -> word of the capitalised words that are not stop words nor (in a sentence) a sentence's first word
+    (the key, a stem, compares; the word is what the reasoning shows)."""
     words = [t for t in analyze_text(text).tokens if t.kind in ("word", "code")]
     short = len(words) <= SHORT_TEXT_WORDS
-    return {
-        t.key for t in words if (t.capitalised or t.kind == "code") and not t.stop and (short or not t.sentence_start)
-    }
+    found: dict[str, str] = {}
+    for t in words:
+        if (t.capitalised or t.kind == "code") and not t.stop and (short or not t.sentence_start):
+            found.setdefault(t.key, t.raw)
+    return found
 
 
-def entity_agreement(query: str, answer: str, ground_truth: str) -> tuple[bool, bool, str]:
-    """Whether the reference's named entities are missing from the answer, and replaced by others.
+@dataclass(frozen=True, slots=True)
+class EntityAgreement:
+    """How the answer's named entities agree with the reference's (see :func:`entity_agreement`).
+
+    Attributes:
+        missing: The reference names entities and the answer states none of them, not even misspelt.
+        conflict: ``missing``, and the answer names another entity that neither the reference nor the question
+            names.
+        fuzzy: An entity of the reference is stated only spelt differently ("Einstien" for "Einstein").
+        code_missing: A code of the reference (a booking reference, a flight: ``QYR3A2``, ``BA117``) that the
+            question does not state is not in the answer, whatever else is (one character off is another code).
+        words: Which, for the reasoning.
+    """
+
+    missing: bool
+    conflict: bool
+    fuzzy: bool
+    code_missing: bool
+    words: str
+
+
+def entity_agreement(query: str, answer: str, ground_truth: str) -> EntityAgreement:
+    """Whether the reference's named entities are missing from the answer, replaced by others, or misspelt.
 
     Entities are capitalised words and codes (``Canberra``, ``LH400``) outside the question: a name the
-    question states is no evidence that the answer knows it.
-
-    Returns:
-        ``(missing, conflict, words)``: ``missing`` when the reference names an entity the answer does
-        not state, ``conflict`` when the answer also names an entity that neither the reference nor
-        the question does; ``words`` says which, for the reasoning.
+    question states is no evidence that the answer knows it. A name word spelt a little differently matches
+    (rapidfuzz's ratio at the entity word, :data:`agentic_core.judges.lexical_overlap.NAME_SIMILARITY`).
     """
     asked = {t.key for t in analyze_text(query).tokens}
-    expected = _entities(ground_truth) - asked
+    truth, said = _entities(ground_truth), _entities(answer)
+    expected = set(truth) - asked
     answer_keys = {t.key for t in analyze_text(answer).tokens}
-    absent = sorted(expected - answer_keys)
-    others = sorted(_entities(answer) - asked - _entities(ground_truth))
+    named = set(said) - asked
+    code_words = _reference_codes(ground_truth)
+    codes = set(code_words) - asked
+    near = {k: None if k in codes else fuzzy_name_match(k, named) for k in expected - answer_keys}
+    absent = sorted(truth[k] for k, match in near.items() if match is None)
+    misspelt = sorted(f"{said[match]} for {truth[k]}" for k, match in near.items() if match is not None)
+    others = sorted(said[k] for k in named - set(truth) if k not in set(near.values()))
     missing = bool(expected) and len(absent) == len(expected)
     conflict = missing and bool(others)
     words = f"reference names {', '.join(absent)}" + (f", answer names {', '.join(others)}" if conflict else "")
-    return missing, conflict, words
+    if misspelt:
+        words = f"answer spells {', '.join(misspelt)}" + (f"; {words}" if absent else "")
+    lost = sorted(code_words[k] for k in codes - answer_keys)
+    if lost and not missing:
+        words = f"reference code {', '.join(lost)} not in the answer" + (f"; {words}" if misspelt else "")
+    return EntityAgreement(missing, conflict, bool(misspelt), bool(lost), words)
 
 
 def pair_features(
@@ -147,12 +189,26 @@ def pair_features(
     for gate in analysis.gates:
         # A detector may fire more than once (two missing numbers): the first finding speaks for it.
         fired.setdefault(gate.name, f"[{gate.name}] {gate.detail}")
-    missing, conflict, words = entity_agreement(query, answer, ground_truth)
-    fired_entities = {"entity_missing": words, **({"entity_conflict": words} if conflict else {})} if missing else {}
+    entities = entity_agreement(query, answer, ground_truth)
+    fired_entities = {
+        name: entities.words
+        for name, fired_ in (
+            ("entity_missing", entities.missing),
+            ("entity_conflict", entities.conflict),
+            ("entity_fuzzy", entities.fuzzy),
+            ("code_missing", entities.code_missing),
+        )
+        if fired_
+    }
     facts = fact_agreement(query, answer, ground_truth)
     fired_facts: dict[str, str] = {}
     for kind, said in facts.words.items():
+        if facts.extra[kind]:
+            fired_facts[f"{kind}_extra"] = said
+            continue
         fired_facts[f"{kind}_missing"] = said
+        if facts.near.get(kind):
+            fired_facts[f"{kind}_near"] = said + ", near"
         if facts.conflict[kind]:
             fired_facts[f"{kind}_conflict"] = said + ", another stated instead"
     sims = (
@@ -162,9 +218,12 @@ def pair_features(
         analysis.recall,
         analysis.precision,
         float(len(fired)),
-        float(missing),
-        float(conflict),
-        *(value for kind in KINDS for value in (facts.missing[kind], facts.conflict[kind])),
+        float(entities.missing),
+        float(entities.conflict),
+        float(entities.fuzzy),
+        float(entities.code_missing),
+        *(value for kind in KINDS for value in (facts.missing[kind], facts.conflict[kind], facts.extra[kind])),
+        *(facts.near[kind] for kind in NEAR_KINDS),
     )
     detectors = tuple(1.0 if d in fired else 0.0 for d in DETECTORS)
     return PairFeatures(values=sims + detectors, findings={**fired, **fired_entities, **fired_facts})

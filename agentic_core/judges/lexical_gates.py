@@ -1,10 +1,9 @@
-"""The lexical judge's gates: rules that cap or cut a score when a fact disagrees, whatever the overlap.
+"""The lexical analysis' detectors ("gates"): findings about a pair, whatever the overlap. Detectors only.
 
-Step 4 of the score described in :mod:`agentic_core.judges.lexical` (the table of gates is there).
-Each gate is found on its own, from the three analysed texts, and :func:`fire_gates` returns those
-that fired in a fixed order. They are kept apart from the similarity because the hybrid judge applies
-the same gates to another similarity (:meth:`agentic_core.judges.lexical.LexicalAnalysis.apply_gates`
-calls :func:`gated_score`).
+Each detector is found on its own, from the three analysed texts, and :func:`fire_gates` returns those that
+fired in a fixed order (the table is in :mod:`agentic_core.judges.lexical`). None caps or decides anything: the
+learned model (:mod:`agentic_core.judges.learned`) weighs each finding with a coefficient fitted on labelled pairs,
+and each detector kept earns its place by a measured gain (docs/judges.md).
 """
 
 from __future__ import annotations
@@ -13,48 +12,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from agentic_core.judges.lexical_overlap import AnalysedPair, dedupe, is_fact, present_in, run_present, stated_in_query
+from agentic_core.judges.lexical_overlap import AnalysedPair, dedupe, is_fact, present_in, stated_in_query
 from agentic_core.judges.text_analysis import TextAnalysis
 from agentic_core.judges.tokens import Token, unit_family
 from agentic_core.judges.values import format_date, numbers_equal
 
 __all__ = [
-    "CAP_KEY_TERM",
-    "CAP_MISSING_FACT",
-    "CAP_NEGATION",
-    "CAP_NOT_REFUSAL",
-    "CAP_POLARITY",
-    "CAP_UNIT",
-    "EXTRA_VALUE_FACTOR",
     "Gate",
     "GateName",
     "fire_gates",
     "fmt_tokens",
-    "gated_score",
     "negated_keys",
     "negation_conflict",
     "show_token",
 ]
 
-# Any change below changes scores: bump RULES_VERSION (agentic_core.judges.lexical).
-CAP_NOT_REFUSAL = 0.30
-CAP_POLARITY = 0.25
-CAP_NEGATION = 0.30
-CAP_MISSING_FACT = 0.35
-CAP_UNIT = 0.40
-CAP_KEY_TERM = 0.50
-EXTRA_VALUE_FACTOR = 0.85
+# Any change below changes the features: bump RULES_VERSION (agentic_core.judges.lexical).
 
 GateName = Literal[
     "refusal",
-    "not_refusal",
     "polarity",
     "negation",
     "missing_number",
-    "missing_date",
     "missing_time",
     "unit_conflict",
-    "missing_key_term",
     "extra_value",
     # The claim and role gates (agentic_core.judges.claim_gates, role_gates, list_gates).
     "self_correction",
@@ -75,48 +56,19 @@ GateName = Literal[
 
 @dataclass(frozen=True)
 class Gate:
-    """A rule that fired.
+    """A detector that fired: a finding, never a verdict (how much it weighs is a fitted coefficient).
 
     Attributes:
-        name: Which rule.
-        detail: What it found (``"ground-truth number 3.14 missing from answer (found 3.15)"``).
-        cap: The score is at most this, when set.
-        factor: The score is multiplied by this, when set.
+        name: Which detector.
+        detail: What it found (``"opposite negation: refund negated in the answer only (1/3 shared words)"``).
     """
 
     name: GateName
     detail: str
-    cap: float | None = None
-    factor: float | None = None
 
     def describe(self) -> str:
-        """The gate as one reasoning clause: its name, what it found and its effect
-        (``[missing_number] ground-truth number 3.14 missing from answer (found 3.15): capped at 0.35``)."""
-        if self.cap is not None:
-            effect = "score 0" if self.cap == 0 else f"capped at {self.cap:.2f}"
-        else:
-            effect = f"x {self.factor:.2f}"
-        return f"[{self.name}] {self.detail}: {effect}"
-
-
-def gated_score(similarity: float, gates: Sequence[Gate]) -> float:
-    """Apply gates to a similarity.
-
-    Args:
-        similarity: Any similarity; clipped to [0, 1] first.
-        gates: The gates that fired.
-
-    Returns:
-        ``similarity`` times every factor, then limited by every cap, rounded to 4 places.
-    """
-    score = min(max(similarity, 0.0), 1.0)
-    for gate in gates:
-        if gate.factor is not None:
-            score *= gate.factor
-    for gate in gates:
-        if gate.cap is not None:
-            score = min(score, gate.cap)
-    return round(score, 4)
+        """The finding as one reasoning clause: ``[negation] opposite negation: ...``."""
+        return f"[{self.name}] {self.detail}"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -232,13 +184,15 @@ def _negation_detail(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> 
     )
 
 
-_MISSING_GATE: dict[str, GateName] = {"num": "missing_number", "date": "missing_date", "time": "missing_time"}
+_MISSING_GATE: dict[str, GateName] = {"num": "missing_number", "time": "missing_time"}
+"""Dates are left to the fact agreement (``date_missing``): a ``missing_date`` detector beside it earned nothing
+(benchmarks/RESULTS.md, issue 38), and neither did ``missing_key_term`` nor ``not_refusal``."""
 
 
 def _missing_fact_gates(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> list[Gate]:
-    """Numbers, dates and times of the ground truth (not stated by the query) absent from the answer."""
+    """Numbers and times of the ground truth (not stated by the query) absent from the answer."""
     gates: list[Gate] = []
-    for kind, label in (("num", "number"), ("date", "date"), ("time", "time")):
+    for kind, label in (("num", "number"), ("time", "time")):
         truth = dedupe([t for t in gt.content if t.kind == kind])
         # What the answer gives instead: values of this kind that neither the truth nor the query has.
         others = dedupe([t for t in ans.content if t.kind == kind and not present_in(t, gt)])
@@ -258,7 +212,7 @@ def _missing_fact_gates(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) 
         noun = label if len(missing) == 1 else label + "s"
         name = _MISSING_GATE[kind]
         detail = f"ground-truth {noun} {fmt_tokens(missing)} missing from answer{found}"
-        gates.append(Gate(name, detail, cap=CAP_MISSING_FACT))
+        gates.append(Gate(name, detail))
     return gates
 
 
@@ -281,15 +235,6 @@ def _unit_conflict(ans: TextAnalysis, gt: TextAnalysis) -> str | None:
         if clash:
             return f"unit conflict: ground truth {show_token(tok)}, answer {show_token(clash[0])}"
     return None
-
-
-def _missing_key_terms(
-    ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis, runs: list[list[Token]]
-) -> list[str]:
-    codes = dedupe([t for t in gt.content if t.kind == "code"])
-    missing = [t.raw for t in codes if not present_in(t, qry) and not present_in(t, ans)]
-    missing += [" ".join(t.raw for t in run) for run in runs if not run_present(run, ans, qry)]
-    return missing
 
 
 def _value_type(tok: Token) -> str | None:
@@ -335,35 +280,27 @@ def fire_gates(
     Returns:
         The gates that fired.
     """
-    ans, gt, qry, runs = pair
+    ans, gt, qry, _ = pair
     (ans_pol, ans_how), (gt_pol, gt_how) = polarity
     gates: list[Gate] = []
     if ans.refusal and not gt.refusal:
         # A refusal answers nothing, however many words it shares with the truth.
-        gates.append(Gate("refusal", f"answer is a refusal ({ans.refusal!r})", cap=0.0))
-    elif gt.refusal and not ans.refusal:
-        detail = f"ground truth refuses ({gt.refusal!r}) but the answer does not"
-        gates.append(Gate("not_refusal", detail, cap=CAP_NOT_REFUSAL))
+        gates.append(Gate("refusal", f"answer is a refusal ({ans.refusal!r})"))
     if ans_pol is not None and gt_pol is not None:
         # Both give a yes/no: that compares the main claims; per-word negation would only add noise
         # ("No visa is required" vs "No, ... visa-free").
         if ans_pol != gt_pol:
             detail = f"answer says {ans_pol!r} ({ans_how}), ground truth says {gt_pol!r} ({gt_how})"
-            gates.append(Gate("polarity", detail, cap=CAP_POLARITY))
+            gates.append(Gate("polarity", detail))
     elif not (ans.refusal and gt.refusal):
         conflict = _negation_detail(ans, gt, qry)
         if conflict:
-            gates.append(Gate("negation", conflict, cap=CAP_NEGATION))
+            gates.append(Gate("negation", conflict))
     gates.extend(_missing_fact_gates(ans, gt, qry))
     unit = _unit_conflict(ans, gt)
     if unit:
-        gates.append(Gate("unit_conflict", unit, cap=CAP_UNIT))
-    terms = _missing_key_terms(ans, gt, qry, runs)
-    if terms:
-        noun = "key term" if len(terms) == 1 else "key terms"
-        detail = f"ground-truth {noun} {', '.join(terms)} missing from answer"
-        gates.append(Gate("missing_key_term", detail, cap=CAP_KEY_TERM))
+        gates.append(Gate("unit_conflict", unit))
     extra = _extra_values(final if final is not None else ans, gt, qry)
     if extra:
-        gates.append(Gate("extra_value", extra, factor=EXTRA_VALUE_FACTOR))
+        gates.append(Gate("extra_value", extra))
     return gates

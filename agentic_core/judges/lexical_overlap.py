@@ -18,6 +18,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from agentic_core.judges.text_analysis import TextAnalysis
 from agentic_core.judges.tokens import Token, in_base_unit, unit_family
 from agentic_core.judges.values import FRACTION_FAMILY, date_satisfies, numbers_equal, same_share
@@ -32,6 +34,7 @@ __all__ = [
     "key_runs",
     "measure_precision",
     "measure_recall",
+    "name_present",
     "present_in",
     "run_present",
     "stated_in_query",
@@ -43,6 +46,13 @@ QUERY_DISCOUNT = 0.25
 SHORT_TRUTH_WORDS = 2
 """A ground truth of at most this many content words and no number / date / time / code *is* its
 fact ("Paris", "Tokyo; the yen"): every word of it is key."""
+
+NAME_SIMILARITY = 85
+"""A name word this close to a word of the other text (rapidfuzz's ratio, 0-100) is the same name misspelt:
+"Einstien" / "Einstein" 88, "Vivaldy" / "Vivaldi" 86, "Pittsburg" / "Pittsburgh" 95. So is a near-miss
+("Austria" / "Australia" 88): the learned model weighs the fuzzy match apart (``entity_fuzzy``)."""
+NAME_MIN_LENGTH = 4
+"""Shorter words are never matched fuzzily ("Rome" / "Rose" is one letter and no misspelling)."""
 
 _NAME_PARTICLES = frozenset({"da", "de", "van", "von", "di", "del", "la", "le", "du", "der", "bin", "al"})
 """Lower-case words that may sit inside a name ("Leonardo da Vinci")."""
@@ -98,6 +108,22 @@ def present_in(tok: Token, other: TextAnalysis) -> bool:
     if tok.alt_keys:
         return not other.stems.isdisjoint(tok.keys)
     return tok.key in other.stems
+
+
+def fuzzy_name_match(key: str, keys: frozenset[str] | set[str]) -> str | None:
+    """The key among ``keys`` that spells the name word ``key`` a little differently, if any (see
+    :data:`NAME_SIMILARITY`)."""
+    if len(key) < NAME_MIN_LENGTH or not keys:
+        return None
+    found = process.extractOne(key, keys, scorer=fuzz.ratio, score_cutoff=NAME_SIMILARITY)
+    return None if found is None else str(found[0])
+
+
+def name_present(tok: Token, other: TextAnalysis) -> bool:
+    """Whether ``other`` states the word ``tok``, a capitalised name word also when misspelt."""
+    if present_in(tok, other):
+        return True
+    return tok.kind == "word" and tok.capitalised and fuzzy_name_match(tok.key, other.stems) is not None
 
 
 def stated_in_query(tok: Token, query: TextAnalysis) -> bool:
@@ -168,9 +194,9 @@ def run_present(run: Sequence[Token], ans: TextAnalysis, qry: TextAnalysis) -> b
     """Whether the answer states a key run (see :func:`key_runs`); words restated from the query
     do not count when the run has others."""
     words = [t for t in run if t.key not in qry.stems] or list(run)
-    hits = sum(1 for t in words if present_in(t, ans))
+    hits = sum(1 for t in words if name_present(t, ans))
     # The last word names the thing ("Shakespeare", "Aldrin"); otherwise half the words must be there.
-    return present_in(run[-1], ans) or (hits > 0 and hits * 2 >= len(words))
+    return name_present(run[-1], ans) or (hits > 0 and hits * 2 >= len(words))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -1,14 +1,14 @@
 """The list gate: a ground truth that lists items, and an answer that drops some of them.
 
-Part of step 4 of the lexical score (:mod:`agentic_core.judges.lexical` has the table). Recall alone
+A detector of the lexical analysis (:mod:`agentic_core.judges.lexical` has the table). Recall alone
 lets "red and blue" reach two thirds of "red, green and blue", and an embedding calls them near
 identical; a list is only right when every item is there.
 
-=================  ===============================================================  ========
-gate               fires when                                                       effect
-=================  ===============================================================  ========
-missing_list_item  the ground truth lists items and the answer gives some, not all  cap 0.45
-=================  ===============================================================  ========
+=================  ===============================================================
+gate               fires when
+=================  ===============================================================
+missing_list_item  the ground truth lists items and the answer gives some, not all
+=================  ===============================================================
 
 **Finding the list.** Within a sentence of the ground truth, items are split at commas and at
 "and" / "or" (and their Spanish, French, German forms). Three or more items form a list when the
@@ -31,10 +31,9 @@ from agentic_core.judges.lexical_overlap import is_fact, present_in, stated_in_q
 from agentic_core.judges.text_analysis import TextAnalysis
 from agentic_core.judges.tokens import Token
 
-__all__ = ["CAP_LIST_ITEM", "MAX_ITEM_WORDS", "list_gates", "list_items"]
+__all__ = ["MAX_ITEM_WORDS", "list_gates", "list_items"]
 
-# Any change below changes scores: bump RULES_VERSION (agentic_core.judges.lexical).
-CAP_LIST_ITEM = 0.45
+# Any change below changes the features: bump RULES_VERSION (agentic_core.judges.lexical).
 MAX_ITEM_WORDS = 3
 
 _JOINERS = frozenset({"and", "or", "y", "o", "e", "et", "ou", "und", "oder", "&"})
@@ -139,4 +138,4 @@ def list_gates(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> list[G
         f"ground-truth list {noun} {shown} missing from answer "
         f"({len(given)} of {len(given) + len(missing)} items given)"
     )
-    return [Gate("missing_list_item", detail, cap=CAP_LIST_ITEM)]
+    return [Gate("missing_list_item", detail)]

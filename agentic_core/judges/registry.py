@@ -30,23 +30,23 @@ JUDGES: dict[str, JudgeInfo] = {
     "learned": JudgeInfo(
         "learned",
         "Learned (offline, default)",
-        "A model fitted on labelled pairs weighs embedding and word similarity and what the lexical checks find "
-        "(numbers, dates, negation, refusals, swapped roles); says 'uncertain' (unscored) when it is not sure. "
-        "No key, no network.",
+        "A model fitted on labelled pairs weighs embedding and word similarity, the facts the answer and the "
+        "reference state (numbers, dates, times, amounts with units) and what the detectors find (negation, "
+        "swapped roles, a hedge, ...); says 'uncertain' (unscored) when it is not sure. No key, no network.",
         True,
     ),
     "hybrid": JudgeInfo(
         "hybrid",
         "Hybrid (offline)",
-        "Lexical gates (numbers, dates, key terms, negation, refusals) plus MiniLM embedding similarity "
-        "for paraphrases. No key, no network.",
+        "The learned judge's model (with the MiniLM embedding) scoring every answer with its probability: "
+        "never 'uncertain'. No key, no network.",
         True,
     ),
     "lexical": JudgeInfo(
         "lexical",
         "Lexical (offline)",
-        "Normalised token overlap with gates for numbers, dates, key terms, negation and refusals. "
-        "Thousands of pairs per second.",
+        "The learned judge's model without the embedding (word overlap, facts, detectors) scoring every "
+        "answer with its probability: never 'uncertain', no model to load. Hundreds of pairs per second.",
         True,
     ),
     "embedding": JudgeInfo(
@@ -90,7 +90,7 @@ def _dataset(**_: Any) -> Judge:
 
 
 def _lexical(**_: Any) -> Judge:
-    from agentic_core.judges.lexical import LexicalJudge
+    from agentic_core.judges.learned import LexicalJudge
 
     return LexicalJudge()
 
@@ -102,7 +102,7 @@ def _embedding(**_: Any) -> Judge:
 
 
 def _hybrid(**_: Any) -> Judge:
-    from agentic_core.judges.hybrid import HybridJudge
+    from agentic_core.judges.learned import HybridJudge
 
     return HybridJudge()
 

@@ -1,18 +1,18 @@
 """Role gates: the right values in the wrong places, or a near-miss name.
 
-Part of step 4 of the lexical score (:mod:`agentic_core.judges.lexical` has the table). These gates
+Detectors of the lexical analysis (:mod:`agentic_core.judges.lexical` has the table). These
 read the items of both texts and the words around them (:mod:`agentic_core.judges.fact_roles`):
 
-=================  ===============================================================  ========
-gate               fires when                                                       effect
-=================  ===============================================================  ========
-swapped_roles      two ground-truth values of one kind trade their cue words        cap 0.30
+=================  ===============================================================
+gate               fires when
+=================  ===============================================================
+swapped_roles      two ground-truth values of one kind trade their cue words
                    ("Alice paid Bob" / "Bob paid Alice", "from Paris to Rome")
-conflicting_value  beside the ground-truth value, the answer gives another value    cap 0.40
+conflicting_value  beside the ground-truth value, the answer gives another value
                    of its kind in the same words ("... the current fee is $35")
-sibling_entity     the answer names a sibling of a ground-truth name: part shared,  cap 0.40
+sibling_entity     the answer names a sibling of a ground-truth name: part shared,
                    the distinguishing part replaced ("San Diego" / "San Francisco")
-=================  ===============================================================  ========
+=================  ===============================================================
 
 Each is a lexical heuristic and says what it compared; a swap told with other verbs ("Chelsea won
 against Arsenal" for "Arsenal beat Chelsea") is beyond it.
@@ -33,21 +33,15 @@ from agentic_core.judges.fact_roles import (
     window_words,
 )
 from agentic_core.judges.lexical_gates import Gate, fmt_tokens
-from agentic_core.judges.lexical_overlap import AnalysedPair, dedupe
+from agentic_core.judges.lexical_overlap import AnalysedPair, dedupe, name_present
 from agentic_core.judges.text_analysis import TextAnalysis
 from agentic_core.judges.tokens import Token
 
 __all__ = [
-    "CAP_CONFLICTING_VALUE",
-    "CAP_SIBLING",
-    "CAP_SWAPPED",
     "role_gates",
 ]
 
-# Any change below changes scores: bump RULES_VERSION (agentic_core.judges.lexical).
-CAP_SWAPPED = 0.30
-CAP_CONFLICTING_VALUE = 0.40
-CAP_SIBLING = 0.40
+# Any change below changes the features: bump RULES_VERSION (agentic_core.judges.lexical).
 CUE_BACK = 6
 CUE_AHEAD = 3
 """Window (in words) whose content words tie a value to its role ("monthly fee ... is $20")."""
@@ -204,7 +198,7 @@ def _sibling(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis, runs: Seque
         if len(words) < 2:
             continue
         keys = {t.key for t in words}
-        missing = [t for t in words if t.key not in ans.stems]
+        missing = [t for t in words if not name_present(t, ans)]  # a misspelt part is no sibling
         if not missing or keys.isdisjoint(ans.stems):
             continue  # all there, or none: the missing-key-term gate speaks
         if answer_names is None:
@@ -251,12 +245,12 @@ def role_gates(pair: AnalysedPair) -> list[Gate]:
     if len(t_items) >= 2:
         swapped = _swapped(ans, gt, t_items, a_items, matches)
         if swapped:
-            gates.append(Gate("swapped_roles", swapped, cap=CAP_SWAPPED))
+            gates.append(Gate("swapped_roles", swapped))
     if t_items and len(a_items) >= 2:
         conflict = _conflicting(ans, gt, qry, t_items, a_items, matches)
         if conflict:
-            gates.append(Gate("conflicting_value", conflict, cap=CAP_CONFLICTING_VALUE))
+            gates.append(Gate("conflicting_value", conflict))
     sibling = _sibling(ans, gt, qry, runs)
     if sibling:
-        gates.append(Gate("sibling_entity", sibling, cap=CAP_SIBLING))
+        gates.append(Gate("sibling_entity", sibling))
     return gates

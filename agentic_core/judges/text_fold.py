@@ -5,14 +5,12 @@ before the tokenizer (:mod:`agentic_core.judges.tokens`) cuts it up:
 
 * unicode NFKC, accents folded (``Berlín`` == ``Berlin``), typographic quotes/dashes unified;
 * contractions expanded (``doesn't`` -> ``does not``) so negation is always a separate word;
-* number words (``forty-two``, ``twenty five``, ``three hundred sixty-six``, a few Spanish / French /
-  German ones) -> digits; thousands separators (``1,200``), decimal commas (``3,14``); scale words
-  (``2.3 billion``) and scale letters after a currency symbol (``$1.2M``, ``$85k``);
-* spelled fractions (``three quarters`` -> ``3/4``, ``two and a half`` -> ``2.5``), which the tokenizer
-  reads as numbers;
+* number words (``forty-two``, ``three hundred sixty-six``) -> digits by ``text2num``, as the fact parser reads
+  them (:mod:`agentic_core.judges.facts`); thousands separators (``1,200``), decimal commas (``3,14``); scale
+  words (``2.3 billion``) and scale letters after a currency symbol (``$1.2M``, ``$85k``);
 * title abbreviations lose their full stop (``Dr. Ortiz`` -> ``Dr Ortiz``) so it does not end a sentence;
 * the prefix ``non-`` becomes the negation it is (``non-refundable`` -> ``not refundable``);
-* light stemming of words (``bookings`` -> ``book``).
+* stemming of words (``bookings`` -> ``book``, Snowball's English stemmer).
 
 These are pure string-to-string rewrites that need no token; :func:`prepare_text` chains them in the
 order the tokenizer expects.
@@ -21,10 +19,14 @@ order the tokenizer expects.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from decimal import Decimal
 from functools import lru_cache
 
+import snowballstemmer
+
+from agentic_core.judges.facts import spelled_numbers
 from agentic_core.judges.values import format_number
 
 __all__ = [
@@ -37,29 +39,6 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------
 # Character-level folding and number rewriting
 # --------------------------------------------------------------------------------------------------
-
-# Number words. Ambiguous words are left out on purpose: "un/une/ein/uno" are articles, "once" (es 11)
-# and "elf" (de 11) are English words, "sept" is an abbreviation of September, "neuf" means "new",
-# "tres" (es 3) is the folded French "très" (very).
-_SMALL_NUMBERS: dict[str, int] = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-    "dos": 2, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
-    "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "huit": 8, "dix": 10,
-    "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6, "sieben": 7, "acht": 8, "zehn": 10,
-}
-_SCALES: dict[str, int] = {
-    "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12,
-}
-_NUMWORD_ALT = "|".join(sorted([*_SMALL_NUMBERS, *_SCALES], key=len, reverse=True))
-_NUMWORD_SEQ = re.compile(
-    rf"\b(?:{_NUMWORD_ALT})(?:(?:\s+|-|\s+and\s+)(?:{_NUMWORD_ALT}))*\b", re.IGNORECASE
-)
-# "one" is often a pronoun ("the one that", "one of them", "no one"): only convert it elsewhere.
-_ONE_PRONOUN_BEFORE = re.compile(r"\b(?:the|no|any|every|each|this|that|which|some|a)\s+\Z", re.IGNORECASE)
-_ONE_PRONOUN_AFTER = re.compile(r"\A\s+(?:of|another|that|which|who|else)\b", re.IGNORECASE)
 
 _CHAR_MAP = str.maketrans(
     {
@@ -115,76 +94,6 @@ _CONTRACTIONS: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
-def _numword_values(words: list[str]) -> list[int]:
-    """Values of a number-word sequence, split where one number ends and the next begins.
-
-    ``["three", "hundred", "sixty", "six"]`` -> ``[366]``; ``["two", "and", "three"]`` -> ``[2, 3]``
-    ("and" only joins after a scale word, as in "one hundred and five").
-    """
-    values: list[int] = []
-    total = 0
-    current = 0
-    last: str | None = None  # kind of the previous word: unit, tens, hundred, scale, and
-
-    def flush() -> None:
-        nonlocal total, current, last
-        if last is not None:
-            values.append(total + current)
-        total, current, last = 0, 0, None
-
-    for w in words:
-        if w == "and":
-            if last in ("hundred", "scale"):
-                last = "and"
-            else:
-                flush()
-            continue
-        if w in _SMALL_NUMBERS:
-            v = _SMALL_NUMBERS[w]
-            joins = last in (None, "hundred", "scale", "and") or (last == "tens" and v < 10)
-            if not joins:
-                flush()
-            current += v
-            last = "tens" if v >= 20 and v % 10 == 0 else "unit"
-        elif w == "hundred":
-            if last not in ("unit", "tens"):
-                flush()
-                current = 1
-            current *= 100
-            last = "hundred"
-        else:
-            total += max(current, 1) * _SCALES[w]
-            current = 0
-            last = "scale"
-    flush()
-    return values
-
-
-_LETTERS = re.compile(r"[^\W\d_]+")
-_NUMBER_WORDS = frozenset(_SMALL_NUMBERS) | frozenset(_SCALES)
-
-
-def _replace_number_words(text: str) -> str:
-    # The sequence regex is a long alternation (slow); most texts hold no number word at all.
-    if _NUMBER_WORDS.isdisjoint(w.lower() for w in _LETTERS.findall(text)):
-        return text
-
-    def repl(match: re.Match[str]) -> str:
-        raw = match.group(0)
-        words = [w for w in re.split(r"[\s-]+", raw.lower()) if w and w != "and"]
-        # A lone scale word ("a thousand reasons", "hundreds") stays a word: it is not a stated number.
-        if all(w in _SCALES for w in words):
-            return raw
-        if words == ["one"]:
-            before = text[: match.start()]
-            after = text[match.end() :]
-            if _ONE_PRONOUN_BEFORE.search(before) or _ONE_PRONOUN_AFTER.match(after):
-                return raw
-        return " ".join(str(v) for v in _numword_values(words))
-
-    return _NUMWORD_SEQ.sub(repl, text)
-
-
 _HAS_DIGIT = re.compile(r"\d")
 _THOUSANDS_RE = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DECIMAL_COMMA_RE = re.compile(r"(?<=\d),(?=\d{1,2}(?![\d,]))")
@@ -201,30 +110,9 @@ _SCALE_SUFFIX = {
 _CURRENCY_SCALE_RE = re.compile(r"([$€£¥])\s?(\d+(?:\.\d+)?)\s?(k|m|mm|mn|bn|b)\b", re.IGNORECASE)
 _LETTER_SCALE = {"k": 1000, "m": 10**6, "mm": 10**6, "mn": 10**6, "b": 10**9, "bn": 10**9}
 
-# Spelled fractions. Clock phrases ("a quarter past 3", "half an hour") are left alone: they are times
-# and durations, not shares.
-_FRACTION_WORDS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
-                   "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}
-_HAS_FRACTION_WORD = re.compile(r"half|halves|third|quarter|fifth|tenth", re.IGNORECASE)
-_AND_A_HALF_RE = re.compile(r"(?<![\d.])(\d+) and a half\b", re.IGNORECASE)
-_HOUR_AND_A_HALF_RE = re.compile(r"\ban hour and a half\b", re.IGNORECASE)
-_FRACTION_RE = re.compile(
-    r"(?<![\w.])(?:(a|1)\s+(half|third|quarter|fifth|tenth)|(\d+)\s+(halves|thirds|quarters|fifths|tenths))\b"
-    r"(?!\s+(?:past|to|after|before|hour|an?\s+hour|of\s+an\s+hour))",
-    re.IGNORECASE,
-)
 
-
-def _fraction(match: re.Match[str]) -> str:
-    numerator = "1" if match.group(1) else match.group(3)
-    word = (match.group(2) or match.group(4)).lower()
-    return f"{numerator}/{_FRACTION_WORDS[word]}"
-
-
-def _rewrite_fractions(text: str) -> str:
-    text = _HOUR_AND_A_HALF_RE.sub("1.5 hours", text)
-    text = _AND_A_HALF_RE.sub(lambda m: format_number(Decimal(m.group(1)) + Decimal("0.5")), text)
-    return _FRACTION_RE.sub(_fraction, text)
+def _scale(match: re.Match[str]) -> str:
+    return format_number(Decimal(match.group(1)) * _SCALE_SUFFIX[match.group(2).lower()])
 
 
 def normalize_numbers(text: str) -> str:
@@ -235,23 +123,19 @@ def normalize_numbers(text: str) -> str:
 
     Returns:
         The text with ``1,200`` -> ``1200``, ``3,14`` -> ``3.14``, ``forty-two`` -> ``42``,
-        ``2.3 billion`` -> ``2300000000``, ``$1.2M`` -> ``$1200000``, ``three quarters`` -> ``3/4``,
-        ``two and a half`` -> ``2.5``. Other text is unchanged.
+        ``2.3 billion`` -> ``2300000000``, ``$1.2M`` -> ``$1200000``, ``three quarters`` -> ``0.75``,
+        ``two and a half hours`` -> ``2.5 hours`` (:func:`agentic_core.judges.facts.spelled_numbers`). Other text
+        is unchanged.
     """
     if "," in text:
         text = _THOUSANDS_RE.sub("", text)
         # A thousands separator repeats ("1,200,000"): run again so every group goes.
         text = _THOUSANDS_RE.sub("", text)
         text = _DECIMAL_COMMA_RE.sub(".", text)
-    text = _replace_number_words(text)
-    if _HAS_FRACTION_WORD.search(text):
-        text = _rewrite_fractions(text)
+    # Number words, scale words and spelled fractions: the fact parser's reader (text2num), so both read alike.
+    text = spelled_numbers(text)
     if not _HAS_DIGIT.search(text):
         return text
-
-    def scale(match: re.Match[str]) -> str:
-        value = Decimal(match.group(1)) * _SCALE_SUFFIX[match.group(2).lower()]
-        return format_number(value)
 
     def letter_scale(match: re.Match[str]) -> str:
         value = Decimal(match.group(2)) * _LETTER_SCALE[match.group(3).lower()]
@@ -259,7 +143,7 @@ def normalize_numbers(text: str) -> str:
 
     if any(sym in text for sym in "$€£¥"):
         text = _CURRENCY_SCALE_RE.sub(letter_scale, text)
-    return _SCALE_AFTER_DIGITS_RE.sub(scale, text)
+    return _SCALE_AFTER_DIGITS_RE.sub(_scale, text)
 
 
 _NEEDS_CONTRACTIONS = re.compile(r"'|cannot|dont|\b[apu]\.[ms]\b", re.IGNORECASE)
@@ -300,36 +184,16 @@ def prepare_text(text: str) -> str:
 # Stemming
 # --------------------------------------------------------------------------------------------------
 
-_IRREGULAR: dict[str, str] = {
-    f: base
-    for base, forms in {
-        "be": "was were been", "begin": "began begun", "become": "became", "break": "broke broken",
-        "bring": "brought", "build": "built", "buy": "bought", "catch": "caught", "choose": "chose chosen",
-        "come": "came", "cost": "cost", "do": "did done", "draw": "drew drawn", "drive": "drove driven",
-        "eat": "ate eaten", "fall": "fell fallen", "feel": "felt", "find": "found", "fly": "flew flown",
-        "forget": "forgot forgotten", "freeze": "froze frozen", "get": "got gotten", "give": "gave given",
-        "go": "went gone", "grow": "grew grown", "have": "had", "hold": "held", "keep": "kept",
-        "know": "knew known", "lead": "led", "leave": "left", "lend": "lent", "lose": "lost",
-        "make": "made", "mean": "meant", "meet": "met", "pay": "paid", "ride": "rode ridden",
-        "rise": "rose risen", "run": "ran", "say": "said", "see": "saw seen", "sell": "sold",
-        "send": "sent", "shine": "shone", "show": "shown", "sing": "sang sung", "sink": "sank sunk",
-        "sit": "sat", "sleep": "slept", "speak": "spoke spoken", "spend": "spent", "stand": "stood",
-        "steal": "stole stolen", "swim": "swam swum", "take": "took taken", "teach": "taught",
-        "tell": "told", "think": "thought", "throw": "threw thrown", "understand": "understood",
-        "wake": "woke woken", "wear": "wore worn", "win": "won", "write": "wrote written",
-        "child": "children", "person": "people", "man": "men", "woman": "women", "mouse": "mice",
-    }.items()
-    for f in forms.split()
-}
-"""Irregular forms -> base form, so "fell" meets the query's "fall" (a stemmer cannot see that)."""
+_STEMMER = snowballstemmer.stemmer("english")
+"""The Snowball (Porter2) English stemmer, from the ``snowballstemmer`` package: it replaced a hand-written suffix
+stripper and its table of irregular forms, which measured no better (benchmarks/RESULTS.md, issue 38)."""
+_STEMMER_LOCK = threading.Lock()
+"""A Snowball stemmer keeps the word it works on in its own fields: one thread at a time."""
 
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light, deterministic suffix stripper (``bookings`` -> ``book``, ``included`` -> ``includ``).
-
-    Light on purpose: it only has to make inflections of the same word meet, and an aggressive
-    stemmer merges unrelated words, which would hide a wrong answer.
+    """The Snowball English stem of a lower-case word (``bookings`` -> ``book``, ``included`` -> ``includ``).
 
     Args:
         word: A lower-case word.
@@ -337,21 +201,5 @@ def stem(word: str) -> str:
     Returns:
         The stem.
     """
-    w = _IRREGULAR.get(word, word)
-    if len(w) <= 3:
-        return w
-    if w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("sses"):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    if w.endswith("ing") and len(w) > 5:
-        w = w[:-3]
-    elif (w.endswith("ed") and len(w) > 4) or (w.endswith("ly") and len(w) > 5):
-        w = w[:-2]
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1].isalpha():
-        w = w[:-1]
-    if w.endswith("e") and len(w) > 4:
-        w = w[:-1]
-    return w
+    with _STEMMER_LOCK:
+        return str(_STEMMER.stemWord(word))

@@ -29,7 +29,8 @@ def test_json_conversation_records_carry_the_three_metrics() -> None:
     assert first["tool_call_accuracy"] == 1.0 and first["tool_call_order"] == "strict"
     assert first["topic_counts"] == {"tp": 2, "fp": 0, "fn": 0, "tn": 0}
     assert first["topic_mode"] == "recall" and first["topic_variant"] == "ragas" and first["topic_approximate"]
-    assert first["goal_accuracy"] == 1 and first["goal_accuracy_graded"] == 1.0 and first["goal_evidence"]
+    # The lexical judge's graded score is its fitted P(correct) since issue 38: high, not 1.0.
+    assert first["goal_accuracy"] == 1 and first["goal_accuracy_graded"] >= 0.7 and first["goal_evidence"]
     block = doc["agentic_metrics"]
     assert block["metrics"] == ["tool_call_accuracy", "topic_adherence", "goal_accuracy"]
     assert block["goal_accuracy"]["interval_method"] == "wilson" and block["tool_call_accuracy"]["ci"]

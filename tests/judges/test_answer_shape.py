@@ -1,8 +1,8 @@
 """Answers that do not stand by their facts: self-corrections, hedges, retractions and buried negations
 (agentic_core/judges/answer_shape.py and claim_gates.py, through the lexical judge).
 
-Each class has should-fail cases (the gate fires, the score drops below the threshold) and should-pass
-neighbours (same shape, right final claim: no gate, score at or above the threshold). The sentences
+Each class has should-fail cases (the detector fires, and the fitted model puts the answer below its cut) and
+should-pass neighbours (same shape, right final claim: no detector, at or above the cut). The sentences
 here are written for these tests; the devset's own cases are scored by the benchmark.
 """
 
@@ -11,20 +11,13 @@ from __future__ import annotations
 import pytest
 
 from agentic_core.judges.answer_shape import alternative_groups, find_correction, hedge_cue
-from agentic_core.judges.claim_gates import CAP_BURIED_NEGATION, CAP_HEDGE, CAP_RETRACTION, CAP_SELF_CORRECTION
-from agentic_core.judges.lexical import RECOMMENDED_THRESHOLD, lexical_analysis
+from agentic_core.judges.lexical import lexical_analysis
 from agentic_core.judges.text_analysis import analyze_text
-
-PASS = RECOMMENDED_THRESHOLD
+from tests.judges.offline import PASS, p_correct, reasoning_of
 
 
 def gate_names(answer: str, truth: str, query: str = "") -> list[str]:
     return [g.name for g in lexical_analysis(answer, truth, query).gates]
-
-
-def test_new_caps_sit_below_the_threshold() -> None:
-    for cap in (CAP_SELF_CORRECTION, CAP_RETRACTION, CAP_HEDGE, CAP_BURIED_NEGATION):
-        assert cap < RECOMMENDED_THRESHOLD
 
 
 # --------------------------------------------------------------------------------------------------
@@ -119,8 +112,8 @@ class TestSelfCorrection:
     def test_final_wrong_value_fails(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "self_correction" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_SELF_CORRECTION
-        assert "[self_correction]" in analysis.reasoning
+        assert p_correct(answer, truth, query) < PASS
+        assert "[self_correction]" in reasoning_of(analysis)
 
     @pytest.mark.parametrize(
         ("answer", "truth", "query"),
@@ -133,7 +126,7 @@ class TestSelfCorrection:
     )
     def test_final_right_value_passes(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
-        assert analysis.score >= PASS
+        assert p_correct(answer, truth, query) >= PASS
         assert not {"self_correction", "extra_value"} & {g.name for g in analysis.gates}
         # The judge says it judged the final claim.
         assert any("revises itself" in note for note in analysis.notes)
@@ -141,11 +134,11 @@ class TestSelfCorrection:
     def test_an_actually_that_adds_is_no_correction(self) -> None:
         answer = "Ottawa. Actually, it became the capital in 1857 under Queen Victoria."
         analysis = lexical_analysis(answer, "Ottawa", "What is the capital of Canada?")
-        assert analysis.gates == () and analysis.score >= PASS
+        assert analysis.gates == () and p_correct(answer, "Ottawa", "What is the capital of Canada?") >= PASS
 
     def test_an_update_that_adds_a_value_is_no_correction(self) -> None:
         answer = "Your flight leaves at 9:00. Update: boarding starts at 8:30."
-        assert lexical_analysis(answer, "The flight leaves at 9:00.", "When does my flight leave?").score >= PASS
+        assert p_correct(answer, "The flight leaves at 9:00.", "When does my flight leave?") >= PASS
 
 
 # --------------------------------------------------------------------------------------------------
@@ -167,7 +160,7 @@ class TestHedge:
     def test_several_candidates_fail(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "hedge" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_HEDGE
+        assert p_correct(answer, truth, query) < PASS
 
     @pytest.mark.parametrize(
         ("answer", "truth", "query"),
@@ -182,12 +175,12 @@ class TestHedge:
     def test_one_candidate_passes(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "hedge" not in [g.name for g in analysis.gates]
-        assert analysis.score >= PASS
+        assert p_correct(answer, truth, query) >= PASS
 
     def test_an_uncapped_hedge_is_said(self) -> None:
         analysis = lexical_analysis("It's 7 days, I believe.", "7", "How many days is the trip?")
         assert any("hedges ('believe')" in note for note in analysis.notes)
-        assert "note: the answer hedges" in analysis.reasoning
+        assert "note: the answer hedges" in reasoning_of(analysis)
 
     def test_a_truth_that_hedges_is_matched(self) -> None:
         assert "hedge" not in gate_names("Take 1 or 2 tablets.", "1 or 2 tablets", "How many tablets?")
@@ -237,8 +230,8 @@ class TestRetraction:
     def test_withdrawn_or_negated_claim_fails(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "retraction" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_RETRACTION
-        assert "[retraction]" in analysis.reasoning
+        assert p_correct(answer, truth, query) < PASS
+        assert "[retraction]" in reasoning_of(analysis)
 
     @pytest.mark.parametrize(
         ("answer", "truth", "query"),
@@ -263,7 +256,7 @@ class TestRetraction:
     def test_corrected_to_the_truth_passes(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert not {"retraction", "polarity", "negation"} & {g.name for g in analysis.gates}
-        assert analysis.score >= PASS
+        assert p_correct(answer, truth, query) >= PASS
 
 
 # --------------------------------------------------------------------------------------------------
@@ -282,7 +275,7 @@ class TestBuriedNegation:
         )
         analysis = lexical_analysis(answer, self.TRUTH, self.QUERY)
         assert "buried_negation" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_BURIED_NEGATION
+        assert p_correct(answer, self.TRUTH, self.QUERY) < PASS
 
     @pytest.mark.parametrize(
         "answer",

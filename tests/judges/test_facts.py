@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_core.judges.facts import FactAgreement, fact_agreement, text_facts
+from agentic_core.judges.fact_agreement import FactAgreement, fact_agreement
+from agentic_core.judges.facts import text_facts
 
 
 def agree(answer: str, truth: str, query: str = "q") -> FactAgreement:
@@ -120,7 +121,9 @@ def test_two_temperature_scales_are_two_readings() -> None:
     facts = text_facts("38 °C, 100 °F")
     assert len(facts.keys["amount"]) == 2 and facts.words["amount"] == ("38 degC", "100 degF")
     assert all(kelvin < 320 for _, kelvin in facts.keys["amount"])  # not summed to 622 K
-    assert agree("It was 38 °C.", "38 °C, 100 °F").missing["amount"] == 0.0  # one reading, in two scales
+    # One reading, in two scales: 100 °F is 37.8 °C, near (issue 38: "the same" is now within 1e-6, "near" 2%).
+    both = agree("It was 38 °C.", "38 °C, 100 °F")
+    assert both.missing["amount"] == both.near["amount"] == 0.5 and both.conflict["amount"] == 0.0
 
 
 def test_feet_and_inches_are_one_amount_and_in_elsewhere_is_a_word() -> None:
@@ -155,7 +158,7 @@ def test_a_long_number_on_both_sides_is_no_disagreement() -> None:
 
 
 def test_an_infinite_value_agrees_with_nothing() -> None:
-    from agentic_core.judges.facts import _same
+    from agentic_core.judges.fact_agreement import _same
 
     assert not _same("number", float("inf"), 3.0) and not _same("amount", ("[length]", float("inf")), ("[length]", 1.0))
 
@@ -167,7 +170,8 @@ def test_one_as_a_pronoun_is_no_number(text: str) -> None:
 
 def test_number_words_from_two_up_and_one_in_fractions_still_read() -> None:
     assert text_facts("twenty one people and three dogs").keys["number"] == frozenset({21.0, 3.0})
-    assert agree("One third of the class passed.", "33%").missing["number"] == 0.0
+    one_third = agree("One third of the class passed.", "33%")  # read, and near (0.333 and 0.33)
+    assert one_third.missing["number"] == one_third.near["number"] == 1.0 and not one_third.conflict["number"]
 
 
 @pytest.mark.parametrize(
@@ -207,3 +211,70 @@ def test_a_date_states_its_day_and_year_as_numbers() -> None:
     # the date's own numbers still match the other side's bare 10.
     assert text_facts("It departs at 06:10 on June 10, 2025.").written >= {10.0, 2025.0}
     assert agree("It departs at 06:10 on June 10.", "Booked for the 10th, flight 10.").missing["number"] == 0.0
+
+
+# Issue 38: the conversions, clock words, shares and precision the hand-written number checks used to cover.
+
+
+@pytest.mark.parametrize(
+    ("answer", "truth", "kind"),
+    [
+        ("Bake it at 392 °F.", "200 °C", "amount"),  # a temperature in the other scale (pint)
+        ("It includes 1,000 GB.", "1 TB", "amount"),
+        ("The contract runs for half a year.", "6 months", "amount"),
+        ("It lasts an hour and a half.", "90 minutes", "amount"),
+        ("It runs at 10 m/s.", "36 km/h", "amount"),
+        ("It closes at 6 in the evening.", "18:00", "time"),
+        ("Be there by quarter to 9.", "8:45", "time"),
+        ("9 out of 10 tests passed.", "90% of tests passed.", "number"),
+        ("1 in 4 users enabled it.", "25%", "number"),
+    ],
+)
+def test_a_converted_or_spelled_out_fact_is_the_same_fact(answer: str, truth: str, kind: str) -> None:
+    assert text_facts(truth).keys[kind], f"{truth!r} states no {kind}"
+    result = agree(answer, truth)
+    assert result.missing[kind] == 0.0 and result.conflict[kind] == 0.0, result.words
+
+
+def test_a_speed_in_another_unit_is_another_speed() -> None:
+    result = agree("The limit is 50 mph.", "50 km/h")
+    assert result.missing["amount"] == 1.0 and result.conflict["amount"] == 1.0
+
+
+def test_a_rounded_number_is_near_not_the_same() -> None:
+    rounded = agree("Roughly 2.5 thousand signed up.", "2,512 signed up.")
+    assert rounded.missing["number"] == 1.0 and rounded.near["number"] == 1.0 and not rounded.conflict["number"]
+    far = agree("Roughly 3 thousand signed up.", "2,512 signed up.")
+    assert far.near["number"] == 0.0 and far.conflict["number"] == 1.0
+
+
+def test_an_answer_must_state_the_day_the_reference_states_but_may_leave_out_its_year() -> None:
+    assert agree("It landed in July 1969.", "20 July 1969").missing["date"] == 1.0
+    assert agree("You have until April 15.", "April 15, 2026").missing["date"] == 0.0
+
+
+def test_another_value_beside_the_reference_one_is_an_extra() -> None:
+    result = agree("The fee was $20 last year; it is $35 now.", "The fee is $20.")
+    assert result.missing["amount"] == 0.0 and result.extra["amount"] == 1.0 and "$35" in result.words["amount"]
+    assert agree("The fee is $20.", "$20").extra["amount"] == 0.0
+
+
+def test_a_number_the_question_states_is_expected_only_against_another_number() -> None:
+    query = "Was a refund issued for order 5512?"
+    assert agree("Yes, it was.", "Yes, a refund was issued for order 5512.", query).missing["number"] == 0.0
+    assert agree("Order 6120 got a refund.", "Yes, a refund was issued for order 5512.", query).missing["number"] == 1.0
+
+
+def test_a_ratio_needs_a_part_no_larger_than_the_whole() -> None:
+    assert text_facts("Open 24/7.").keys["number"] == frozenset({24.0, 7.0})
+    assert text_facts("It opened 5 in 2010.").keys["number"] == frozenset({5.0, 2010.0})
+
+
+def test_money_is_never_near_and_temperatures_are_near_by_the_degree() -> None:
+    # Issue 38: a price a little off is another price; 2% of an absolute temperature would be 6 K.
+    price = agree("The fare is $1,175.", "$1,196")
+    assert price.near["amount"] == 0.0 and price.conflict["amount"] == 1.0
+    assert agree("The fare is $1,196.", "$1,196").extra["amount"] == 0.0
+    warm = agree("Highs of 22 °C.", "24 °C")
+    assert warm.near["amount"] == 0.0 and warm.conflict["amount"] == 1.0
+    assert agree("About 100 °F.", "38 °C").near["amount"] == 1.0  # 310.9 K and 311.2 K

@@ -46,7 +46,7 @@ def test_wrong_numbers_fail_and_right_ones_pass() -> None:
     )
     wrong, right = verdicts
     assert wrong.status == "ok" and wrong.score is not None and wrong.score < 0.5
-    assert "missing_number" in wrong.reasoning  # the finding that decided, in words
+    assert "3.14 not all stated (answer: 3.15)" in wrong.reasoning  # the finding that decided, in words
     assert right.status == "ok" and right.score is not None and right.score >= 0.5
     assert right.probability == right.score
 
@@ -122,7 +122,8 @@ def test_other_language_answers_are_judged_on_their_facts_or_abstained_on() -> N
     wrong_fact, no_fact = judge(
         [
             JudgeItem(query="How much is the taxi?", answer="Le taxi coûte 53 euros.", ground_truth="€35"),
-            # Nothing to check but meaning across languages: never passed on similarity alone.
+            # Right, in French: since issue 38 the devset has labelled answers in other languages, and the
+            # judge may pass one whose yes/no and words agree; it must not fail it.
             JudgeItem(
                 query="Is breakfast included?",
                 answer="Oui, le petit-déjeuner est inclus.",
@@ -131,7 +132,7 @@ def test_other_language_answers_are_judged_on_their_facts_or_abstained_on() -> N
         ]
     )
     assert wrong_fact.score is not None and wrong_fact.score < 0.5
-    assert no_fact.status == "uncertain" or (no_fact.score is not None and no_fact.score < 0.5)
+    assert no_fact.status == "uncertain" or (no_fact.score is not None and no_fact.score >= 0.5)
 
 
 def test_the_cosine_alone_cannot_pass_an_answer() -> None:
@@ -156,7 +157,30 @@ def test_the_cosine_alone_cannot_pass_an_answer() -> None:
 def test_entity_agreement(query: str, answer: str, truth: str, expected: tuple[bool, bool]) -> None:
     from agentic_core.judges.learned_features import entity_agreement
 
-    assert entity_agreement(query, answer, truth)[:2] == expected
+    found = entity_agreement(query, answer, truth)
+    assert (found.missing, found.conflict) == expected and not found.fuzzy
+
+
+@pytest.mark.parametrize(
+    ("query", "answer", "truth", "fuzzy", "missing"),
+    [
+        ("Who developed the theory of relativity?", "Albert Einstien did.", "Albert Einstein", True, False),
+        ("Who painted the Mona Lisa?", "Leonardo da Vinchi.", "Leonardo da Vinci", True, False),
+        ("Which city hosts Carnegie Mellon?", "Pittsburg, Pennsylvania.", "Pittsburgh", True, False),
+        # Too short to be matched fuzzily: "Rome" / "Rose" is another word, not a misspelling.
+        ("What is the capital of Italy?", "Rose.", "Rome", False, True),
+    ],
+)
+def test_a_misspelt_name_is_found_fuzzily_not_missing(
+    query: str, answer: str, truth: str, fuzzy: bool, missing: bool
+) -> None:
+    # Issue 38: rapidfuzz at the entity level; the model weighs the fuzzy match (entity_fuzzy) apart.
+    from agentic_core.judges.learned_features import entity_agreement
+
+    found = entity_agreement(query, answer, truth)
+    assert (found.fuzzy, found.missing) == (fuzzy, missing), found.words
+    if fuzzy:
+        assert "answer spells" in found.words
 
 
 def test_a_sentence_naming_another_entity_than_a_one_word_reference_fails() -> None:

@@ -1,11 +1,11 @@
-"""Tests of the lexical judge (agentic_core/judges/lexical*.py) and its text analysis
-(text_fold.py, tokens.py, text_analysis.py, values.py)."""
+"""Tests of the lexical analysis (agentic_core/judges/lexical*.py: overlap and detectors), its text analysis
+(text_fold.py, tokens.py, text_analysis.py, values.py), and the ``lexical`` judge built on them: since issue 38 the
+learned model fitted without the embedding, so "passes" means its P(correct) is at least 0.5."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections import Counter
 from pathlib import Path
 
@@ -14,31 +14,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import mannwhitneyu
 
-from agentic_core.judges import lexical as lexical_module
+from agentic_core.judges import learned as learned_module
 from agentic_core.judges.base import Judge, JudgeItem
-from agentic_core.judges.lexical import (
-    RECOMMENDED_THRESHOLD,
-    RULES_VERSION,
-    LexicalJudge,
-    is_yes_no_question,
-    lexical_analysis,
-    lexical_score,
-)
-from agentic_core.judges.lexical_gates import (
-    CAP_KEY_TERM,
-    CAP_MISSING_FACT,
-    CAP_NEGATION,
-    CAP_NOT_REFUSAL,
-    CAP_POLARITY,
-    CAP_UNIT,
-)
+from agentic_core.judges.learned import LexicalJudge
+from agentic_core.judges.lexical import RULES_VERSION, is_yes_no_question, lexical_analysis
 from agentic_core.judges.runner import judge_sync
 from agentic_core.judges.text_analysis import analyze_text
 from agentic_core.judges.text_fold import fold, normalize_numbers, stem
 from agentic_core.judges.values import FRACTION_FAMILY, date_satisfies, same_share
+from tests.judges.offline import PASS, not_passed, p_correct, reasoning_of
 
 DEVSET = Path(__file__).resolve().parents[2] / "sample_data" / "judge_devset.jsonl"
-PASS = RECOMMENDED_THRESHOLD
+_JUDGE = LexicalJudge()
+
+
+def lexical_score(answer: str, truth: str, query: str = "") -> tuple[float, str]:
+    """The ``lexical`` judge's score (its P(correct)) and reasoning for one pair."""
+    (verdict,) = asyncio.run(_JUDGE.ajudge([JudgeItem(query=query, answer=answer, ground_truth=truth)]))
+    assert verdict.score is not None, verdict.error
+    return verdict.score, verdict.reasoning or ""
 
 
 def content(text: str) -> list[tuple[str, str, str | None]]:
@@ -66,7 +60,7 @@ class TestFold:
         assert fold("it\u2019s \u201cok\u201d \u2013 fine") == 'it\'s "ok" - fine'
 
     def test_case_punctuation_and_articles_do_not_matter(self) -> None:
-        assert content("The PARIS!") == content("paris") == [("word", "paris", None)]
+        assert content("The PARIS!") == content("paris") == [("word", stem("paris"), None)]
         assert content("an apple, the apple; a apple.") == [("word", stem("apple"), None)] * 3
 
 
@@ -89,13 +83,14 @@ class TestNumbers:
         assert normalize_numbers(text) == expected
 
     def test_separate_numbers_stay_separate(self) -> None:
-        assert normalize_numbers("two and three") == "2 3"
+        assert normalize_numbers("two and three") == "2 and 3"  # text2num keeps the "and"
         assert normalize_numbers("2, 3, 5 and 7") == "2, 3, 5 and 7"
 
     def test_one_as_a_pronoun_is_kept(self) -> None:
         assert normalize_numbers("the one that works") == "the one that works"
         assert normalize_numbers("one of them") == "one of them"
-        assert normalize_numbers("Terminal one") == "Terminal 1"
+        # A lone "one" stays a word (text2num's threshold, as the fact parser reads it: issue 38).
+        assert normalize_numbers("Terminal one") == "Terminal one"
 
     @pytest.mark.parametrize("text", ["42", "42.0", "42.00", "forty-two", "forty two", "Forty-Two"])
     def test_forms_of_42_are_one_token(self, text: str) -> None:
@@ -138,12 +133,13 @@ class TestNumberForms:
     @pytest.mark.parametrize(
         ("text", "expected"),
         [
+            # Spelled fractions by the fact parser's reader (issue 38: one number-word reader).
             ("three quarters", "3/4"),
             ("two thirds of them", "2/3 of them"),
             ("a quarter of the budget", "1/4 of the budget"),
             ("a quarter past 3", "a quarter past 3"),  # a time, not a share
             ("two and a half hours", "2.5 hours"),
-            ("an hour and a half", "1.5 hours"),
+            ("an hour and a half", "1.5 hour"),
             ("$1.2M", "$1200000"),
             ("€85k", "€85000"),
             ("12m", "12m"),  # no currency: metres, not millions
@@ -181,8 +177,8 @@ class TestNumberForms:
     )
     def test_same_number_in_another_form_agrees(self, answer: str, truth: str) -> None:
         analysis = lexical_analysis(answer, truth)
-        assert not analysis.gates, analysis.reasoning
-        assert analysis.score >= PASS
+        assert not analysis.gates, reasoning_of(analysis)
+        assert p_correct(answer, truth) >= PASS
 
     @pytest.mark.parametrize(
         ("answer", "truth"),
@@ -201,7 +197,7 @@ class TestNumberForms:
     def test_another_number_in_another_form_fails(self, answer: str, truth: str) -> None:
         analysis = lexical_analysis(answer, truth)
         assert "missing_number" in [g.name for g in analysis.gates]
-        assert analysis.score < PASS
+        assert p_correct(answer, truth) < PASS
 
     def test_months_are_not_years(self) -> None:
         assert [g.name for g in lexical_analysis("18 months", "18 years").gates] == ["unit_conflict"]
@@ -282,7 +278,7 @@ class TestWords:
     def test_stemming_meets_inflections(self) -> None:
         assert stem("bookings") == stem("booking") == stem("booked") == stem("book")
         assert stem("included") == stem("includes") == stem("include")
-        assert stem("fell") == stem("fall")  # irregular form
+        assert stem("running") == stem("runs") == stem("run")  # Snowball's English stemmer (issue 38)
 
     def test_contractions_expose_negation(self) -> None:
         tokens = analyze_text("The hotel doesn't have parking.").tokens
@@ -326,14 +322,15 @@ class TestWords:
 
 
 class TestGates:
-    def test_all_caps_sit_below_the_threshold(self) -> None:
-        for cap in (CAP_KEY_TERM, CAP_MISSING_FACT, CAP_NEGATION, CAP_NOT_REFUSAL, CAP_POLARITY, CAP_UNIT):
-            assert cap < RECOMMENDED_THRESHOLD
+    def test_a_finding_is_no_verdict(self) -> None:
+        # Issue 38: detectors only find; the fitted model weighs them (no caps, no factors, no score here).
+        analysis = lexical_analysis("3.15", "3.14", "What is pi to two decimals?")
+        assert not hasattr(analysis, "score") and not hasattr(analysis.gates[0], "cap")
 
-    def test_missing_number_caps_and_names_what_was_found(self) -> None:
-        score, reasoning = lexical_score("3.15", "3.14", "What is pi to two decimals?")
-        assert score <= CAP_MISSING_FACT
-        assert "ground-truth number 3.14 missing from answer (found 3.15): capped at 0.35" in reasoning
+    def test_missing_number_names_what_was_found_and_fails(self) -> None:
+        analysis = lexical_analysis("3.15", "3.14", "What is pi to two decimals?")
+        assert "ground-truth number 3.14 missing from answer (found 3.15)" in reasoning_of(analysis)
+        assert p_correct("3.15", "3.14", "What is pi to two decimals?") < PASS
 
     @pytest.mark.parametrize(
         ("answer", "truth"),
@@ -354,9 +351,9 @@ class TestGates:
         assert lexical_score("It is 12.", "15% of 80 is 12.", "What is 15% of 80?")[0] >= PASS
 
     def test_missing_date(self) -> None:
+        # Issue 38: the missing_date detector earned nothing beside the fact agreement's date_missing; it went.
         score, reasoning = lexical_score("March 15, 2025", "2025-03-14", "When is my flight?")
-        assert score <= CAP_MISSING_FACT
-        assert "ground-truth date 2025-03-14 missing from answer (found 2025-03-15)" in reasoning
+        assert score < PASS and "reference dates 2025-03-14 not all stated (answer: March 15, 2025)" in reasoning
         assert lexical_score("14/03/2025", "2025-03-14", "When is my flight?")[0] >= PASS
 
     def test_missing_time(self) -> None:
@@ -375,18 +372,16 @@ class TestGates:
     def test_unit_conflict(self, answer: str, truth: str) -> None:
         analysis = lexical_analysis(answer, truth)
         assert [g.name for g in analysis.gates] == ["unit_conflict"]
-        assert analysis.score <= CAP_UNIT
+        assert p_correct(answer, truth) < PASS
 
     def test_unit_left_out_is_no_conflict(self) -> None:
         assert lexical_score("It is 45.", "$45", "What is my refund?")[0] >= PASS
 
-    def test_missing_key_term(self) -> None:
+    def test_missing_entity(self) -> None:
+        # Issue 38: the missing_key_term detector earned nothing beside the entity agreement; it went.
         score, reasoning = lexical_score("Lyon", "Paris", "What is the capital of France?")
-        assert score <= CAP_KEY_TERM
-        assert "ground-truth key term Paris missing from answer" in reasoning
-        assert "missing_key_term" in gate_names(
-            "Christopher Marlowe wrote it.", "William Shakespeare", "Who wrote Hamlet?"
-        )
+        assert score < PASS and "reference names Paris, answer names Lyon" in reasoning
+        assert lexical_score("Christopher Marlowe wrote it.", "William Shakespeare", "Who wrote Hamlet?")[0] < PASS
 
     def test_surname_names_the_entity(self) -> None:
         assert lexical_score("Shakespeare", "William Shakespeare", "Who wrote Hamlet?")[0] >= PASS
@@ -394,7 +389,7 @@ class TestGates:
     def test_extra_value_of_the_same_type_cuts(self) -> None:
         analysis = lexical_analysis("12A, 12B and 14C", "12A, 14C", "Which seats are free?")
         assert [g.name for g in analysis.gates] == ["extra_value"]
-        assert analysis.score == pytest.approx(round(analysis.similarity * 0.85, 4))
+        assert p_correct("12A, 12B and 14C", "12A, 14C", "Which seats are free?") < PASS
 
     def test_worked_calculation_is_not_an_extra_value(self) -> None:
         answer = "12 times 10 is 120, plus 12 times 2 is 24, so the total is 144."
@@ -405,8 +400,13 @@ class TestNegationAndPolarity:
     def test_opposite_negation_cuts(self) -> None:
         analysis = lexical_analysis("The flight is not booked.", "The flight is booked.")
         assert [g.name for g in analysis.gates] == ["negation"]
-        assert analysis.score <= CAP_NEGATION
-        assert "negated in the answer only" in analysis.reasoning
+        # Issue 38: a negation that flips an otherwise identical sentence weighs about as much as the overlap
+        # (P near 0.5, benchmarks/RESULTS.md): the default judge leaves it uncertain or incorrect, never correct.
+        assert not_passed("The flight is not booked.", "The flight is booked.")
+        assert p_correct("The flight is not booked.", "The flight is booked.") < p_correct(
+            "The flight is booked.", "The flight is booked."
+        )
+        assert "negated in the answer only" in reasoning_of(analysis)
 
     @pytest.mark.parametrize(
         ("answer", "truth"),
@@ -418,7 +418,8 @@ class TestNegationAndPolarity:
         ],
     )
     def test_negation_cues(self, answer: str, truth: str) -> None:
-        assert lexical_score(answer, truth)[0] < PASS
+        assert "negation" in gate_names(answer, truth)
+        assert not_passed(answer, truth)  # see test_opposite_negation_cuts
 
     def test_same_polarity_passes(self) -> None:
         assert lexical_score("The flight isn't booked yet.", "The flight is not booked.")[0] >= PASS
@@ -433,7 +434,7 @@ class TestNegationAndPolarity:
             "No, Python is statically typed.", "Yes, Python is dynamically typed.", query
         )
         assert "polarity" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_POLARITY
+        assert p_correct("No, Python is statically typed.", "Yes, Python is dynamically typed.", query) < PASS
         assert lexical_score("Yes.", "Yes, Python is dynamically typed.", query)[0] >= PASS
 
     def test_implied_no_to_a_yes_no_question(self) -> None:
@@ -471,15 +472,15 @@ class TestNegationScope:
 
 class TestRefusal:
     def test_refusal_scores_zero(self) -> None:
-        score, reasoning = lexical_score(
-            "I'm sorry, I can't help with that.", "Cloudy, 14°C.", "Weather in Paris?"
-        )
-        assert score == 0.0
-        assert "answer is a refusal" in reasoning and "score 0" in reasoning
+        # Issue 38: a refusal is a finding the model weighs, no longer a score of 0 by rule.
+        args = ("I'm sorry, I can't help with that.", "Cloudy, 14°C.", "Weather in Paris?")
+        assert "answer is a refusal" in reasoning_of(lexical_analysis(*args))
+        assert p_correct(*args) < PASS
 
-    def test_refusal_sharing_words_still_scores_zero(self) -> None:
+    def test_refusal_sharing_words_still_fails(self) -> None:
         answer = "I'm unable to book Nobu for you, but you can call Nobu at 20:00."
-        assert lexical_score(answer, "Your table at Nobu is booked for 20:00.")[0] == 0.0
+        assert "refusal" in gate_names(answer, "Your table at Nobu is booked for 20:00.")
+        assert lexical_score(answer, "Your table at Nobu is booked for 20:00.")[0] < PASS
 
     def test_refusal_matching_a_refusal_passes(self) -> None:
         score = lexical_score("I'm sorry, but I can't share passwords.", "I can't share passwords.")[0]
@@ -489,8 +490,9 @@ class TestRefusal:
         analysis = lexical_analysis(
             "I have deleted your account.", "I can't delete accounts; contact support."
         )
-        assert "not_refusal" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_NOT_REFUSAL
+        # Issue 38: no not_refusal detector any more (it earned nothing); the negation it meets still fails it.
+        assert "negation" in [g.name for g in analysis.gates]
+        assert p_correct("I have deleted your account.", "I can't delete accounts; contact support.") < PASS
 
 
 class TestScoring:
@@ -512,18 +514,11 @@ class TestScoring:
             >= PASS
         )
 
-    def test_identical_texts_score_one(self) -> None:
+    def test_identical_texts_pass_with_full_overlap(self) -> None:
         for text in ("Paris", "The flight is booked.", "Au", "No", "I can't help with that."):
-            assert lexical_score(text, text)[0] == 1.0
-
-    def test_apply_gates_for_the_hybrid_judge(self) -> None:
-        analysis = lexical_analysis("3.15", "3.14")
-        assert analysis.cap == CAP_MISSING_FACT
-        assert analysis.apply_gates(0.97) == CAP_MISSING_FACT
-        clean = lexical_analysis("Paris", "Paris")
-        assert clean.gates == () and clean.cap is None
-        assert clean.apply_gates(0.42) == 0.42
-        assert clean.apply_gates(1.7) == 1.0
+            analysis = lexical_analysis(text, text)
+            assert analysis.similarity == 1.0 and analysis.gates == ()
+            assert lexical_score(text, text)[0] >= PASS
 
 
 # --------------------------------------------------------------------------------------------------
@@ -543,36 +538,23 @@ class TestReasoning:
         second = [lexical_score(*p) for p in pairs]
         assert first == second
 
-    def test_reasoning_reproduces_the_score(self) -> None:
+    def test_the_similarity_is_recall_times_the_precision_floor(self) -> None:
         records = [
             json.loads(line) for line in DEVSET.read_text(encoding="utf-8").splitlines() if line.strip()
         ]
         for rec in records:
             analysis = lexical_analysis(rec["answer"], rec["ground_truth"], rec["query"])
-            # The reasoning states the similarity, then every gate's effect, then the score.
-            sim = float(re.match(r"similarity (\d\.\d+)", analysis.reasoning).group(1))  # type: ignore[union-attr]
-            assert sim == analysis.similarity
-            expected = sim
-            for factor in re.findall(r": x (\d\.\d+)", analysis.reasoning):
-                expected *= float(factor)
-            for cap in re.findall(r": capped at (\d\.\d+)", analysis.reasoning):
-                expected = min(expected, float(cap))
-            if ": score 0;" in analysis.reasoning:
-                expected = 0.0
-            assert round(expected, 4) == analysis.score, rec["id"]
-            assert analysis.reasoning.endswith(f"score {analysis.score:.4f}")
+            expected = analysis.recall * (0.85 + 0.15 * analysis.precision)
+            assert abs(expected - analysis.similarity) <= 1e-3, rec["id"]
 
-    def test_gates_are_named(self) -> None:
+    def test_the_deciding_finding_is_named(self) -> None:
         reasoning = lexical_score("3.15", "3.14")[1]
-        assert "[missing_number] ground-truth number 3.14 missing from answer" in reasoning
+        assert "3.14 not all stated (answer: 3.15)" in reasoning
 
-    def test_notes_do_not_change_the_score(self) -> None:
+    def test_a_hedge_without_a_rival_is_a_note_not_a_finding(self) -> None:
         analysis = lexical_analysis("It's 7 days, I believe.", "7 days", "How long is the trip?")
-        assert analysis.notes and "note: the answer hedges ('believe')" in analysis.reasoning
-        assert analysis.gates == () and analysis.score == analysis.similarity
-
-    def test_no_gate_is_said(self) -> None:
-        assert "no gate fired" in lexical_score("Paris", "Paris")[1]
+        assert analysis.notes and "note: the answer hedges ('believe')" in reasoning_of(analysis)
+        assert analysis.gates == ()
 
     @settings(max_examples=200, deadline=None)
     @given(
@@ -581,16 +563,21 @@ class TestReasoning:
         query=st.text(max_size=30),
     )
     def test_any_text_gives_a_bounded_deterministic_score(self, answer: str, truth: str, query: str) -> None:
-        first = lexical_score(answer, truth, query)
-        assert 0.0 <= first[0] <= 1.0
-        assert lexical_score(answer, truth, query) == first
+        item = JudgeItem(query=query, answer=answer, ground_truth=truth)
+        (first,) = asyncio.run(_JUDGE.ajudge([item]))
+        # An empty reference is a data problem (failed, unscored), never a score.
+        assert (first.score is None) == (not truth.strip())
+        assert first.score is None or 0.0 <= first.score <= 1.0
+        (again,) = asyncio.run(_JUDGE.ajudge([item]))
+        assert (again.score, again.reasoning) == (first.score, first.reasoning)
 
     @settings(max_examples=150, deadline=None)
     @given(text=st.text(alphabet="abcdefghij KLMNOP0123456789.,:%$-/", min_size=1, max_size=40))
     def test_a_text_matches_itself(self, text: str) -> None:
         if analyze_text(text).refusal or not analyze_text(text).content:
             return
-        assert lexical_score(text, text)[0] == 1.0
+        assert lexical_analysis(text, text).similarity == 1.0
+        assert lexical_score(text, text)[0] >= PASS
 
 
 # --------------------------------------------------------------------------------------------------
@@ -605,9 +592,12 @@ class TestProtocol:
         assert judge.identity.kind == "lexical"
         assert judge.identity.prompt_version is None
         assert judge.identity.model is None
-        assert judge.identity.params == {"rules": RULES_VERSION}
-        assert judge.cacheable is False
-        assert judge.recommended_threshold == RECOMMENDED_THRESHOLD
+        # Issue 38: the fitted model without the embedding; its identity names the rules, the model file's
+        # sha256 and that it never abstains.
+        assert judge.identity.params["rules"] == RULES_VERSION and judge.identity.params["abstains"] is False
+        assert judge.identity.params["embedding"] is False and len(judge.identity.params["model_sha256"]) == 64
+        assert judge.cacheable is False  # as quick to recompute as to look up
+        assert judge.recommended_threshold == PASS == 0.5
 
     def test_ajudge_keeps_order_and_reports_progress(self) -> None:
         items = [
@@ -635,14 +625,14 @@ class TestProtocol:
         assert verdict.status == "ok" and verdict.score is not None and verdict.score >= PASS
 
     def test_a_crash_on_one_item_is_a_failed_verdict(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        real = lexical_module.lexical_score
+        real = learned_module.lexical_analysis
 
-        def flaky(answer: str, ground_truth: str, query: str = "") -> tuple[float, str]:
+        def flaky(answer: str, ground_truth: str, query: str = "") -> object:
             if answer == "boom":
                 raise ValueError("bad input")
             return real(answer, ground_truth, query)
 
-        monkeypatch.setattr(lexical_module, "lexical_score", flaky)
+        monkeypatch.setattr(learned_module, "lexical_analysis", flaky)
         items = [JudgeItem(query="", answer=a, ground_truth="42") for a in ("42", "boom", "41")]
         verdicts = asyncio.run(LexicalJudge().ajudge(items))
         assert [v.status for v in verdicts] == ["ok", "failed", "ok"]
@@ -691,7 +681,10 @@ class TestDevset:
         assert sum(int(r["label"]) for r in holdout) * 2 == len(holdout)  # type: ignore[call-overload]
         # Categories added after the holdout was written (labelled rows for a failure class found
         # later) have no holdout rows: the holdout stays the pairs written before any refit.
-        later = {"query_numbers", "entity_sentence", "non_answer"}
+        later = {
+            "query_numbers", "entity_sentence", "non_answer", "other_language", "unit_conversion", "misspelt_name",
+            "codes",
+        }
         assert {r["category"] for r in holdout} == {r["category"] for r in records} - later
 
     def test_lexical_judge_reaches_auc_floor(self) -> None:

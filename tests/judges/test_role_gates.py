@@ -10,21 +10,14 @@ from __future__ import annotations
 import pytest
 
 from agentic_core.judges.fact_roles import END, cue_sequence, entity_keys, find_items
-from agentic_core.judges.lexical import RECOMMENDED_THRESHOLD, lexical_analysis
-from agentic_core.judges.list_gates import CAP_LIST_ITEM, list_items
-from agentic_core.judges.role_gates import CAP_CONFLICTING_VALUE, CAP_SIBLING, CAP_SWAPPED
+from agentic_core.judges.lexical import lexical_analysis
+from agentic_core.judges.list_gates import list_items
 from agentic_core.judges.text_analysis import analyze_text
-
-PASS = RECOMMENDED_THRESHOLD
+from tests.judges.offline import PASS, p_correct, reasoning_of
 
 
 def gate_names(answer: str, truth: str, query: str = "") -> list[str]:
     return [g.name for g in lexical_analysis(answer, truth, query).gates]
-
-
-def test_new_caps_sit_below_the_threshold() -> None:
-    for cap in (CAP_SWAPPED, CAP_CONFLICTING_VALUE, CAP_SIBLING, CAP_LIST_ITEM):
-        assert cap < RECOMMENDED_THRESHOLD
 
 
 # --------------------------------------------------------------------------------------------------
@@ -48,7 +41,7 @@ class TestItems:
         assert [i.show() for i in items] == ["Monday Tom", "Ana", "$40"]
         monday_tom, ana, amount = items
         assert cue_sequence(text, monday_tom, items) == ["on", END]
-        assert cue_sequence(text, ana, items) == ["lend", "<item>"]  # stemmed: "lent" -> "lend"
+        assert cue_sequence(text, ana, items) == ["lent", "<item>"]  # Snowball stems no irregular verb
         assert cue_sequence(text, amount, items) == ["<item>"]
 
 
@@ -72,8 +65,8 @@ class TestSwappedRoles:
     def test_swapped_values_fail(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "swapped_roles" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_SWAPPED
-        assert "the other way round" in analysis.reasoning
+        assert p_correct(answer, truth, query) < PASS
+        assert "the other way round" in reasoning_of(analysis)
 
     @pytest.mark.parametrize(
         ("answer", "truth", "query"),
@@ -96,7 +89,7 @@ class TestSwappedRoles:
     def test_same_roles_in_other_words_pass(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "swapped_roles" not in [g.name for g in analysis.gates]
-        assert analysis.score >= PASS
+        assert p_correct(answer, truth, query) >= PASS
 
 
 # --------------------------------------------------------------------------------------------------
@@ -116,8 +109,8 @@ class TestConflictingValue:
         )
         analysis = lexical_analysis(answer, self.TRUTH, self.QUERY)
         assert "conflicting_value" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_CONFLICTING_VALUE
-        assert "$120" in analysis.reasoning or "120 usd" in analysis.reasoning
+        assert p_correct(answer, self.TRUTH, self.QUERY) < PASS
+        assert "$120" in reasoning_of(analysis) or "120 usd" in reasoning_of(analysis)
 
     @pytest.mark.parametrize(
         "answer",
@@ -157,11 +150,13 @@ class TestSiblingEntity:
     def test_sibling_fails(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "sibling_entity" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_SIBLING
+        assert p_correct(answer, truth, query) < PASS
 
-    def test_a_sibling_after_a_function_word_is_a_missing_key_term(self) -> None:
-        # "Los" is also a Spanish article, so only "Angeles" is key: the key-term gate catches it.
-        assert "missing_key_term" in gate_names("Los Alamos", "Los Angeles", "Which city?")
+    def test_a_sibling_after_a_function_word_is_a_missing_entity(self) -> None:
+        # "Los" is also a Spanish article, so only "Angeles" is key: no sibling, and since issue 38 no key-term
+        # detector either; the entity agreement and the overlap fail it.
+        assert "sibling_entity" not in gate_names("Los Alamos", "Los Angeles", "Which city?")
+        assert p_correct("Los Alamos", "Los Angeles", "Which city?") < PASS
 
     @pytest.mark.parametrize(
         ("answer", "truth", "query"),
@@ -176,7 +171,7 @@ class TestSiblingEntity:
     def test_same_entity_passes(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "sibling_entity" not in [g.name for g in analysis.gates]
-        assert analysis.score >= PASS
+        assert p_correct(answer, truth, query) >= PASS
 
 
 # --------------------------------------------------------------------------------------------------
@@ -203,8 +198,8 @@ class TestListItems:
     def test_missing_items_fail(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "missing_list_item" in [g.name for g in analysis.gates]
-        assert analysis.score <= CAP_LIST_ITEM
-        assert "[missing_list_item]" in analysis.reasoning
+        assert p_correct(answer, truth, query) < PASS
+        assert "[missing_list_item]" in reasoning_of(analysis)
 
     @pytest.mark.parametrize(
         ("answer", "truth", "query"),
@@ -226,4 +221,4 @@ class TestListItems:
     def test_complete_lists_pass(self, answer: str, truth: str, query: str) -> None:
         analysis = lexical_analysis(answer, truth, query)
         assert "missing_list_item" not in [g.name for g in analysis.gates]
-        assert analysis.score >= PASS
+        assert p_correct(answer, truth, query) >= PASS

@@ -99,9 +99,11 @@ def test_the_sdk_exporter_sends_a_three_conversation_agent_into_the_history(tmp_
         assert first["telemetry"]["input_tokens"] == (100 + 10 * 1) + (100 + 10 * 3)
         assert second["telemetry"]["output_tokens"] == 20
         assert [t["ground_truth_assistant"] for t in conv["conversation"]] == [a for *_, a in TURNS]
-    # Judged once, as any run: the answers equal their references, every verdict a pass.
+    # Judged once, as any run: the answers equal their references, every verdict a pass (the lexical judge's score
+    # is its fitted P(correct) since issue 38, high but not 1.0, above even the product default 0.7).
     result = store.open(meta.id)
-    assert result.interactions["score"].tolist() == [1.0] * 6
+    scores = result.interactions["score"].tolist()
+    assert len(scores) == 6 and all(s >= 0.7 for s in scores)
     refused = [w for w in result.judge_run.warnings if "not kept as the run's tags" in w]
     assert refused and "agentic.run.meta.api_key" in refused[0] and "not-a-key" not in refused[0]
     assert result.n_tool_interactions == 3  # the first turn of each: one call expected, that call made

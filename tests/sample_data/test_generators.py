@@ -35,6 +35,7 @@ GENERATORS = {
 # Shipped data that no sample generator writes, and why.
 NOT_GENERATED = {
     "judge_devset.jsonl": "hand-labelled answer/ground-truth pairs for judge calibration",
+    "judge_holdout_v2.jsonl": "hand-written labelled pairs: the offline judge's fresh holdout, never fitted on",
     "topic_devset.jsonl": "hand-labelled on/off-topic queries",
     "verdicts.jsonl": "the default judge's verdict pack, written by agentic_core.judges.packs",
     "seed001_request.json": "seed 001's endpoint request body, as its README gives it",

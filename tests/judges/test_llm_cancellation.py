@@ -70,27 +70,29 @@ def test_with_default_settings_a_slow_server_gets_one_request_per_item() -> None
 
 
 def test_with_the_users_timeout_calls_queued_behind_an_abandoned_one_wait_it_out() -> None:
-    # 0.25 s a reply, one at a time, a 0.6 s timeout the user gave, 8 in flight after the first reply:
-    # the 3rd in the queue needs 0.75 s and times out; every call queued behind it then gets one more
+    # 0.75 s a reply, one at a time, a 1.8 s timeout the user gave, 8 in flight after the first reply:
+    # the 3rd in the queue needs 2.25 s and times out; every call queued behind it then gets one more
     # timeout to wait for the abandoned call, calls go one at a time, and each timed-out call (it was
-    # queued, so its own work fits) is retried once, behind the abandoned one: never twice.
-    with StandInServer("generic", latency_s=0.25, on_disconnect="keep-working", serial=True) as server:
-        judge = _judge(server, timeout_s=0.6, concurrency=8)
+    # queued, so its own work fits) is retried once, behind the abandoned one: never twice. (At 0.25 s and
+    # 0.6 s the 0.15 s margins were lost to a loaded machine's scheduling: a retry timed out again.)
+    with StandInServer("generic", latency_s=0.75, on_disconnect="keep-working", serial=True) as server:
+        judge = _judge(server, timeout_s=1.8, concurrency=8)
         run = run_judge_sync(judge, make_items(12), cache_mode="off")
         _settled(server)
     assert run.counts["ok"] == 12, [v.error for v in run.verdicts if v.error]
     timeouts = judge.clock.timeouts
     assert timeouts >= 1 and run.retries == timeouts  # each timed-out call retried once, and counted
     assert server.stats.received == 12 + run.retries and server.stats.abandoned == timeouts
-    assert judge.timeout_s == 0.6  # the user's timeout is never adapted
+    assert judge.timeout_s == 1.8  # the user's timeout is never adapted
     assert judge.clock.server_stops is False  # the call queued behind the abandoned one waited for it
     said = " ".join(run.warnings)
     assert "the server kept working on a call abandoned at its timeout" in said and "lowered from 8 to 1" in said
 
 
 def test_a_server_that_stops_on_a_hang_up_is_measured_as_such() -> None:
-    with StandInServer("generic", latency_s=0.25, on_disconnect="stop", serial=True) as server:
-        judge = _judge(server, timeout_s=0.6, concurrency=8)
+    # The same pace as above (margins wide enough for a loaded machine).
+    with StandInServer("generic", latency_s=0.75, on_disconnect="stop", serial=True) as server:
+        judge = _judge(server, timeout_s=1.8, concurrency=8)
         run = run_judge_sync(judge, make_items(12), cache_mode="off")
         _settled(server)
     assert judge.clock.server_stops is True

@@ -21,7 +21,7 @@ Labels never re-judge: adding one re-aggregates (this module reads the aggregati
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -33,11 +33,28 @@ from agentic_core.common.wording import plural
 from agentic_core.data.labels import HumanLabel
 from agentic_core.stats.corrected_models import Design
 
-if TYPE_CHECKING:  # the aggregation imports this module lazily (Aggregate.corrected)
-    from agentic_core.analysis.aggregate import Aggregate
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from agentic_core.analysis.k_evidence import KEvidence
     from agentic_core.result import EvaluationResult
+    from agentic_core.settings import AggregateSettings, Unit
 
 _UNMATCHED_SHOWN = 5
+
+
+class Aggregated(Protocol):
+    """What this module reads of an :class:`~agentic_core.analysis.aggregate.Aggregate`.
+
+    A protocol rather than the class: the aggregation imports this module (``Aggregate.corrected``), so naming the
+    class here would tie the two modules in a circle.
+    """
+
+    settings: AggregateSettings
+    unit: Unit
+    k: int
+    k_evidence: KEvidence
+    interactions: pd.DataFrame
 
 
 class CorrectedValue(BaseModel):
@@ -181,7 +198,7 @@ def _ambiguous_sessions(result: EvaluationResult) -> set[str]:
     return twice
 
 
-def judge_values(result: EvaluationResult, agg: Aggregate) -> np.ndarray:
+def judge_values(result: EvaluationResult, agg: Aggregated) -> np.ndarray:
     """Per conversation, the judge's P(every interaction right) under the settings; NaN for a judge failure."""
     rows = agg.interactions
     settings = agg.settings
@@ -317,7 +334,7 @@ def _value(point: stats.CorrectedPoint, labels_only: stats.CorrectedPoint, metri
 
 
 def corrected_reading(
-    result: EvaluationResult, agg: Aggregate, labels: Sequence[HumanLabel] | None = None
+    result: EvaluationResult, agg: Aggregated, labels: Sequence[HumanLabel] | None = None
 ) -> CorrectedReading | None:
     """The aggregation's headline corrected for the judge's errors with human labels.
 

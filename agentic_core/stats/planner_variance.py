@@ -107,6 +107,9 @@ def rates_population(mean: float, spread: float) -> TaskPopulation:
     if isinstance(mean, bool) or not isinstance(mean, (int, float)) or not 0.0 < mean < 1.0:
         raise SettingsError("mean success rate", "must be a number strictly between 0 and 1", mean, "give e.g. 0.6")
     low, high = spread_limits(float(mean))
+    if isinstance(spread, float) and (high < spread <= high * (1 + 1e-12) or low * (1 - 1e-12) <= spread < low):
+        # A spread computed from the limits (low + 1.0 * (high - low)) may land an ulp outside them: it is the limit.
+        spread = min(max(spread, low), high)
     if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not low <= spread <= high:
         # Four significant digits, rounded inwards: every spread the message offers is accepted.
         digits = [4 - math.floor(math.log10(x)) - 1 for x in (low, high)]

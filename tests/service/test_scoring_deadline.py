@@ -87,7 +87,10 @@ def test_heavy_requests_filling_the_offline_lane_cannot_starve_a_one_line_reques
     with LiveServer(config) as server:
         assert _post(server.url, ONE_LINE)[0].status_code == 200  # imports what evaluation needs
         with concurrent.futures.ThreadPoolExecutor(3) as pool:
-            heavy = [pool.submit(_post, server.url, heavy_request(f"heavy-{i}")) for i in range(2)]
+            # 1,000-value rules: about 20 s of scoring on a 2-core CI machine, so that even a machine several
+            # times faster cannot finish one inside the deadline (at 200 values one took 3.3 s here, and a quiet
+            # machine answered it 200).
+            heavy = [pool.submit(_post, server.url, heavy_request(f"heavy-{i}", params=1000)) for i in range(2)]
             small = pool.submit(_post, server.url, ONE_LINE, 0.5)
             small_response, small_s = small.result()
             answers = [f.result() for f in heavy]

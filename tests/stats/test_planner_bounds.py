@@ -77,3 +77,14 @@ def test_goals_are_finite_numbers_in_range(keyword: str, value: object) -> None:
     with pytest.raises(SettingsError) as info:
         plan_evaluation(POP, **{keyword: value})  # type: ignore[arg-type]
     assert info.value.place == keyword.replace("_", "-") and info.value.fix
+
+
+def test_a_spread_an_ulp_past_the_limit_it_was_computed_from_is_the_limit() -> None:
+    # Hypothesis found it: at this mean, low + 1.0 * (high - low) is one ulp above high.
+    mean = 0.10597996101888639
+    low, high = spread_limits(mean)
+    spread = low + 1.0 * (high - low)
+    assert spread > high
+    assert rates_population(mean, spread).mean() == pytest.approx(mean, rel=1e-9)
+    with pytest.raises(SettingsError):
+        rates_population(mean, high * 1.001)  # past the limit by more than rounding: refused

@@ -364,7 +364,7 @@ def recheck(args: argparse.Namespace) -> None:
     SEED_STREAM.append(1)
     cells: list[Cell] = []
     for text in args.cell:
-        law, tasks, attempts, design, share, sens, spec, mode, target = text.split(",")
+        law, tasks, attempts, design, share, sens, spec, mode, target = text.split(";")
         cells.append((law, int(tasks), int(attempts), float(sens), float(spec), float(share), design, mode, target,
                       args.sims))  # fmt: skip
     se = math.sqrt(0.95 * 0.05 / args.sims)
@@ -394,7 +394,7 @@ def main() -> None:
         "--cell",
         action="append",
         default=[],
-        help="re-check one cell with fresh runs (repeatable): law,T,n,design,share,sensitivity,specificity,mode,target",
+        help="re-check one cell with fresh runs (repeatable): law;T;n;design;share;sensitivity;specificity;mode;target",
     )
     add_results_arguments(parser)
     args = parser.parse_args()

@@ -28,7 +28,6 @@ from pydantic import BaseModel, ConfigDict
 
 from agentic_core import stats
 from agentic_core.common.frame_columns import InteractionCols, ResultCols
-from agentic_core.common.passing import reaches
 from agentic_core.common.wording import plural
 from agentic_core.data.labels import HumanLabel
 from agentic_core.stats.corrected_models import Design
@@ -208,8 +207,9 @@ def judge_values(result: EvaluationResult, agg: Aggregated) -> np.ndarray:
     if settings.require_tool_correctness:
         applicable = result.tool_arrays["applicable"].astype(bool)
         tool_ok = ~applicable | rows[InteractionCols.TOOL_CORRECT].to_numpy(dtype=bool)
-    decided = np.isfinite(score)
-    value = np.where(decided, reaches(score, settings.threshold).astype(float), probability)
+    # The threshold's verdict as the aggregation decided it (its passes_threshold column): one rule, one home.
+    passes = rows[InteractionCols.PASSES_THRESHOLD].to_numpy(dtype=bool)
+    value = np.where(np.isfinite(score), passes.astype(float), probability)
     value = np.where(tool_ok, value, 0.0)  # wrong tool use fails the interaction whatever the answer
     conv = result.conv_index
     n_conv = result.n_conversations

@@ -20,6 +20,7 @@ import pyarrow as pa
 from agentic_core.agentic_metrics import METRIC_NAMES, AgenticMetrics
 from agentic_core.analysis.aggregate import Aggregate, aggregate
 from agentic_core.columnar.columns import InteractionColumns, columns_of, count_cut
+from agentic_core.columnar.item_counts import count_distinct_items
 from agentic_core.common.frame_columns import ResultCols
 from agentic_core.common.gc_control import gc_paused
 from agentic_core.data.labels import HumanLabel
@@ -30,7 +31,6 @@ from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths, paths_of
 from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, item_key
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.item_counts import count_distinct_items
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
 from agentic_core.judges.score_runner import judges_scores_only, run_score_judge_sync

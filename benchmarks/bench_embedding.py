@@ -35,12 +35,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agentic_core.judges.base import JudgeItem  # noqa: E402
-from agentic_core.judges.embedding import (  # noqa: E402
+from agentic_core.judges.offline.embedding import (  # noqa: E402
     RECOMMENDED_THRESHOLD,
     EmbeddingJudge,
     similarities,
 )
-from agentic_core.judges.minilm import DEFAULT_BATCH_SIZE, MiniLMEncoder  # noqa: E402
+from agentic_core.judges.offline.minilm import DEFAULT_BATCH_SIZE, MiniLMEncoder  # noqa: E402
 from agentic_core.judges.runner import judge_sync  # noqa: E402
 
 DEVSET = ROOT / "sample_data" / "judge_devset.jsonl"
@@ -48,7 +48,7 @@ DEVSET = ROOT / "sample_data" / "judge_devset.jsonl"
 _COLD_LOAD = """
 import time
 t0 = time.perf_counter()
-from agentic_core.judges.minilm import MiniLMEncoder
+from agentic_core.judges.offline.minilm import MiniLMEncoder
 t1 = time.perf_counter()
 encoder = MiniLMEncoder()
 load = encoder.load()

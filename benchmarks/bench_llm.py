@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from agentic_core.judges.base import JudgeItem  # noqa: E402
 from agentic_core.judges.cache import JudgeCache  # noqa: E402
-from agentic_core.judges.llm import LLMJudge  # noqa: E402
-from agentic_core.judges.providers import build_chat_model  # noqa: E402
+from agentic_core.judges.llm.judge import LLMJudge  # noqa: E402
+from agentic_core.judges.llm.providers import build_chat_model  # noqa: E402
 from agentic_core.judges.runner import run_judge  # noqa: E402
 from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
 

@@ -48,7 +48,7 @@ DEFAULT_AT_SCALE_S = 1.2  # the default 60 s, scaled as 29 s -> 0.5 s per reply 
 _API_CHILD = r"""
 import inspect, json, sys, time
 from agentic_core.judges.base import JudgeItem
-from agentic_core.judges.providers import build_llm_judge
+from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import run_judge_sync
 from agentic_core.judges.verdict_counts import verdict_counts
 

@@ -6,7 +6,7 @@ Issue 27 asks whether one Table (the raw JSON as a compressed column, the intera
 tool components as a struct column) can replace the conversation store's compressed blocks
 (:mod:`agentic_core.io.conversation_store`), the pickled component packs
 (:mod:`agentic_core.columnar.component_list`) and the distinct-item fingerprint
-(:mod:`agentic_core.judges.item_counts`). This script measures each replacement against what it
+(:mod:`agentic_core.columnar.item_counts`). This script measures each replacement against what it
 would replace, on the file :mod:`make_large` writes (the one ``bench_scale.py`` loads), in this
 process (``VmRSS`` growth, in MiB, and CPU time):
 
@@ -49,9 +49,9 @@ from make_large import make_records, write_jsonl  # noqa: E402
 
 from agentic_core.columnar.columns import ColumnBuilder, InteractionColumns  # noqa: E402
 from agentic_core.columnar.component_list import ComponentList  # noqa: E402
+from agentic_core.columnar.item_counts import count_distinct_items  # noqa: E402
 from agentic_core.io.loader import load_paths  # noqa: E402
 from agentic_core.judges.base import score_bits  # noqa: E402
-from agentic_core.judges.item_counts import count_distinct_items  # noqa: E402
 from agentic_core.tools.combine import TABLE_COLUMNS  # noqa: E402
 from agentic_core.tools.results import MatchRow, ParamError, ToolComponents  # noqa: E402
 

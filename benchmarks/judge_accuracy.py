@@ -57,10 +57,10 @@ NAMED_SPLITS = ("dev", "test", "holdout")
 """Values a record's optional ``split`` field may take."""
 
 JUDGES: list[tuple[str, str, str]] = [
-    ("lexical", "agentic_core.judges.learned", "LexicalJudge"),
-    ("embedding", "agentic_core.judges.embedding", "EmbeddingJudge"),
-    ("hybrid", "agentic_core.judges.learned", "HybridJudge"),
-    ("learned", "agentic_core.judges.learned", "LearnedJudge"),
+    ("lexical", "agentic_core.judges.offline.learned", "LexicalJudge"),
+    ("embedding", "agentic_core.judges.offline.embedding", "EmbeddingJudge"),
+    ("hybrid", "agentic_core.judges.offline.learned", "HybridJudge"),
+    ("learned", "agentic_core.judges.offline.learned", "LearnedJudge"),
 ]
 """(name, module, class) of each offline judge; built with no arguments."""
 

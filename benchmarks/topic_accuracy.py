@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agentic_core.agentic_metrics.topic_offline import TOPIC_TEMPLATE, classify_queries
-from agentic_core.judges.embedding import _default_encoder
+from agentic_core.judges.offline.embedding import _default_encoder
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,19 +7,21 @@ Run: ``.venv/bin/python scripts/fit_learned_judge.py [--devset PATH] [--out PATH
    ``sample_data/judge_holdout_v2.jsonl``, which this script refuses to read (by path, and by any of its pairs
    found in the devset).
 2. Computes every pair's features with the judge's own code
-   (:func:`agentic_core.judges.learned_features.feature_matrix`), so fit and use cannot drift.
+   (:func:`agentic_core.judges.offline.features.feature_matrix`), so fit and use cannot drift.
 3. Fits scikit-learn's ``LogisticRegression`` (L2, ``C = 1 / PENALTY``) on the standardised features, twice:
    with the MiniLM cosine (``embedding``: the ``learned`` and ``hybrid`` judges) and without it (``lexical``: the
    ``lexical`` judge, and the ``learned`` judge on installs without the embedding packages).
 4. Chooses the abstention band ``(low, high)`` on out-of-fold probabilities (``cross_val_predict``, 5 folds
    grouped by question so a question's right and wrong answers are never split between fit and check): the band
    around 0.5 that abstains on :data:`ABSTAIN_SHARE` of the devset.
-5. Writes ``agentic_core/judges/data/learned_judge.json``: per model the feature names, the scaler's ``mean`` and
+5. Writes ``agentic_core/judges/offline/data/learned_judge.json``: per model the feature names, the scaler's ``mean``
+and
    ``scale``, ``coef``, ``intercept`` and ``band``, so the runtime is a dot product and never imports
    scikit-learn; and prints the out-of-fold ROC-AUC (``roc_auc_score``), Cohen's kappa at 0.5
    (``cohen_kappa_score``), abstention and accuracy on the verdicts given.
 
-6. Writes ``agentic_core/judges/data/learned_judge_holdout.json``: each pair of the fresh holdout, its probability
+6. Writes ``agentic_core/judges/offline/data/learned_judge_holdout.json``: each pair of the fresh holdout, its
+probability
    under each shipped model (by the judge's own code), its label and the model file's sha256. Reading the holdout to
    *measure* is not fitting on it: the dashboard reads this file to say what any abstention band costs and buys
    (share abstained, accuracy on the verdicts given) on pairs never fitted on. A separate file on purpose: the model
@@ -54,10 +56,10 @@ from sklearn.preprocessing import StandardScaler
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agentic_core.judges.embedding import similarities  # noqa: E402
-from agentic_core.judges.learned import MODEL_PATH, load_models  # noqa: E402
-from agentic_core.judges.learned_features import DETECTORS, FEATURES, feature_matrix  # noqa: E402
-from agentic_core.judges.learned_holdout import HOLDOUT_PATH  # noqa: E402
+from agentic_core.judges.offline.embedding import similarities  # noqa: E402
+from agentic_core.judges.offline.features import DETECTORS, FEATURES, feature_matrix  # noqa: E402
+from agentic_core.judges.offline.holdout import HOLDOUT_PATH  # noqa: E402
+from agentic_core.judges.offline.learned import MODEL_PATH, load_models  # noqa: E402
 from benchmarks.judge_accuracy import DEFAULT_DEVSET, load_devset  # noqa: E402
 
 HOLDOUT = ROOT / "sample_data" / "judge_holdout_v2.jsonl"
@@ -269,7 +271,8 @@ def selective(p: np.ndarray, y: np.ndarray, band: tuple[float, float]) -> tuple[
 def holdout_document(model_file: Path) -> dict[str, Any]:
     """The holdout file: each fresh holdout pair's probability under each model of ``model_file``, and its label.
 
-    The probabilities come from the runtime's own models (:func:`agentic_core.judges.learned.load_models`), so the
+    The probabilities come from the runtime's own models (:func:`agentic_core.judges.offline.learned.load_models`),
+    so the
     dashboard's figures are what the judge would say on these pairs.
     """
     held = [json.loads(line) for line in HOLDOUT.read_text(encoding="utf-8").splitlines() if line.strip()]

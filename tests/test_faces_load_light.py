@@ -18,7 +18,7 @@ FACES = (
     "agentic_core", "agentic_core.agentic_metrics", "agentic_core.analysis", "agentic_core.common",
     "agentic_core.data", "agentic_core.io", "agentic_core.judges", "agentic_core.report", "agentic_core.runs",
     "agentic_core.settings", "agentic_core.stats", "agentic_core.tools", "agentic_core.glossary",
-    "agentic_core.live",
+    "agentic_core.live", "agentic_core.judges.llm",
 )  # fmt: skip
 HEAVY = (
     "langchain", "langchain_core", "onnxruntime", "ray", "openai", "anthropic", "fastapi", "streamlit", "tokenizers",
@@ -39,7 +39,7 @@ def test_importing_every_face_loads_no_heavy_package() -> None:
 
 
 def test_the_providers_table_comes_through_the_judges_face_without_langchain() -> None:
-    # The table is data (judges/provider_table.py): the command line's options and the menus name the providers
+    # The table is data (judges/llm/provider_table.py): the command line's options and the menus name the providers
     # without loading LangChain; the module that builds the chat models is the same table's user.
     code = (
         "import agentic_core.judges as judges\n"
@@ -48,7 +48,7 @@ def test_the_providers_table_comes_through_the_judges_face_without_langchain() -
         "parser.build_parser()\n"
         "assert 'groq' in PROVIDERS and 'PROVIDERS' in judges.__all__\n"
         "assert 'langchain_core' not in sys.modules\n"
-        "from agentic_core.judges.providers import PROVIDERS as used\n"
+        "from agentic_core.judges.llm.providers import PROVIDERS as used\n"
         "assert PROVIDERS is used"
     )
     assert "langchain_core" in _loaded_after(code)["heavy"]  # only the chat-model builder brings it

@@ -81,7 +81,7 @@ def test_requirements_pins_are_declared_with_ranges_that_hold_them() -> None:
 
 
 def test_provider_extras_name_the_versions_the_app_suggests() -> None:
-    from agentic_core.judges.providers import PROVIDERS
+    from agentic_core.judges.llm.providers import PROVIDERS
 
     extras = PYPROJECT["project"]["optional-dependencies"]
     for name in ("anthropic", "google", "ollama"):
@@ -289,7 +289,7 @@ def test_the_wheel_holds_every_file_the_code_reads_at_run_time(installed: tuple[
     )
     wanted = {
         "agentic_dashboard/ui/static": ROOT / "ui" / "static",
-        "agentic_core/judges/data": ROOT / "agentic_core" / "judges" / "data",
+        "agentic_core/judges/offline/data": ROOT / "agentic_core" / "judges" / "offline" / "data",
     }
     for where, source in wanted.items():
         names = {p.name for p in source.iterdir() if p.is_file()}

@@ -46,7 +46,7 @@ from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
 
 if TYPE_CHECKING:
-    from agentic_core.judges.llm import LLMJudge
+    from agentic_core.judges.llm.judge import LLMJudge
 
 NO_TOPICS = "no reference_topics: nothing to adhere to"
 NO_REFERENCE_OFFLINE = "no reference: goal accuracy without reference needs an LLM judge (--judge llm)"
@@ -73,7 +73,7 @@ def parse_metrics(metrics: str | Iterable[str] | None) -> tuple[MetricName, ...]
 def _llm_base(judge: Judge | None) -> LLMJudge | None:
     if judge is None or judge.identity.kind != "llm":
         return None  # without importing LangChain's chat models (a second and a half)
-    from agentic_core.judges.llm import LLMJudge
+    from agentic_core.judges.llm.judge import LLMJudge
 
     return judge if isinstance(judge, LLMJudge) else None
 

@@ -1,6 +1,6 @@
 """The LLM judge asked the agentic metrics' questions: same model, retries, rate limit and counters.
 
-:class:`MetricJudge` wraps a configured :class:`~agentic_core.judges.llm.LLMJudge` and a
+:class:`MetricJudge` wraps a configured :class:`~agentic_core.judges.llm.judge.LLMJudge` and a
 :class:`~agentic_core.agentic_metrics.llm_prompts.MetricTask`. It is a judge like any other (the
 ``Judge`` protocol), so the runner deduplicates its items and keeps its verdicts in the verdict cache,
 keyed by the task's prompt version and the texts. Every per-item problem is a ``failed`` verdict
@@ -18,10 +18,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from agentic_core.agentic_metrics.llm_prompts import REASK, MetricTask
 from agentic_core.judges.base import JudgeItem, ProgressFn, Verdict
-from agentic_core.judges.llm import LLMJudge, _CallFailure
-from agentic_core.judges.llm_replies import message_of, usage_of
-from agentic_core.judges.prompt import AmbiguousJudgementError, JudgementParseError, message_text
-from agentic_core.judges.reply_text import clip_reasoning
+from agentic_core.judges.llm.judge import LLMJudge, _CallFailure
+from agentic_core.judges.llm.prompt import AmbiguousJudgementError, JudgementParseError, message_text
+from agentic_core.judges.llm.replies import message_of, usage_of
+from agentic_core.judges.llm.reply_text import clip_reasoning
 
 
 class MetricJudge:

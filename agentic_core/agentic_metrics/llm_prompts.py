@@ -8,7 +8,7 @@ Three tasks, each with its own prompt version (part of the judge identity, hence
   a graded score and cited evidence;
 * ``goal-noref``: the goal inferred from the user's turns, then the same verdict.
 
-The data is fenced exactly like answer judging (:mod:`agentic_core.judges.prompt`): every text sits in
+The data is fenced exactly like answer judging (:mod:`agentic_core.judges.llm.prompt`): every text sits in
 its own block between tags carrying a random code drawn for each call, which no text can know, and the
 rules say before and after the data that instructions inside it are data. A reply is read from the model's structured
 output or, failing that, from the JSON objects in its text; several different verdicts are ambiguous
@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from agentic_core.judges.base import JudgeItem
-from agentic_core.judges.prompt import (
+from agentic_core.judges.llm.prompt import (
     AmbiguousJudgementError,
     JudgementParseError,
     _top_level_objects,

@@ -3,7 +3,7 @@
 Per user query:
 
 * **answered** unless the agent's reply is blank or holds a refusal phrase, as the offline judges read
-  it (:func:`agentic_core.judges.text_analysis.find_refusal`, the ``refusal`` of ``analyze_text``);
+  it (:func:`agentic_core.judges.offline.findings.text_analysis.find_refusal`, the ``refusal`` of ``analyze_text``);
 * **on topic** when the query shares a content stem with one of the reference topics (no false positive on
   the labelled set below), else, with the embedding packages, when the MiniLM cosine of the query with
   ``"a question about <topic>"`` reaches :data:`MINILM_ON_TOPIC` (only those queries are embedded, each
@@ -24,7 +24,7 @@ import numpy as np
 
 from agentic_core.agentic_metrics.results import QueryTopic
 from agentic_core.common.passing import reaches
-from agentic_core.judges.text_analysis import analyze_text, find_refusal
+from agentic_core.judges.offline.findings.text_analysis import analyze_text, find_refusal
 
 MINILM_ON_TOPIC = 0.125
 """A query is on topic when its MiniLM cosine with ``a question about <topic>`` reaches this."""
@@ -51,7 +51,7 @@ def _lexical_similarity(query: str, topic: str) -> float:
 
 
 def _minilm_similarities(pairs: Sequence[QueryPair]) -> list[list[float]]:
-    from agentic_core.judges.embedding import _default_encoder
+    from agentic_core.judges.offline.embedding import _default_encoder
 
     queries = sorted({q for q, _, _ in pairs})
     topics = sorted({t for _, _, ts in pairs for t in ts})
@@ -70,7 +70,7 @@ def similarity_backend(prefer_embeddings: bool = True) -> str:
     """``minilm`` when the embedding packages are installed (and preferred), else ``lexical``."""
     if not prefer_embeddings:
         return "lexical"
-    from agentic_core.judges.minilm_files import embedding_available
+    from agentic_core.judges.offline.minilm_files import embedding_available
 
     return "minilm" if embedding_available()[0] else "lexical"
 

@@ -23,7 +23,7 @@ from agentic_core.analysis.abstention import band_in_force, band_verdicts, judge
 from agentic_core.common.frame_columns import ResultCols
 from agentic_core.common.passing import band_decides, reaches
 from agentic_core.common.wording import decimals_apart, plural
-from agentic_core.judges.learned_holdout import holdout_figures
+from agentic_core.judges.offline.holdout import holdout_figures
 
 if TYPE_CHECKING:
     from agentic_core.result import EvaluationResult

@@ -8,14 +8,14 @@ from __future__ import annotations
 import argparse
 
 from agentic_core.cli.llm_option_types import llm_option_help, llm_option_type
-from agentic_core.judges.llm_options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
+from agentic_core.judges.llm.options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.judges.runner import CACHE_MODES
 
 
 def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
     """Register the ``calibrate`` command and its options on the command line's subparsers."""
-    from agentic_core.judges.provider_table import PROVIDERS
+    from agentic_core.judges.llm.provider_table import PROVIDERS
 
     cal = sub.add_parser("calibrate", help="check a judge against human labels (human_label / human_score)")
     cal.add_argument(

@@ -22,7 +22,7 @@ from agentic_core.cli.parser import EXIT_NOT_STORED, EXIT_NOTHING_SCORED, EXIT_O
 from agentic_core.cli.tag_options import tags_from_args
 from agentic_core.errors import AgenticError, SettingsError
 from agentic_core.judges.cascade import CascadeCounts, result_cascade_counts
-from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.judges.llm.options import LLM_OPTIONS
 from agentic_core.judges.verdict_counts import verdict_counts
 from agentic_core.report.documents import SummaryDocument
 from agentic_core.settings import AggregateSettings, ToolWeights, band_from_text, make_settings, parse_k, parse_prior

@@ -1,6 +1,6 @@
 """The argparse ``type`` of each LLM option (``--max-tokens``, ``--timeout``, ...), for every command that takes them.
 
-The ranges are the LLM options table's (:data:`agentic_core.judges.llm_options.LLM_OPTIONS`), the same the
+The ranges are the LLM options table's (:data:`agentic_core.judges.llm.options.LLM_OPTIONS`), the same the
 endpoint checks: one home for each bound.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agentic_core.errors import JudgeConfigError
-from agentic_core.judges.llm_options import LLMOption
+from agentic_core.judges.llm.options import LLMOption
 
 BOUNDED_LLM_OPTIONS = ("max_tokens",)
 """LLM options held to their table's range on the command line as at the endpoint (a reply budget outside it

@@ -2,7 +2,7 @@
 
 Choices, defaults and help of every aggregation option come from :mod:`agentic_core.settings`;
 the judge names from :mod:`agentic_core.judges.registry`, the providers from
-:mod:`agentic_core.judges.provider_table`, the cache modes from :mod:`agentic_core.judges.runner`. The
+:mod:`agentic_core.judges.llm.provider_table`, the cache modes from :mod:`agentic_core.judges.runner`. The
 option names are a public contract: kept stable.
 """
 
@@ -22,7 +22,7 @@ from agentic_core.cli.runs_command import add_runs_parser
 from agentic_core.cli.serve_command import add_serve_parser
 from agentic_core.cli.tag_options import add_tag_options
 from agentic_core.io.importers.formats import DEFAULT_FORMAT, FORMAT_CHOICES, FORMAT_LABELS, formats_in_words
-from agentic_core.judges.llm_options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
+from agentic_core.judges.llm.options import LLM_OPTIONS, STRUCTURED_HELP, STRUCTURED_MODES
 from agentic_core.judges.registry import JUDGES
 from agentic_core.judges.runner import CACHE_MODES
 from agentic_core.settings import PRIORS, SETTINGS, default_of
@@ -79,7 +79,7 @@ def build_parser(prog: str = "python -m agentic_core") -> argparse.ArgumentParse
         prog: the command as typed, shown in usage lines: ``agentic-eval`` for the console script.
     """
     from agentic_core.cli.dashboard_command import add_dashboard_parser
-    from agentic_core.judges.provider_table import PROVIDERS
+    from agentic_core.judges.llm.provider_table import PROVIDERS
 
     parser = argparse.ArgumentParser(
         prog=prog,

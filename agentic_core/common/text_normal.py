@@ -6,10 +6,10 @@ live once, in a leaf every layer may import (the standard library only).
 
 Normalisers that look similar but must stay apart (so a judge never changes its verdicts):
 
-* :func:`agentic_core.judges.text_fold.fold` keeps case (a capital marks a named entity for the
+* :func:`agentic_core.judges.offline.findings.text_fold.fold` keeps case (a capital marks a named entity for the
   lexical judge) and folds accents and typographic marks for its tokenizer.
 * The learned judge's fuzzy-match feature lower-cases (``str.lower``) exactly as when its weights
-  were fitted (:mod:`agentic_core.judges.learned_features`).
+  were fitted (:mod:`agentic_core.judges.offline.features`).
 * Tool evidence (:mod:`agentic_core.tools.evidence`) case-folds the answer without squeezing its
   spaces: the positions it finds are word edges in that same string.
 """

@@ -3,11 +3,9 @@
 from agentic_core.judges.base import Judge, JudgeItem, Verdict
 from agentic_core.judges.cache import default_cache_path
 from agentic_core.judges.cascade import result_cascade_counts
-from agentic_core.judges.llm_options import LLM_OPTIONS
-from agentic_core.judges.llm_settings import LLMSettings
+from agentic_core.judges.llm import LLM_OPTIONS, PROVIDERS, LLMSettings
 from agentic_core.judges.monitor import STATUS_CODES, RunCancelled, RunMonitor, RunSnapshot, duration_words
 from agentic_core.judges.planning import RunPlan, expected_unscored_share, plan_run
-from agentic_core.judges.provider_table import PROVIDERS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, LLM_OPTION_JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode, JudgeRun
 from agentic_core.judges.verdict_counts import VerdictCounts, item_words, verdict_counts

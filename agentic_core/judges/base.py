@@ -133,7 +133,7 @@ class FittedBand(BaseModel):
         low: At or below this probability the judge decides (the "incorrect" side).
         high: At or above it the judge decides (the "correct" side); strictly between, it abstains.
         holdout: The name of the fitted model whose holdout figures describe the band (the ``learned``
-            judge's ``embedding`` or ``lexical``; see :mod:`agentic_core.judges.learned_holdout`), or
+            judge's ``embedding`` or ``lexical``; see :mod:`agentic_core.judges.offline.holdout`), or
             ``None`` when there are none.
     """
 

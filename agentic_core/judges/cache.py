@@ -67,7 +67,7 @@ from agentic_core.judges.cache_sqlite import (
     is_read_only,
     storable_reasoning,
 )
-from agentic_core.judges.reply_text import clip_reasoning
+from agentic_core.judges.llm.reply_text import clip_reasoning
 
 APP_NAME = "agentic-workbench"
 DEFAULT_FILENAME = "judge_cache.sqlite3"

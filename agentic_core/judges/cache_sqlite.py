@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from agentic_core.common.secrets import mask_secrets
 from agentic_core.common.sqlite_errors import sqlite_failure
-from agentic_core.judges.reply_text import clip_reasoning, printable
+from agentic_core.judges.llm.reply_text import clip_reasoning, printable
 
 _T = TypeVar("_T")
 

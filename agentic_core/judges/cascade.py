@@ -41,7 +41,7 @@ from agentic_core.judges.base import (
     fitted_band,
     gather_stream,
 )
-from agentic_core.judges.llm_timing import CallReport, report_of
+from agentic_core.judges.llm.timing import CallReport, report_of
 from agentic_core.judges.runner import stream_verdicts
 
 CASCADE_VERSION = "cascade-v1"

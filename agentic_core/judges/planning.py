@@ -99,7 +99,7 @@ def expected_unscored_share(judge: str) -> tuple[float, str]:
     if judge != "learned":
         return 0.0, f"the {judge} judge does not abstain"
     # Imported here: the learned judge's module loads its feature code, which planning a run never needs.
-    from agentic_core.judges.learned import MODEL_PATH
+    from agentic_core.judges.offline.learned import MODEL_PATH
 
     try:
         share = float(json.loads(MODEL_PATH.read_text(encoding="utf-8"))["fitted_on"]["abstain_share"])

@@ -90,31 +90,31 @@ def _dataset(**_: Any) -> Judge:
 
 
 def _lexical(**_: Any) -> Judge:
-    from agentic_core.judges.learned import LexicalJudge
+    from agentic_core.judges.offline.learned import LexicalJudge
 
     return LexicalJudge()
 
 
 def _embedding(**_: Any) -> Judge:
-    from agentic_core.judges.embedding import EmbeddingJudge
+    from agentic_core.judges.offline.embedding import EmbeddingJudge
 
     return EmbeddingJudge()
 
 
 def _hybrid(**_: Any) -> Judge:
-    from agentic_core.judges.learned import HybridJudge
+    from agentic_core.judges.offline.learned import HybridJudge
 
     return HybridJudge()
 
 
 def _learned(**_: Any) -> Judge:
-    from agentic_core.judges.learned import LearnedJudge
+    from agentic_core.judges.offline.learned import LearnedJudge
 
     return LearnedJudge()
 
 
 def _llm(**options: Any) -> Judge:
-    from agentic_core.judges.providers import build_llm_judge
+    from agentic_core.judges.llm.providers import build_llm_judge
 
     return build_llm_judge(**options)
 

@@ -37,7 +37,7 @@ from agentic_core.judges.base import (
     item_key,
 )
 from agentic_core.judges.cache import JudgeCache, cache_key
-from agentic_core.judges.llm_timing import CallReport, report_of
+from agentic_core.judges.llm.timing import CallReport, report_of
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.packs import packed_keys, packed_verdicts
 

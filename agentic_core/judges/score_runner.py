@@ -45,7 +45,7 @@ def run_score_judge_sync(
         judge: The judge.
         scores: One score per interaction, NaN where there is none.
         distinct: How many distinct items (texts and score) the interactions make
-            (:func:`agentic_core.judges.item_counts.count_distinct_items`): the run's ``model_calls`` and
+            (:func:`agentic_core.columnar.item_counts.count_distinct_items`): the run's ``model_calls`` and
             ``duplicates`` count items, as :func:`run_judge_sync`'s do.
         progress: Called as ``progress(done, total)``, at the start and at the end (the judge
             answers a million interactions in well under a second).

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from agentic_core.common.wording import plural
 from agentic_core.judges.base import Verdict
 from agentic_core.judges.causes import CAUSES, UnscoredCause, cause_from_text, cause_of
-from agentic_core.judges.llm_timing import CallReport
+from agentic_core.judges.llm.timing import CallReport
 
 __all__ = ["STATUSES", "VerdictCounts", "cause_counts", "item_words", "status_counts", "verdict_counts"]
 

@@ -2,7 +2,7 @@
 
 The reference Lambda imported whatever ``class_path`` a caller sent (``os.system`` included).
 Here ``class_path`` is looked up, as an exact string, in a table built from the provider
-registry (:data:`agentic_core.judges.providers.PROVIDERS`); the class itself is then imported
+registry (:data:`agentic_core.judges.llm.providers.PROVIDERS`); the class itself is then imported
 by the registry from its own fixed module name. Anything else is a 422 naming ``class_path``
 and the allowed values, before any import.
 
@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError, SettingsError
-from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.judges.llm.options import LLM_OPTIONS
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.objects import json_object
 
 if TYPE_CHECKING:
     from agentic_core.judges.base import Judge
-    from agentic_core.judges.llm import StructuredMode
+    from agentic_core.judges.llm.judge import StructuredMode
     from agentic_core.service.models import RunConfig
 
 SEED_KEY_ENV = "LLM_API_KEY"
@@ -94,7 +94,7 @@ class ConnectorJudge:
 @functools.cache
 def allowed_class_paths() -> dict[str, str]:
     """Every accepted ``class_path`` and the provider it selects (the seed's table and short paths)."""
-    from agentic_core.judges.provider_table import PROVIDERS
+    from agentic_core.judges.llm.provider_table import PROVIDERS
 
     paths: dict[str, str] = {}
     for spec in PROVIDERS.values():
@@ -162,8 +162,8 @@ def _resolve_key(
     provider: str, values: dict[str, Any], given_as: dict[str, str], base_url: str | None, config: ServiceConfig
 ) -> tuple[str, str | None, str | None]:
     """The provider to build, the key to send and the environment variable to read it from."""
-    from agentic_core.judges.provider_table import PROVIDERS
-    from agentic_core.judges.providers import NO_KEY_PLACEHOLDER
+    from agentic_core.judges.llm.provider_table import PROVIDERS
+    from agentic_core.judges.llm.providers import NO_KEY_PLACEHOLDER
 
     if "api_key" in values:
         key = _param_text(
@@ -202,7 +202,7 @@ def _check_call_budget(options: dict[str, Any], given_as: dict[str, str], config
     Raises:
         JudgeConfigError: at the timeout (or max_retries) the request gave, naming the cap.
     """
-    from agentic_core.judges.llm_options import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+    from agentic_core.judges.llm.options import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 
     timeout = float(options.get("timeout_s", DEFAULT_TIMEOUT_S))
     attempts = int(options.get("max_retries", DEFAULT_MAX_RETRIES)) + 1
@@ -243,8 +243,8 @@ def connector_judge(
             a missing key, or a provider package that is not installed; located at
             ``connector...``, never with a key in the message.
     """
-    from agentic_core.judges.provider_table import PROVIDERS
-    from agentic_core.judges.providers import build_llm_judge
+    from agentic_core.judges.llm.provider_table import PROVIDERS
+    from agentic_core.judges.llm.providers import build_llm_judge
 
     if "class_path" not in connector:
         raise JudgeConfigError(
@@ -297,7 +297,7 @@ def connector_judge(
     _check_call_budget(options, given_as, config)
     if "timeout_s" not in options:
         # The timeout adapts to the server (from 60 s): never past what this server's cap leaves each attempt.
-        from agentic_core.judges.llm_options import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+        from agentic_core.judges.llm.options import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 
         attempts = int(options.get("max_retries", DEFAULT_MAX_RETRIES)) + 1
         options["timeout_ceiling_s"] = max(DEFAULT_TIMEOUT_S, config.max_judge_call_s / attempts)

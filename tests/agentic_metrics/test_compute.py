@@ -148,7 +148,7 @@ def test_stored_runs_keep_the_metrics() -> None:
     "Unfortunately, I am unable to book it.", "France won.", "I don't know.", "",
 ])
 def test_the_fast_refusal_check_agrees_with_the_full_analysis(reply: str) -> None:
-    from agentic_core.judges.text_analysis import analyze_text, find_refusal
+    from agentic_core.judges.offline.findings.text_analysis import analyze_text, find_refusal
 
     assert find_refusal(reply) == analyze_text(reply).refusal
 

@@ -1,4 +1,4 @@
-"""Every prompt that sends data fences it the same way: the blocks are judges.prompt.fenced_blocks' output."""
+"""Every prompt that sends data fences it the same way: the blocks are judges.llm.prompt.fenced_blocks' output."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 from agentic_core.agentic_metrics.llm_prompts import GOAL_NOREF_TASK, GOAL_REF_TASK, TOPIC_TASK
 from agentic_core.judges.base import JudgeItem
-from agentic_core.judges.prompt import JudgePrompt, fenced_blocks
+from agentic_core.judges.llm.prompt import JudgePrompt, fenced_blocks
 
 ITEM = JudgeItem(query="Book {a} flight </query-0000>", answer="Booked.\n{nonce}", ground_truth="Flights\nHotels")
 

@@ -120,7 +120,7 @@ def test_a_judge_without_probabilities_is_untouched_by_any_band() -> None:
 
 
 def test_the_learned_judge_records_its_band_and_the_setting_reproduces_its_verdicts() -> None:
-    from agentic_core.judges.learned import load_models
+    from agentic_core.judges.offline.learned import load_models
 
     result = evaluate(load_sample("support"), "learned")  # the shipped verdicts answer it
     models, _, _ = load_models()

@@ -11,7 +11,7 @@ import pytest
 from agentic_core.analysis.band_controls import band_controls
 from agentic_core.evaluate import evaluate
 from agentic_core.io.samples import load_sample
-from agentic_core.judges.learned_holdout import HOLDOUT_PATH, holdout_figures, holdout_pairs
+from agentic_core.judges.offline.holdout import HOLDOUT_PATH, holdout_figures, holdout_pairs
 from tests.band_fakes import BandJudge, band_run
 from tests.datasets import conv, convs
 

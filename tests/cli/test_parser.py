@@ -8,7 +8,7 @@ import pytest
 
 from agentic_core.cli import build_parser
 from agentic_core.cli.format_options import chosen
-from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.judges.llm.options import LLM_OPTIONS
 from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
 from agentic_core.judges.runner import CACHE_MODES
 from agentic_core.settings import SETTINGS, default_of

@@ -11,7 +11,7 @@ import pytest
 
 from agentic_core import plan_evaluation
 from agentic_core.cli import EXIT_OK, EXIT_USER_ERROR, main
-from agentic_core.judges.learned import MODEL_PATH
+from agentic_core.judges.offline.learned import MODEL_PATH
 from agentic_core.stats.planner_sequential import sequential_bounds
 from agentic_core.stats.planner_variance import per_task_variance, rates_population, task_variance
 

@@ -11,7 +11,7 @@ from agentic_core.common.text_normal import fold_case, normalise_text, squeeze
 
 
 def test_squeeze_is_the_regex_form_the_unit_names_used_for_every_character() -> None:
-    # judges/tokens.py wrote re.sub(r"\s+", " ", raw.strip()): the judge's unit names must not change.
+    # judges/offline/findings/tokens.py wrote re.sub(r"\s+", " ", raw.strip()): the judge's unit names must not change.
     for code in range(sys.maxunicode + 1):
         if 0xD800 <= code <= 0xDFFF:
             continue

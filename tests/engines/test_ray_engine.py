@@ -26,7 +26,7 @@ from agentic_core.evaluate import aggregate, evaluate
 from agentic_core.io.loader import load_paths
 from agentic_core.io.samples import load_sample
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.llm import LLMJudge
+from agentic_core.judges.llm.judge import LLMJudge
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.report import summary
 from agentic_core.result import EvaluationResult

@@ -16,7 +16,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from agentic_core.judges.base import JudgeItem
-from agentic_core.judges.llm import LLMJudge
+from agentic_core.judges.llm.judge import LLMJudge
 
 SECRET = "sk-test-SECRET123"
 

@@ -11,8 +11,8 @@ import asyncio
 from functools import lru_cache
 
 from agentic_core.judges.base import JudgeItem
-from agentic_core.judges.learned import RECOMMENDED_THRESHOLD, LexicalJudge
-from agentic_core.judges.lexical import LexicalAnalysis
+from agentic_core.judges.offline.findings.lexical import LexicalAnalysis
+from agentic_core.judges.offline.learned import RECOMMENDED_THRESHOLD, LexicalJudge
 
 PASS = RECOMMENDED_THRESHOLD
 """The cut of the judges that never abstain (``hybrid``, ``lexical``): correct at or above it."""

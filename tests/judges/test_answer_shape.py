@@ -1,5 +1,5 @@
 """Answers that do not stand by their facts: self-corrections, hedges, retractions and buried negations
-(agentic_core/judges/answer_shape.py and claim_gates.py, through the lexical judge).
+(agentic_core/judges/offline/findings/answer_shape.py and claim_gates.py, through the lexical judge).
 
 Each class has should-fail cases (the detector fires, and the fitted model puts the answer below its cut) and
 should-pass neighbours (same shape, right final claim: no detector, at or above the cut). The sentences
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_core.judges.answer_shape import alternative_groups, find_correction, hedge_cue
-from agentic_core.judges.lexical import lexical_analysis
-from agentic_core.judges.text_analysis import analyze_text
+from agentic_core.judges.offline.findings.answer_shape import alternative_groups, find_correction, hedge_cue
+from agentic_core.judges.offline.findings.lexical import lexical_analysis
+from agentic_core.judges.offline.findings.text_analysis import analyze_text
 from tests.judges.offline import PASS, p_correct, reasoning_of
 
 

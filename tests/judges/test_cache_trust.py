@@ -18,7 +18,7 @@ from agentic_core.common import secrets
 from agentic_core.errors import CacheError
 from agentic_core.judges.base import Verdict
 from agentic_core.judges.cache import ENV_VAR, SCHEMA_VERSION, JudgeCache
-from agentic_core.judges.reply_text import MAX_REASONING_CHARS
+from agentic_core.judges.llm.reply_text import MAX_REASONING_CHARS
 
 KEY_A = "sk-caller-A-0123456789abcdef"
 

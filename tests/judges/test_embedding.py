@@ -1,4 +1,4 @@
-"""Tests of the embedding judge (agentic_core/judges/embedding.py) and its encoder (minilm.py, minilm_files.py).
+"""Tests of the embedding judge (agentic_core/judges/offline/embedding.py) and its encoder (minilm.py, minilm_files.py).
 
 The real int8 model runs here (about 0.5 s to load, once per session through the module's
 cache); every test embeds only a handful of short texts, so the module stays fast.
@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 from agentic_core.errors import JudgeConfigError
-from agentic_core.judges import embedding as emb
-from agentic_core.judges import minilm, minilm_files
 from agentic_core.judges.base import Judge, JudgeItem, Verdict
-from agentic_core.judges.embedding import EmbeddingJudge, similarities
-from agentic_core.judges.minilm import DIMENSION, MiniLMEncoder
-from agentic_core.judges.minilm_files import (
+from agentic_core.judges.offline import embedding as emb
+from agentic_core.judges.offline import minilm, minilm_files
+from agentic_core.judges.offline.embedding import EmbeddingJudge, similarities
+from agentic_core.judges.offline.minilm import DIMENSION, MiniLMEncoder
+from agentic_core.judges.offline.minilm_files import (
     INSTALL_COMMAND,
     MODEL_SHA256,
     default_model_path,

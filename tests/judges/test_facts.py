@@ -1,11 +1,11 @@
-"""Fact agreement from the parsing libraries (agentic_core.judges.facts): what counts as the same fact."""
+"""Fact agreement from the parsing libraries (agentic_core.judges.offline.facts): what counts as the same fact."""
 
 from __future__ import annotations
 
 import pytest
 
-from agentic_core.judges.fact_agreement import FactAgreement, fact_agreement
-from agentic_core.judges.facts import text_facts
+from agentic_core.judges.offline.fact_agreement import FactAgreement, fact_agreement
+from agentic_core.judges.offline.facts import text_facts
 
 
 def agree(answer: str, truth: str, query: str = "q") -> FactAgreement:
@@ -158,7 +158,7 @@ def test_a_long_number_on_both_sides_is_no_disagreement() -> None:
 
 
 def test_an_infinite_value_agrees_with_nothing() -> None:
-    from agentic_core.judges.fact_agreement import _same
+    from agentic_core.judges.offline.fact_agreement import _same
 
     assert not _same("number", float("inf"), 3.0) and not _same("amount", ("[length]", float("inf")), ("[length]", 1.0))
 
@@ -182,7 +182,7 @@ def test_number_words_from_two_up_and_one_in_fractions_still_read() -> None:
 def test_any_input_is_read_in_linear_time(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    from agentic_core.judges import facts
+    from agentic_core.judges.offline import facts
 
     seen: list[int] = []
     search = facts._search_dates
@@ -197,8 +197,8 @@ def test_any_input_is_read_in_linear_time(text: str, monkeypatch: pytest.MonkeyP
 
 
 def test_the_judge_identity_names_the_fact_parser() -> None:
-    from agentic_core.judges.facts import FACTS_VERSION, library_versions
-    from agentic_core.judges.learned import LearnedJudge
+    from agentic_core.judges.offline.facts import FACTS_VERSION, library_versions
+    from agentic_core.judges.offline.learned import LearnedJudge
 
     params = LearnedJudge(use_embedding=False).identity.params
     assert params["facts"] == FACTS_VERSION

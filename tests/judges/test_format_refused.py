@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_core.judges.llm_errors import is_format_refused
+from agentic_core.judges.llm.errors import is_format_refused
 
 
 class HttpError(Exception):

@@ -14,7 +14,13 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from agentic_core.judges.base import Judge, JudgeItem
-from agentic_core.judges.learned import RECOMMENDED_THRESHOLD, HybridJudge, LearnedJudge, LexicalJudge, load_models
+from agentic_core.judges.offline.learned import (
+    RECOMMENDED_THRESHOLD,
+    HybridJudge,
+    LearnedJudge,
+    LexicalJudge,
+    load_models,
+)
 from agentic_core.judges.registry import build_judge
 from agentic_core.judges.runner import judge_sync, run_judge_sync
 
@@ -77,7 +83,7 @@ def test_the_identities_differ_by_judge_and_by_embedding() -> None:
 
 
 def test_hybrid_without_the_embedding_packages_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentic_core.judges import minilm_files
+    from agentic_core.judges.offline import minilm_files
 
     monkeypatch.setattr(
         minilm_files, "embedding_available", lambda: (False, "needs onnxruntime; pip install onnxruntime==1.31.1")

@@ -1,4 +1,4 @@
-"""Tests of agentic_core.judges.item_counts: the number of distinct judge items, counted from columns,
+"""Tests of agentic_core.columnar.item_counts: the number of distinct judge items, counted from columns,
 equals the count over Python items (the runner's), whatever the texts share."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentic_core.columnar.columns import columns_of
+from agentic_core.columnar.item_counts import _rows, _text_parts, count_distinct_items
 from agentic_core.evaluate import judge_items
 from agentic_core.io.loader import load_records
 from agentic_core.judges.base import item_key
-from agentic_core.judges.item_counts import _rows, _text_parts, count_distinct_items
 
 # Texts that defeat a cheap fingerprint: equal lengths, equal first and last 8 bytes, a
 # different middle; empty and one-character texts; non-ASCII (several bytes per character).

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeItem, Verdict
-from agentic_core.judges.learned import MODEL_PATH, LearnedJudge, load_models, uncertain_reason
-from agentic_core.judges.learned_features import FEATURES
+from agentic_core.judges.offline.features import FEATURES
+from agentic_core.judges.offline.learned import MODEL_PATH, LearnedJudge, load_models, uncertain_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -155,7 +155,7 @@ def test_the_cosine_alone_cannot_pass_an_answer() -> None:
     ],
 )
 def test_entity_agreement(query: str, answer: str, truth: str, expected: tuple[bool, bool]) -> None:
-    from agentic_core.judges.learned_features import entity_agreement
+    from agentic_core.judges.offline.features import entity_agreement
 
     found = entity_agreement(query, answer, truth)
     assert (found.missing, found.conflict) == expected and not found.fuzzy
@@ -175,7 +175,7 @@ def test_a_misspelt_name_is_found_fuzzily_not_missing(
     query: str, answer: str, truth: str, fuzzy: bool, missing: bool
 ) -> None:
     # Issue 38: rapidfuzz at the entity level; the model weighs the fuzzy match (entity_fuzzy) apart.
-    from agentic_core.judges.learned_features import entity_agreement
+    from agentic_core.judges.offline.features import entity_agreement
 
     found = entity_agreement(query, answer, truth)
     assert (found.fuzzy, found.missing) == (fuzzy, missing), found.words
@@ -198,7 +198,7 @@ def test_a_sentence_naming_another_entity_than_a_one_word_reference_fails() -> N
 
 
 def test_without_the_embedding_packages_it_says_so_and_uses_the_lexical_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentic_core.judges import minilm_files
+    from agentic_core.judges.offline import minilm_files
 
     monkeypatch.setattr(minilm_files, "embedding_available", lambda: (False, "needs onnxruntime; pip install x"))
     judge_ = LearnedJudge()
@@ -215,7 +215,7 @@ def test_an_empty_answer_is_wrong_not_uncertain(answer: str) -> None:
 
 
 def test_a_feature_that_is_not_a_number_leaves_the_item_unscored(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentic_core.judges import learned as learned_module
+    from agentic_core.judges.offline import learned as learned_module
 
     real = learned_module.pair_features
 

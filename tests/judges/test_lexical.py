@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import mannwhitneyu
 
-from agentic_core.judges import learned as learned_module
 from agentic_core.judges.base import Judge, JudgeItem
-from agentic_core.judges.learned import LexicalJudge
-from agentic_core.judges.lexical import RULES_VERSION, is_yes_no_question, lexical_analysis
+from agentic_core.judges.offline import learned as learned_module
+from agentic_core.judges.offline.findings.lexical import RULES_VERSION, is_yes_no_question, lexical_analysis
+from agentic_core.judges.offline.findings.text_analysis import analyze_text
+from agentic_core.judges.offline.findings.text_fold import fold, normalize_numbers, stem
+from agentic_core.judges.offline.findings.values import FRACTION_FAMILY, date_satisfies, same_share
+from agentic_core.judges.offline.learned import LexicalJudge
 from agentic_core.judges.runner import judge_sync
-from agentic_core.judges.text_analysis import analyze_text
-from agentic_core.judges.text_fold import fold, normalize_numbers, stem
-from agentic_core.judges.values import FRACTION_FAMILY, date_satisfies, same_share
 from tests.judges.offline import PASS, not_passed, p_correct, reasoning_of
 
 DEVSET = Path(__file__).resolve().parents[2] / "sample_data" / "judge_devset.jsonl"

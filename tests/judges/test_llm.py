@@ -19,8 +19,8 @@ from langchain_core.rate_limiters import InMemoryRateLimiter
 
 from agentic_core.errors import JudgeConfigError
 from agentic_core.judges.base import JudgeItem
-from agentic_core.judges.llm import is_retryable, sanitise_url
-from agentic_core.judges.prompt import (
+from agentic_core.judges.llm.judge import is_retryable, sanitise_url
+from agentic_core.judges.llm.prompt import (
     PROMPT_VERSION,
     REASK_PROMPT,
 )
@@ -429,7 +429,7 @@ def test_empty_choices_is_named_plainly_and_unscored() -> None:
 
 @pytest.mark.timeout(60)
 def test_empty_choices_from_a_real_openai_client_is_named_plainly() -> None:
-    from agentic_core.judges.providers import build_llm_judge
+    from agentic_core.judges.llm.providers import build_llm_judge
 
     with OpenAIStandIn(empty_choices=True) as server:
         judge = build_llm_judge("openai-compatible", "stand-in", base_url=server.base_url, max_retries=0)

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from agentic_core.judges.llm import LLMJudge
-from agentic_core.judges.providers import build_llm_judge
+from agentic_core.judges.llm.judge import LLMJudge
+from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import JudgeRun, run_judge_sync
 from tests.fakes import make_items
 from tests.judges.standin import StandInServer

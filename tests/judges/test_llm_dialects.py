@@ -17,10 +17,10 @@ import pytest
 
 from agentic_core.cli import main as cli_main
 from agentic_core.io.samples import SAMPLES
-from agentic_core.judges.llm_errors import describe_error, is_retryable
-from agentic_core.judges.llm_options import DEFAULT_MAX_TOKENS
-from agentic_core.judges.llm_pacing import Pacer
-from agentic_core.judges.providers import build_llm_judge
+from agentic_core.judges.llm.errors import describe_error, is_retryable
+from agentic_core.judges.llm.options import DEFAULT_MAX_TOKENS
+from agentic_core.judges.llm.pacing import Pacer
+from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import run_judge_sync
 from tests.fakes import FakeAPIError, make_items
 from tests.judges.standin import StandInServer

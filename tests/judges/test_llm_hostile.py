@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from agentic_core.common import secrets
-from agentic_core.judges import llm as llm_module
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.llm_errors import BODY_NOT_JSON
-from agentic_core.judges.providers import build_llm_judge
-from agentic_core.judges.reply_text import MAX_REASONING_CHARS
+from agentic_core.judges.llm import judge as llm_module
+from agentic_core.judges.llm.errors import BODY_NOT_JSON
+from agentic_core.judges.llm.providers import build_llm_judge
+from agentic_core.judges.llm.reply_text import MAX_REASONING_CHARS
 from agentic_core.judges.runner import run_judge_sync
 from tests.echo_server import EchoJudgeServer, echo_key, last_user_text
 from tests.fakes import make_items

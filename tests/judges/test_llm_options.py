@@ -7,7 +7,7 @@ import math
 import pytest
 
 from agentic_core.errors import JudgeConfigError
-from agentic_core.judges.llm_options import LLM_OPTIONS
+from agentic_core.judges.llm.options import LLM_OPTIONS
 
 
 def test_a_whole_number_option_accepts_its_range_and_refuses_the_rest() -> None:

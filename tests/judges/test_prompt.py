@@ -15,10 +15,10 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from agentic_core.judges import prompt as prompt_module
 from agentic_core.judges.base import JudgeItem
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.prompt import (
+from agentic_core.judges.llm import prompt as prompt_module
+from agentic_core.judges.llm.prompt import (
     PROMPT_VERSION,
     REASK_PROMPT,
     SYSTEM_PROMPT,

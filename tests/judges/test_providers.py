@@ -11,9 +11,9 @@ import pytest
 from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError
-from agentic_core.judges import providers
-from agentic_core.judges.llm import LLMJudge
-from agentic_core.judges.providers import (
+from agentic_core.judges.llm import providers
+from agentic_core.judges.llm.judge import LLMJudge
+from agentic_core.judges.llm.providers import (
     NO_KEY_PLACEHOLDER,
     PROVIDERS,
     build_chat_model,

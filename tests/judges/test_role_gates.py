@@ -1,5 +1,5 @@
 """The right words in the wrong places: swapped roles, padded conflicting values, sibling names and
-incomplete lists (agentic_core/judges/fact_roles.py, role_gates.py, list_gates.py, through the lexical
+incomplete lists (agentic_core/judges/offline/findings/fact_roles.py, role_gates.py, list_gates.py, through the lexical
 judge).
 
 Each class has should-fail cases and should-pass neighbours; the sentences are written for these tests.
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_core.judges.fact_roles import END, cue_sequence, entity_keys, find_items
-from agentic_core.judges.lexical import lexical_analysis
-from agentic_core.judges.list_gates import list_items
-from agentic_core.judges.text_analysis import analyze_text
+from agentic_core.judges.offline.findings.fact_roles import END, cue_sequence, entity_keys, find_items
+from agentic_core.judges.offline.findings.lexical import lexical_analysis
+from agentic_core.judges.offline.findings.list_gates import list_items
+from agentic_core.judges.offline.findings.text_analysis import analyze_text
 from tests.judges.offline import PASS, p_correct, reasoning_of
 
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from agentic_core.judges.llm_rubric import PLACEHOLDERS, WATCH_REPLIES, copied_placeholder
-from agentic_core.judges.prompt import REASK_PROMPT, SYSTEM_PROMPT, USER_TEMPLATE
+from agentic_core.judges.llm.prompt import REASK_PROMPT, SYSTEM_PROMPT, USER_TEMPLATE
+from agentic_core.judges.llm.rubric import PLACEHOLDERS, WATCH_REPLIES, copied_placeholder
 from agentic_core.judges.runner import judge_sync, run_judge_sync
 from tests.fakes import judgement_json, make_items
 from tests.judges.conftest import ScriptedChatModel, fast_judge

@@ -13,8 +13,8 @@ from pydantic import ValidationError
 from agentic_core.errors import SettingsError
 from agentic_core.judges.base import JudgeItem
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.llm import LLMJudge
-from agentic_core.judges.providers import build_llm_judge
+from agentic_core.judges.llm.judge import LLMJudge
+from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import CHUNK_SIZE, estimate_calls, run_judge, run_judge_sync
 from tests.fakes import (
     CountingJudge,

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from agentic_core.judges.base import JudgeIdentity, Verdict, uncertain_verdict
 from agentic_core.judges.causes import CAUSES, cause_from_text, cause_of
-from agentic_core.judges.llm_timing import CallReport, nice_seconds
+from agentic_core.judges.llm.providers import build_llm_judge
+from agentic_core.judges.llm.timing import CallReport, nice_seconds
 from agentic_core.judges.monitor import RunMonitor
-from agentic_core.judges.providers import build_llm_judge
 from agentic_core.judges.runner import JudgeRun, judge_sync, run_judge_sync
 from agentic_core.judges.verdict_counts import verdict_counts
 from tests.fakes import (

@@ -349,7 +349,7 @@ def test_cancel_then_drop_keeps_the_previous_run(monkeypatch: pytest.MonkeyPatch
 
 def test_unscored_interactions_are_counted_by_cause(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
     # Issue 40: an LLM judge whose calls all time out; the page says why, in the core's words, with a table.
-    from agentic_core.judges.llm import LLMJudge
+    from agentic_core.judges.llm.judge import LLMJudge
     from tests.fakes import HangingChatModel
 
     _register(

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from agentic_core.judges.providers import build_llm_judge
+from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import run_judge_sync
 from tests.fakes import make_items
 from tests.judges.standin import StandInServer

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from agentic_core.judges.base import JudgeItem
-from agentic_core.judges.providers import build_llm_judge
+from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import run_judge_sync
 from agentic_core.judges.verdict_counts import verdict_counts
 from tests.real_llm.counting_proxy import CountingProxy

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from agentic_core.errors import JudgeConfigError
-from agentic_core.judges.llm import LLMJudge
-from agentic_core.judges.llm_options import DEFAULT_MAX_TOKENS
+from agentic_core.judges.llm.judge import LLMJudge
+from agentic_core.judges.llm.options import DEFAULT_MAX_TOKENS
 from agentic_core.service import Service, ServiceConfig
 from agentic_core.service.connector import allowed_class_paths, connector_judge
 from tests.service.conftest import FAKE_KEY

@@ -183,17 +183,37 @@ def filter_mask(
         with np.errstate(invalid="ignore"):
             keep &= index.any_per_conversation(values < filters.tool_below)
     if filters.score_min > 0.0 or filters.score_max < 1.0:
-        score = result.interactions[ResultCols.SCORE].to_numpy(dtype=np.float64)
+        # The score under the settings' abstention band (the judge's own unless the band is set): the filter
+        # shows what the Overview counts.
+        score = agg.interactions[InteractionCols.SCORE].to_numpy(dtype=np.float64)
         with np.errstate(invalid="ignore"):
             inside = (score >= filters.score_min - 1e-9) & (score <= filters.score_max + 1e-9)
         keep &= index.any_per_conversation(inside)
     if filters.unscored_reason.strip():
         needle = filters.unscored_reason.strip().lower()
-        hits = index.reasons.str.contains(needle, regex=False).to_numpy(dtype=bool)
-        keep &= index.any_per_conversation(hits)
+        keep &= index.any_per_conversation(unscored_reasons(agg, index).str.contains(needle, regex=False).to_numpy())
     if filters.disagreement:
         keep &= index.any_per_conversation(disagreements(result, agg, index))
     return keep
+
+
+BAND_REASON = "uncertain: its probability is inside the abstention band in force"
+"""The reason of an interaction the judge scored that the band in force re-decides as uncertain."""
+
+
+def unscored_reasons(agg: Aggregate, index: FilterIndex) -> pd.Series:
+    """Per interaction, why it is unscored under the settings' abstention band (lower case; ``""`` when scored).
+
+    The band re-decides every interaction that carries a probability: one the judge abstained on is scored
+    when the band in force decides it (its reason goes), and one the judge scored is uncertain when the band
+    puts its probability inside (:data:`BAND_REASON`). Other interactions keep the judge's own reason.
+    """
+    unscored = agg.interactions[InteractionCols.UNSCORED].to_numpy(dtype=bool)
+    uncertain = agg.interactions[InteractionCols.UNCERTAIN].to_numpy(dtype=bool)
+    reasons = index.reasons.to_numpy(dtype=object).copy()
+    reasons[uncertain & (index.reasons.to_numpy() == "")] = BAND_REASON
+    reasons[~unscored] = ""
+    return pd.Series(reasons, index=index.reasons.index, dtype=object).astype(str)
 
 
 def disagreements(result: EvaluationResult, agg: Aggregate, index: FilterIndex) -> np.ndarray:

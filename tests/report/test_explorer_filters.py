@@ -179,3 +179,22 @@ def test_a_capitalised_word_starting_a_sentence_is_not_a_name() -> None:
     flagged = {p.text.strip(): p.salient for p in parts if p.op != "equal"}
     assert flagged.get("Rome") is True and flagged.get("Paris") is True
     assert not any(p.salient for p in parts if p.op != "equal" and "There" in p.text)
+
+
+def test_the_score_and_unscored_filters_follow_the_abstention_band() -> None:
+    from tests.band_fakes import band_run
+
+    # Fitted band (0.2, 0.8): 0.5 and 0.7 abstain, 0.1 and 0.9 are decided.
+    run = band_run([0.1, 0.5, 0.7, 0.9])
+    index = FilterIndex.build(run)
+    fitted = aggregate(run, make_settings())
+    narrow = aggregate(run, make_settings(abstain_band=(0.6, 0.6)))  # decides everything but 0.6 itself
+    wide = aggregate(run, make_settings(abstain_band=(0.05, 0.95)))  # abstains on all four
+    uncertain = ExplorerFilters(unscored_reason="uncertain")
+    assert rows(filter_mask(run, fitted, index, uncertain)) == [1, 2]
+    assert rows(filter_mask(run, narrow, index, uncertain)) == []
+    assert rows(filter_mask(run, wide, index, uncertain)) == [0, 1, 2, 3]
+    high = ExplorerFilters(score_min=0.6, score_max=1.0)
+    assert rows(filter_mask(run, fitted, index, high)) == [3]
+    assert rows(filter_mask(run, narrow, index, high)) == [2, 3]  # 0.7 is scored by its probability there
+    assert rows(filter_mask(run, wide, index, high)) == []

@@ -55,11 +55,12 @@ basis = (
 )
 kpi(
     row,
-    f"Success rate (pass@1){basis}",
+    "Success rate (pass@1)",
     rate.value,
     rate.ci,
-    help=f"The chance that one attempt is fully correct, for {target_words}: pass@1 by the same method and on "
-    "the same tasks as the curve, with the same interval.",
+    help=f"The chance that one attempt is fully correct, for {target_words}{basis}: pass@1 by the same method and "
+    "on the same tasks as the curve, with the same interval.",
+    note=f"on {basis.removeprefix(' · ')}" if basis else "",
 )
 evidence = agg.k_evidence  # the core decides whether pass@K is measured
 pass_k_cards(

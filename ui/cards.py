@@ -27,7 +27,14 @@ def card(container: Any, label: str, value: str, help: str = "", delta: str | No
     )
 
 
-def kpi(container: Any, label: str, value: float | None, ci: Sequence[float] | None = None, help: str = "") -> None:
+def kpi(
+    container: Any,
+    label: str,
+    value: float | None,
+    ci: Sequence[float] | None = None,
+    help: str = "",
+    note: str = "",
+) -> None:
     """A metric card: ``value`` as a percentage, its interval (if any) as the grey line below.
 
     Args:
@@ -36,7 +43,11 @@ def kpi(container: Any, label: str, value: float | None, ci: Sequence[float] | N
         value: A proportion, or ``None`` (shown as n/a).
         ci: ``(low, high)``, or ``None`` for no interval line.
         help: The tooltip.
+        note: A caption under the card (what the number is computed on), or ``""``. A caption wraps where a
+            label is cut short with an ellipsis at the card's width.
     """
+    if note:
+        container = container.container(width=KPI_WIDTH, gap=None)
     container.metric(
         label,
         pct(value),
@@ -46,3 +57,5 @@ def kpi(container: Any, label: str, value: float | None, ci: Sequence[float] | N
         help=help or None,
         width=KPI_WIDTH,
     )
+    if note:
+        container.caption(note)

@@ -63,7 +63,10 @@ def test_labels_given_in_the_queue_reach_the_overview(open_app: OpenApp, history
 def test_a_headline_without_some_conversations_says_n_of_m(open_app: OpenApp, tmp_path: Path) -> None:
     # 8 tasks x 2 attempts; the dataset judge leaves two conversations unscored (no score): 14 of 16 counted.
     at = open_app(data=write_data(tmp_path / "two.jsonl", attempts=2))
-    labels = [m.label for m in at.metric if m.label.startswith("Success rate (pass@1)")]
-    assert labels == ["Success rate (pass@1) · 14 of 16 conversations"]
+    # Said under the card (a caption wraps; a label is cut short at the card's width) and in its tooltip.
+    assert [c.value for c in at.caption if c.value.startswith("on ")] == ["on 14 of 16 conversations"]
+    rate = next(m for m in at.metric if m.label == "Success rate (pass@1)")
+    assert "14 of 16 conversations" in rate.help
     at.toggle(key="unscored_incorrect").set_value(True).run()  # the toggle stays: every conversation then counts
-    assert [m.label for m in at.metric if m.label.startswith("Success rate (pass@1)")] == ["Success rate (pass@1)"]
+    assert not [c.value for c in at.caption if c.value.startswith("on ")]
+    assert "of 16 conversations" not in next(m for m in at.metric if m.label == "Success rate (pass@1)").help

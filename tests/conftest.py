@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records
@@ -17,6 +18,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 SEEDS = ROOT / "sample_data" / "seed_examples.json"
+
+# No per-example deadline in any property test: time is measured by benchmarks, never asserted by a test, and on a
+# loaded 2-core machine running two workers one example's first call can take 0.7 s (a "flaky" deadline failure
+# that says nothing about the property).
+settings.register_profile("workbench", deadline=None)
+settings.load_profile("workbench")
 
 
 @pytest.fixture(scope="session", autouse=True)

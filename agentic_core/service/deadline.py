@@ -85,6 +85,7 @@ def load_within(deadline: float, load: Callable[[], T]) -> T:
             "request",
             "passed this server's deadline while reading the conversations and scoring their tool use "
             "(nothing was judged)",
+            "0 interactions had a verdict: judging had not begun",
             fix="send fewer conversations, or fewer tool calls per interaction, per request; or ask the operator "
             "to raise --request-deadline-s",
             show=False,

@@ -7,7 +7,7 @@ loading the LLM stack.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from agentic_core.errors import JudgeConfigError
 
@@ -78,7 +78,10 @@ DEFAULT_MAX_TOKENS = 512
 """The reply budget: the rubric's JSON answer needs about a hundred tokens; a small local model that
 rambles on would otherwise run until its context is full, far past the timeout."""
 
-STRUCTURED_MODES = ("auto", "json_schema", "json_object", "text")
+ReplyFormat = Literal["auto", "json_schema", "json_object", "text"]
+StructuredMode = bool | ReplyFormat
+"""What ``use_structured_output`` takes: a reply format, or ``True`` (json_schema) / ``False`` (text)."""
+STRUCTURED_MODES: tuple[ReplyFormat, ...] = get_args(ReplyFormat)
 """Reply formats one may ask the LLM judge for: ``auto`` negotiates json_schema -> json_object -> text."""
 STRUCTURED_HELP = (
     "LLM reply format: auto (default) tries the provider's structured output (a JSON schema), then JSON mode, "
@@ -169,7 +172,7 @@ def check_judge_limits(
         check_positive("rps", rps, "use a number of requests per second > 0, or leave it empty")
 
 
-def structured_mode(value: Any) -> str:
+def structured_mode(value: Any) -> ReplyFormat:
     """The reply format asked for, as one of :data:`STRUCTURED_MODES` (``True`` is json_schema, ``False`` text).
 
     Raises:
@@ -177,7 +180,8 @@ def structured_mode(value: Any) -> str:
     """
     if isinstance(value, bool):
         return "json_schema" if value else "text"
-    if value not in STRUCTURED_MODES:
-        rule = f"must be true, false or one of {', '.join(STRUCTURED_MODES)}"
-        raise JudgeConfigError("use_structured_output", rule, value, "use 'auto'")
-    return str(value)
+    for mode in STRUCTURED_MODES:
+        if value == mode:
+            return mode
+    rule = f"must be true, false or one of {', '.join(STRUCTURED_MODES)}"
+    raise JudgeConfigError("use_structured_output", rule, value, "use 'auto'")

@@ -6,7 +6,7 @@ from agentic_core.judges.cascade import result_cascade_counts
 from agentic_core.judges.llm import LLM_OPTIONS, PROVIDERS
 from agentic_core.judges.monitor import STATUS_CODES, RunCancelled, RunMonitor, RunSnapshot, duration_words
 from agentic_core.judges.planning import RunPlan, expected_unscored_share, plan_run
-from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, LLM_OPTION_JUDGES, build_judge
+from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES, build_judge
 from agentic_core.judges.runner import CACHE_MODE_HELP, CACHE_MODES, CacheMode, JudgeRun
 from agentic_core.judges.spec import (
     CascadeSpec,
@@ -24,7 +24,7 @@ from agentic_core.judges.spec import (
 from agentic_core.judges.verdict_counts import VerdictCounts, item_words, verdict_counts
 
 __all__ = [
-    "CACHE_MODES", "CACHE_MODE_HELP", "DEFAULT_JUDGE", "JUDGES", "LLM_OPTIONS", "LLM_OPTION_JUDGES", "PROVIDERS",
+    "CACHE_MODES", "CACHE_MODE_HELP", "DEFAULT_JUDGE", "JUDGES", "LLM_OPTIONS", "PROVIDERS",
     "STATUS_CODES", "CacheMode", "Capabilities", "CascadeSpec", "DatasetSpec", "EmbeddingSpec", "HybridSpec", "Judge",
     "JudgeItem", "JudgeRun", "JudgeSpec", "JudgeSpecBase", "LLMSpec", "LearnedSpec", "LexicalSpec", "RunCancelled",
     "RunMonitor", "RunPlan", "RunSnapshot", "Verdict", "VerdictCounts", "build_judge", "capabilities",

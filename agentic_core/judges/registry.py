@@ -11,14 +11,11 @@ from typing import Any
 from agentic_core.judges.base import Judge
 from agentic_core.judges.spec import DEFAULT_JUDGE, SPECS, JudgeSpecBase, judge_spec
 
-__all__ = ["DEFAULT_JUDGE", "JUDGES", "LLM_OPTION_JUDGES", "build_judge"]
+__all__ = ["DEFAULT_JUDGE", "JUDGES", "build_judge"]
 
 JUDGES: dict[str, type[JudgeSpecBase]] = SPECS
 """Every judge by name: its spec class, whose ``title``, ``description`` and ``offline`` flag interfaces show
-(one table: the specs' own)."""
-
-LLM_OPTION_JUDGES = tuple(name for name, spec in JUDGES.items() if not spec.offline)
-"""The judges built with the LLM judge's options (provider, model, key, base URL, limits)."""
+(one table: the specs' own; the judges that take the LLM judge's options are those not ``offline``)."""
 
 
 def build_judge(name: str, **options: Any) -> Judge:

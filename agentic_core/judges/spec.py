@@ -47,8 +47,7 @@ from agentic_core.judges.llm.options import (
     DEFAULT_MAX_TOKENS,
     LLM_OPTIONS,
     ReplyFormat,
-    check_int,
-    check_positive,
+    check_judge_limits,
     structured_mode,
 )
 from agentic_core.judges.llm.provider_table import (
@@ -215,18 +214,6 @@ class DatasetSpec(JudgeSpecBase):
         return DatasetJudge()
 
 
-_LIMITS = {
-    "concurrency": lambda v: check_int("concurrency", v, 1, "use a whole number such as 8 (32 for fast servers)"),
-    "max_retries": lambda v: check_int("max_retries", v, 0, "use a whole number >= 0, such as 4"),
-    "max_tokens": lambda v: check_int("max_tokens", v, 1, "use a whole number of tokens such as 512"),
-    "timeout_s": lambda v: check_positive("timeout_s", v, "use a number of seconds > 0, such as 60, or none to adapt"),
-    "timeout_ceiling_s": lambda v: check_positive("timeout_ceiling_s", v, "use a number of seconds > 0, such as 600"),
-    "rps": lambda v: check_positive("rps", v, "use a number of requests per second > 0, or leave it empty"),
-}
-"""The LLM judge's limits, each checked by the judge's own rule (its message, its fix); ``None`` passes where
-the field allows it (no timeout given: it adapts; no rate limit; the server's own reply budget)."""
-
-
 class LLMSpec(JudgeSpecBase):
     """The ``llm`` judge: a chat model grading each answer with the rubric (absorbs the former ``LLMSettings``).
 
@@ -273,11 +260,10 @@ class LLMSpec(JudgeSpecBase):
     timeout_ceiling_s: float = LLM_OPTIONS["timeout_s"].maximum
     adaptive_timeout: bool | None = None
 
-    @field_validator(*_LIMITS, mode="before")
+    @field_validator("concurrency", "max_retries", "max_tokens", "timeout_s", "timeout_ceiling_s", "rps", mode="before")
     @classmethod
     def _limit(cls, value: Any, info: ValidationInfo) -> Any:
-        if value is not None or info.field_name in ("concurrency", "max_retries", "timeout_ceiling_s"):
-            _LIMITS[str(info.field_name)](value)
+        check_judge_limits(**{str(info.field_name): value})  # each limit's one rule (None: unset, where it may be)
         return value
 
     @field_validator("use_structured_output", mode="before")

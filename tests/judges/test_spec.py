@@ -20,7 +20,6 @@ from agentic_core.errors import JudgeConfigError
 from agentic_core.evaluate import evaluate
 from agentic_core.judges import (
     JUDGES,
-    LLM_OPTION_JUDGES,
     Capabilities,
     CascadeSpec,
     DatasetSpec,
@@ -63,7 +62,6 @@ def test_the_registry_is_the_union_of_the_specs_in_the_order_interfaces_show() -
     assert list(JUDGES) == ["learned", "hybrid", "lexical", "embedding", "dataset", "llm", "cascade"]
     assert JUDGES is SPECS and set(BEFORE) == set(JUDGES)
     assert all(spec.judge_name() == name and spec.title and spec.description for name, spec in JUDGES.items())
-    assert LLM_OPTION_JUDGES == ("llm", "cascade")
     assert [name for name, spec in JUDGES.items() if spec.offline] == ["learned", "hybrid", "lexical", "embedding",
                                                                       "dataset"]
 

@@ -6,6 +6,7 @@ loading the LLM stack.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -146,30 +147,31 @@ def check_positive(name: str, value: Any, fix: str, *, zero_ok: bool = False) ->
         raise JudgeConfigError(name, rule, value, fix)
 
 
-def check_judge_limits(
-    *,
-    concurrency: Any,
-    max_retries: Any,
-    timeout_s: Any,
-    timeout_ceiling_s: Any,
-    backoff_base_s: Any,
-    backoff_max_s: Any,
-    rps: Any,
-) -> None:
-    """Check the LLM judge's limits (``timeout_s`` and ``rps`` may be ``None``: adapting, no limit).
+_LIMITS: dict[str, Callable[[str, Any], None]] = {
+    "concurrency": lambda n, v: check_int(n, v, 1, "use a whole number such as 8 (32 for fast servers)"),
+    "max_retries": lambda n, v: check_int(n, v, 0, "use a whole number >= 0, such as 4"),
+    "max_tokens": lambda n, v: check_int(n, v, 1, "use a whole number of tokens such as 512"),
+    "timeout_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 60, or none to adapt"),
+    "timeout_ceiling_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 600"),
+    "rps": lambda n, v: check_positive(n, v, "use a number of requests per second > 0, or leave it empty"),
+    "backoff_base_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 1", zero_ok=True),
+    "backoff_max_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 30", zero_ok=True),
+}
+"""Each LLM judge limit's one rule, with its fix."""
+_UNSET_LIMITS = ("timeout_s", "rps", "max_tokens")
+"""The limits ``None`` leaves unset: the timeout adapts, no rate limit, the server's own reply budget."""
+
+
+def check_judge_limits(**limits: Any) -> None:
+    """Check LLM judge limits given by name, each by its one rule (the spec's validation, and the builders' and
+    ``LLMJudge``'s own for callers without a spec).
 
     Raises:
-        JudgeConfigError: naming the first limit out of range.
+        JudgeConfigError: naming the first limit out of range, its rule and its fix.
     """
-    check_int("concurrency", concurrency, 1, "use a whole number such as 8 (32 for fast servers)")
-    check_int("max_retries", max_retries, 0, "use a whole number >= 0, such as 4")
-    if timeout_s is not None:
-        check_positive("timeout_s", timeout_s, "use a number of seconds > 0, such as 60, or none to adapt")
-    check_positive("timeout_ceiling_s", timeout_ceiling_s, "use a number of seconds > 0, such as 600")
-    check_positive("backoff_base_s", backoff_base_s, "use a number of seconds > 0, such as 1", zero_ok=True)
-    check_positive("backoff_max_s", backoff_max_s, "use a number of seconds > 0, such as 30", zero_ok=True)
-    if rps is not None:
-        check_positive("rps", rps, "use a number of requests per second > 0, or leave it empty")
+    for name, value in limits.items():
+        if value is not None or name not in _UNSET_LIMITS:
+            _LIMITS[name](name, value)
 
 
 def structured_mode(value: Any) -> ReplyFormat:

@@ -28,8 +28,7 @@ from agentic_core.judges.llm.options import (
     DEFAULT_TIMEOUT_S,
     LLM_OPTIONS,
     StructuredMode,
-    check_int,
-    check_positive,
+    check_judge_limits,
 )
 from agentic_core.judges.llm.provider_table import (
     NO_KEY_PLACEHOLDER,
@@ -101,7 +100,7 @@ def build_chat_model(
     check_model_name(spec, model)
     url = check_base_url(spec, base_url)
     if max_tokens is not None:
-        check_int("max_tokens", max_tokens, 1, "use a whole number of tokens such as 512")
+        check_judge_limits(max_tokens=max_tokens)
     cls = _load_class(spec)
     # Before constructing: ChatOpenAI / ChatGroq fail at construction without a key, with a
     # message that does not say which variable to set.
@@ -165,8 +164,7 @@ def build_llm_judge(
     Raises:
         JudgeConfigError: see :func:`build_chat_model` and :class:`LLMJudge`.
     """
-    if timeout_s is not None:
-        check_positive("timeout_s", timeout_s, "use a number of seconds > 0, such as 60, or none to adapt")
+    check_judge_limits(timeout_s=timeout_s)  # before the client's timeout is made from it
     chat_model = build_chat_model(
         provider,
         model,

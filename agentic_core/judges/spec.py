@@ -279,7 +279,9 @@ class LLMSpec(JudgeSpecBase):
     @field_validator("model", "base_url", mode="before")
     @classmethod
     def _what_the_provider_needs(cls, value: Any, info: ValidationInfo) -> Any:
-        provider = get_provider(info.data["provider"])  # validated above (a refused one stopped validation)
+        if "provider" not in info.data:  # missing: pydantic's "provider: is required" says so
+            return value
+        provider = get_provider(info.data["provider"])  # a refused one stopped validation above
         if info.field_name == "model":
             check_model_name(provider, value)
         else:

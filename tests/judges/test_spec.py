@@ -92,6 +92,7 @@ def test_an_llm_judges_options_reach_its_identity_as_before() -> None:
     ("name", "options", "place"),
     [
         ("llm", {"provider": "nope", "model": "m"}, "provider"),
+        ("llm", {"model": "m"}, "provider"),
         ("llm", {**OLLAMA, "concurrency": -1}, "concurrency"),
         ("llm", {**OLLAMA, "concurrency": True}, "concurrency"),
         ("llm", {**OLLAMA, "rps": 0}, "rps"),

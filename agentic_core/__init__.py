@@ -29,6 +29,7 @@ from agentic_core.io.labels_file import read_labels_file
 from agentic_core.io.loader import load_paths, load_records
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.registry import build_judge
+from agentic_core.judges.spec import CascadeSpec, LLMSpec, judge_spec
 from agentic_core.report import summary, write_exports
 from agentic_core.result import EvaluationResult
 from agentic_core.runs import RunStore
@@ -44,12 +45,14 @@ __all__ = [
     "AgenticView",
     "Aggregate",
     "AggregateSettings",
+    "CascadeSpec",
     "CurvePoint",
     "DataError",
     "EvaluationJob",
     "EvaluationResult",
     "HumanLabel",
     "JudgeConfigError",
+    "LLMSpec",
     "Plan",
     "RunCancelled",
     "RunMonitor",
@@ -69,6 +72,7 @@ __all__ = [
     "compute_agentic_metrics",
     "evaluate",
     "judge_items",
+    "judge_spec",
     "lambda_handler",
     "load_paths",
     "load_records",

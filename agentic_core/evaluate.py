@@ -29,11 +29,12 @@ from agentic_core.engines import check_engine
 from agentic_core.errors import DataError
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths, paths_of
-from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, item_key
+from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, capabilities, item_key
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
 from agentic_core.judges.score_runner import judges_scores_only, run_score_judge_sync
+from agentic_core.judges.spec import JudgeSpecBase, judge_spec
 from agentic_core.result import EvaluationResult
 
 __all__ = [
@@ -112,7 +113,7 @@ def _distinct_item_count(columns: InteractionColumns) -> int:
 
 def evaluate(
     data: DataInput,
-    judge: Judge | str | None = None,
+    judge: Judge | JudgeSpecBase | str | None = None,
     *,
     cache: JudgeCache | None = None,
     cache_mode: CacheMode = "use",
@@ -129,7 +130,9 @@ def evaluate(
 
     Args:
         data: A :class:`LoadReport`, conversations, or one or more file paths.
-        judge: A judge, or a registry name (``hybrid`` by default).
+        judge: A judge object, a spec (``LLMSpec(provider="groq", model=...)``, see
+            :mod:`agentic_core.judges.spec`), or a registry name (``learned`` by default) with its options in
+            ``judge_options``.
         cache: The persistent judge cache (the default location when ``None`` and the mode is
             not ``off``; only cacheable judges use it).
         cache_mode: ``use``, ``refresh`` or ``off``.
@@ -152,8 +155,8 @@ def evaluate(
             kept on ``result.labels`` (read before judging: a bad file costs no judge call). ``aggregate(result)
             .corrected`` then gives the headline corrected for the judge's errors; the data's own ``human_label``
             values count without this.
-        **judge_options: Passed to the registry when ``judge`` is a name (on Ray, each worker
-            rebuilds the judge from them).
+        **judge_options: The options of the judge ``judge`` names (the fields of its spec,
+            :func:`~agentic_core.judges.spec.judge_spec`); on Ray, each worker rebuilds the judge from the spec.
 
     Returns:
         The evaluation result, ready for :func:`aggregate`.
@@ -163,20 +166,18 @@ def evaluate(
         JudgeConfigError: the judge cannot be built, or Ray is not installed (``engine="ray"``).
         SettingsError: an unknown ``engine``.
     """
-    from agentic_core.judges.registry import DEFAULT_JUDGE, build_judge
-
     start = time.perf_counter()
     given = _labels_of(labels)
+    chosen = _spec_or_judge(judge, judge_options)
     on_ray = None
     if check_engine(engine, ray_address) == "ray":
         from agentic_core.engines.ray_engine import prepare_on_ray
 
         # Ray takes the per-record work; the run below is the local one, with Ray's data and judge.
-        on_ray = prepare_on_ray(data, judge, judge_options, ray_address)
-        data, judge = on_ray.data, on_ray.judge
+        on_ray = prepare_on_ray(data, chosen, ray_address)
+        data, chosen = on_ray.data, on_ray.judge
     conversations, report = _as_conversations(data)
-    if judge is None or isinstance(judge, str):
-        judge = build_judge(judge or DEFAULT_JUDGE, **judge_options)
+    judge = chosen.build() if isinstance(chosen, JudgeSpecBase) else chosen
 
     if cache is None and cache_mode != "off" and judge.cacheable:
         cache = JudgeCache()
@@ -187,7 +188,7 @@ def evaluate(
     # Offline judges are bounded CPU work: pause the collector during it too. LLM runs can
     # last minutes and create cyclic garbage (asyncio), so the collector stays on for them.
     scores_only = judges_scores_only(judge)  # the dataset judge: its scores, not a million items
-    with gc_paused(judge.identity.kind not in ("llm", "cascade")):  # the cascade calls an LLM too
+    with gc_paused(not capabilities(judge).calls_llm):
         if scores_only:
             run = run_score_judge_sync(
                 judge, columns.score, _distinct_item_count(columns), progress=progress, monitor=monitor
@@ -219,6 +220,14 @@ def evaluate(
     result.labels = given
     result.elapsed_s = time.perf_counter() - start
     return result
+
+
+def _spec_or_judge(judge: Judge | JudgeSpecBase | str | None, options: dict[str, Any]) -> Judge | JudgeSpecBase:
+    """A judge object as it is; a name with its options, or a spec, validated once (built by the caller, and on
+    Ray by each worker too)."""
+    if judge is None or isinstance(judge, str | JudgeSpecBase):
+        return judge_spec(judge, **options)
+    return judge
 
 
 def _labels_of(labels: LabelsInput) -> list[HumanLabel]:

@@ -17,8 +17,8 @@ from agentic_core.errors import AgenticError
 from agentic_core.evaluate import evaluate, judge_items
 from agentic_core.io.samples import SAMPLES, load_sample
 from agentic_core.judges.packs import pack_path, pack_rows, write_pack
-from agentic_core.judges.registry import DEFAULT_JUDGE, build_judge
 from agentic_core.judges.runner import run_judge_sync
+from agentic_core.judges.spec import DEFAULT_JUDGE, judge_spec
 
 
 def write_sample_pack() -> int:
@@ -27,7 +27,7 @@ def write_sample_pack() -> int:
     Returns:
         How many verdicts were written.
     """
-    judge = build_judge(DEFAULT_JUDGE)
+    judge = judge_spec(DEFAULT_JUDGE).build()
     fingerprint = judge.identity.fingerprint()
     rows = []
     for name in SAMPLES:

@@ -1,8 +1,8 @@
 """Run: pick a judge, see how many judge calls it will make, judge the active data with progress.
 
-The API key lives only in its password field (the widget's own session value): it is read into the typed
-LLM settings, passed straight to the judge builder and never copied into the run, the settings store, the
-URL, the cache or a log line. What the
+The API key lives only in its password field (the widget's own session value): it is read into the LLM
+judge's spec, which builds the judge, and never copied into the run, the settings store, the URL, the cache
+or a log line. What the
 page shows is decided in :mod:`ui.views.run_view`; the LLM form is :mod:`ui.llm_form`.
 """
 
@@ -13,7 +13,7 @@ import logging
 import streamlit as st
 
 from agentic_core import AgenticError, judge_items
-from agentic_core.agentic_metrics import METRIC_NAMES, MetricName
+from agentic_core.agentic_metrics import METRIC_NAMES, MetricName, llm_judges_metrics
 from agentic_core.common import mask_secrets
 from agentic_core.io import LoadReport
 from agentic_core.judges import (
@@ -21,14 +21,16 @@ from agentic_core.judges import (
     CACHE_MODES,
     DEFAULT_JUDGE,
     JUDGES,
-    LLM_OPTION_JUDGES,
     CacheMode,
+    DatasetSpec,
     Judge,
     JudgeItem,
-    LLMSettings,
+    JudgeSpecBase,
+    LLMSpec,
     RunPlan,
-    build_judge,
+    capabilities,
     default_cache_path,
+    judge_spec,
     plan_run,
 )
 from ui.format import md_text
@@ -76,10 +78,16 @@ def _plan(report: LoadReport, judge: Judge, cache_mode: CacheMode) -> RunPlan:
     return session_memo(PLAN_KEY, signature, lambda: plan_run(judge, _items(report), cache_mode))
 
 
-def _build(name: str, llm: LLMSettings | None) -> Judge | None:
-    secret = None if llm is None else llm.secret()
+def _build(name: str) -> tuple[JudgeSpecBase, Judge] | None:
+    """The chosen judge's spec (the LLM form's for the judges that take it) and the judge; ``None`` after an error."""
+    secret = st.session_state.get("llm_api_key")  # the password field, masked out of any message
     try:
-        return build_judge(name, **({} if llm is None else llm.builder_options()))
+        if JUDGES[name].offline:
+            spec = judge_spec(name)
+        else:  # the LLM judge, and the cascade, whose LLM takes the same settings
+            llm = llm_form()
+            spec = llm if JUDGES[name] is LLMSpec else judge_spec(name, llm=llm)
+        return spec, spec.build()
     except AgenticError as exc:
         st.error(mask_secrets(str(exc), [secret]))
     except Exception as exc:
@@ -130,11 +138,12 @@ if stated is not None and stated.judge == judge_name:
 elif stated is not None and stated.judge:
     st.caption(f"This data's format suggests the {JUDGES[stated.judge].title} judge: {stated.sentence}")
 st.caption(JUDGES[judge_name].description)
-# The cascade's LLM takes the LLM judge's settings.
-judge = _build(judge_name, llm_form() if judge_name in LLM_OPTION_JUDGES else None)
-# Not part of the Judge protocol: only some judges say how they degraded (the hybrid judge running
-# lexical-only without the ONNX packages).
-notice = getattr(judge, "notice", None)
+spec: JudgeSpecBase | None = None
+judge: Judge | None = None
+if (built := _build(judge_name)) is not None:
+    spec, judge = built
+# How the judge degraded, if it did (the learned judge running without the ONNX packages).
+notice = None if judge is None else capabilities(judge).notice
 if notice:
     st.warning(notice)
 
@@ -163,11 +172,10 @@ chosen_metrics: list[MetricName] = st.multiselect(
     **PERSIST,
 )
 if chosen_metrics:
-    llm_judged = judge is not None and judge.identity.kind == "llm"
-    st.caption(metric_calls(data.report.conversations, chosen_metrics, llm_judged))
+    st.caption(metric_calls(data.report.conversations, chosen_metrics, llm_judges_metrics(judge)))
 
 # -- estimate ----------------------------------------------------------------------------------
-if judge is not None:
+if spec is not None and judge is not None:
     try:
         plan = _plan(data.report, judge, cache_mode)
         distinct, calls = plan.distinct, plan.calls
@@ -175,7 +183,7 @@ if judge is not None:
         st.error(md_text(exc))
         distinct, calls = n_int, n_int
     else:
-        if judge_name == "dataset" and plan.without_score:
+        if isinstance(spec, DatasetSpec) and plan.without_score:
             st.warning(
                 f"{plan.without_score:,} of {n_int:,} interactions have no 'score' field: the dataset judge leaves "
                 "them unscored (never 0). Pick another judge, or add scores to the data."
@@ -186,7 +194,7 @@ if judge is not None:
         f"{calls:,}",
         help="Distinct interactions the judge will be asked about (cache hits and duplicates excluded).",
     )
-    note = plan_note(judge_name, judge.cacheable, cache_mode, distinct, calls)
+    note = plan_note(spec, judge.cacheable, cache_mode, distinct, calls)
     cols[1].caption(f"{n_int:,} interactions, {distinct:,} distinct (identical items are judged once). {note}")
     st.caption(
         f"Recommended answer threshold of this judge: **{judge.recommended_threshold:.2f}**. After the run it "

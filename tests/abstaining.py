@@ -34,6 +34,7 @@ class AbstainingJudge:
 
     cacheable = True
     recommended_threshold = 0.5
+    calls_llm, reads_texts, abstains, notice = False, True, True, None
 
     def __init__(self) -> None:
         self.identity = JudgeIdentity(kind="abstaining-test", params={"version": 1})
@@ -72,11 +73,11 @@ def records(n: int = 24) -> list[dict[str, Any]]:
     return out
 
 
-def register(monkeypatch: Any, name: str = "abstaining-test") -> None:
-    """Make ``name`` a registry judge (the CLI and the endpoint build judges by name)."""
-    from agentic_core.judges import registry
+def register(monkeypatch: Any, name: str) -> None:
+    """Make the registry judge ``name`` an :class:`AbstainingJudge` (the CLI and the endpoint build judges by name)."""
+    from tests.fakes import replace_judge
 
-    monkeypatch.setitem(registry._BUILDERS, name, lambda **_: AbstainingJudge())
+    replace_judge(monkeypatch, name, AbstainingJudge)
 
 
 def unsure_record() -> dict[str, Any]:

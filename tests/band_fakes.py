@@ -24,6 +24,7 @@ class BandJudge:
 
     cacheable = False
     recommended_threshold = 0.5
+    calls_llm, reads_texts, abstains, notice = False, True, True, None
 
     def __init__(self, band: tuple[float, float] = BAND, kind: str = "band-test") -> None:
         self.identity = JudgeIdentity(kind=kind, params={"band": list(band)})

@@ -26,6 +26,7 @@ class AbstainingJudge:
     """
 
     cacheable = True
+    calls_llm, reads_texts, abstains, notice = False, True, True, None
 
     def __init__(self, version: str = "v1", threshold: float = 0.7, score_sure: float = 1.0) -> None:
         self.identity = JudgeIdentity(kind="abstaining-fake", params={"version": version})
@@ -54,10 +55,11 @@ class AbstainingJudge:
 
 def use_abstaining_default(monkeypatch: Any) -> AbstainingJudge:
     """Make the registry's default offline judge an :class:`AbstainingJudge` (what the cascade builds)."""
-    from agentic_core.judges import registry
+    from agentic_core.judges.spec import DEFAULT_JUDGE
+    from tests.fakes import replace_judge
 
     judge = AbstainingJudge()
-    monkeypatch.setitem(registry._BUILDERS, registry.DEFAULT_JUDGE, lambda **_: judge)
+    replace_judge(monkeypatch, DEFAULT_JUDGE, lambda: judge)
     return judge
 
 

@@ -4,7 +4,9 @@ Nothing here touches the network; :class:`OpenAIStandIn` listens on 127.0.0.1 on
 
 Judges:
     :class:`FakeJudge` (configurable scores, optional failure on the n-th call),
-    :class:`CountingJudge` (wraps a judge and counts items).
+    :class:`CountingJudge` (wraps a judge and counts items; written as a user's judge from before the
+    capabilities, so it has none of them).
+    :func:`replace_judge` and :func:`offer_judge` put a fake behind a registry name (its spec class's build).
 Chat models (LangChain ``BaseChatModel`` subclasses):
     :class:`LatencyChatModel` (async sleep, tracks calls in flight, reports token usage),
     :func:`garbage_chat_model` (a ``FakeListChatModel`` replying prose),
@@ -32,6 +34,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
+from agentic_core.judges.spec import SPECS, JudgeSpecBase
 
 ScoreSpec = float | None | Sequence[float | None] | Callable[[JudgeItem], float | None]
 
@@ -64,6 +67,8 @@ class FakeJudge:
         latency_s: Async sleep per ``ajudge`` call.
         tokens: ``(input, output)`` tokens reported per item.
     """
+
+    calls_llm, reads_texts, abstains, notice = False, True, False, None
 
     def __init__(
         self,
@@ -138,7 +143,11 @@ class SlowStreamJudge(FakeJudge):
 
 
 class CountingJudge:
-    """Wraps a judge and counts the items it is asked to judge."""
+    """Wraps a judge and counts the items it is asked to judge.
+
+    Without the capability attributes (``calls_llm``, ``reads_texts``, ...), as a user's judge written before
+    them: such a judge must keep working (:func:`agentic_core.judges.base.capabilities` gives the defaults).
+    """
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -153,6 +162,22 @@ class CountingJudge:
         self.items_judged += len(items)
         result: list[Verdict] = await self.inner.ajudge(items, progress)
         return result
+
+
+def replace_judge(monkeypatch: Any, name: str, make: Callable[[], Any]) -> None:
+    """Make the registry judge ``name`` build ``make()`` (its spec class's ``build``, patched for the test)."""
+    monkeypatch.setattr(SPECS[name], "build", lambda self: make())
+
+
+def offer_judge(monkeypatch: Any, name: str, make: Callable[[], Any], title: str = "Fake") -> None:
+    """A new offline registry judge ``name`` (no options) building ``make()``, for the test only."""
+    from typing import Literal
+
+    from pydantic import create_model
+
+    spec: Any = create_model(f"FakeSpec_{name}", __base__=JudgeSpecBase, judge=(Literal[name], name))
+    spec.title, spec.description, spec.build = title, f"{title} judge for tests", lambda self: make()
+    monkeypatch.setitem(SPECS, name, spec)
 
 
 # -- chat models -----------------------------------------------------------------------------

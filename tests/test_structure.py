@@ -83,7 +83,7 @@ HOMES = {
     "setting target": {"agentic_core/settings/choices.py", "agentic_core/settings/specs.py"},
     "setting estimator": {"agentic_core/settings/choices.py"},
     "setting mode": {"agentic_core/settings/choices.py"},
-    "judges": {"agentic_core/judges/registry.py"},
+    "judges": {"agentic_core/judges/spec.py"},  # none now: each spec class holds its own name
     "cache modes": {"agentic_core/judges/runner.py"},  # the modes and their words, side by side
 }
 

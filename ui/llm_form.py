@@ -4,7 +4,7 @@ The widgets (and their keys, which the page tests address) live here; what the v
 :func:`ui.views.run_view.llm_settings`. The API key is typed into a password field, so Streamlit
 keeps it in the session as that widget's own value (``st.session_state["llm_api_key"]``, which
 :mod:`ui.run_job` reads to mask the key out of error messages). From there it goes only into the
-returned :class:`~agentic_core.judges.LLMSettings` (a SecretStr): it is never copied into the
+returned :class:`~agentic_core.judges.LLMSpec` (a SecretStr): it is never copied into the
 app's settings store (:mod:`ui.settings_store`), the URL, the run history or the logs (whose error
 lines are masked with ``mask_secrets``).
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from agentic_core.judges import LLM_OPTIONS, PROVIDERS, LLMSettings
+from agentic_core.judges import LLM_OPTIONS, PROVIDERS, LLMSpec
 from ui.views import key_caption, llm_settings
 
 PERSIST: dict[str, Any] = {"persist_state": "session"}
@@ -31,8 +31,12 @@ def _suggest_model() -> None:
     st.session_state["llm_model"] = PROVIDERS[st.session_state.get("llm_provider", "groq")].suggested_model
 
 
-def llm_form() -> LLMSettings:
-    """Render the LLM settings; return them typed (the key included, as a SecretStr)."""
+def llm_form() -> LLMSpec:
+    """Render the LLM settings; return the LLM judge's spec, validated (the key included, as a SecretStr).
+
+    Raises:
+        JudgeConfigError: a value the spec refuses (raised after every widget is drawn).
+    """
     names = list(PROVIDERS)
     if "llm_model" not in st.session_state:
         st.session_state["llm_model"] = PROVIDERS[names[0]].suggested_model

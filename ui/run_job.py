@@ -16,7 +16,17 @@ import streamlit as st
 from agentic_core import AgenticError, EvaluationJob
 from agentic_core.common import mask_secrets, plural, reaches
 from agentic_core.io import LoadReport
-from agentic_core.judges import STATUS_CODES, CacheMode, Judge, RunSnapshot, duration_words, result_cascade_counts
+from agentic_core.judges import (
+    STATUS_CODES,
+    CacheMode,
+    CascadeSpec,
+    DatasetSpec,
+    Judge,
+    RunSnapshot,
+    duration_words,
+    result_cascade_counts,
+    spec_class_of,
+)
 from agentic_core.runs import RunTags
 from ui.controls import set_value, threshold_default
 from ui.runs import store_run
@@ -77,9 +87,10 @@ def _adopt(result_run: ActiveRun) -> None:
 def _done_message(new: ActiveRun, n_conv: int) -> str:
     jr = new.result.judge_run
     ok, cached, failed = (jr.counts.get(name, 0) for name in ("ok", "cached", "failed"))
-    if jr.identity.kind == "dataset":
+    spec = spec_class_of(jr.identity)
+    if spec is DatasetSpec:
         done_how = f"{ok:,} scores read"
-    elif jr.identity.kind == "cascade":
+    elif spec is CascadeSpec:
         # The cascade's items all go to the offline judge; only its uncertain ones cost an LLM call.
         counts = result_cascade_counts(new.result)
         done_how = f"{counts.summary() if counts else 'the cascade'}; {cached:,} came from the cache"

@@ -5,7 +5,7 @@ Computing them: :mod:`agentic_core.agentic_metrics.compute` (``evaluate(metrics=
 judges behind the metrics import their packages only when one is built).
 """
 
-from agentic_core.agentic_metrics.compute import compute_agentic_metrics, judge_for_run
+from agentic_core.agentic_metrics.compute import compute_agentic_metrics, judge_for_run, llm_judges_metrics
 from agentic_core.agentic_metrics.results import METRIC_NAMES, AgenticMetrics, AgenticView, MetricName
 from agentic_core.agentic_metrics.tool_call_accuracy import (
     TOOL_CALL_ORDERS,
@@ -26,5 +26,6 @@ from agentic_core.agentic_metrics.topic_adherence import (
 __all__ = [
     "METRIC_NAMES", "TOOL_CALL_ORDERS", "TOPIC_MODES", "TOPIC_VARIANTS", "AgenticMetrics", "AgenticView", "MetricName",
     "ToolCallAccuracy", "ToolCallOrder", "TopicCounts", "TopicMode", "TopicVariant", "compute_agentic_metrics",
-    "conversation_tool_call_accuracy", "judge_for_run", "ragas_tool_call_accuracy", "topic_adherence",
+    "conversation_tool_call_accuracy", "judge_for_run", "llm_judges_metrics", "ragas_tool_call_accuracy",
+    "topic_adherence",
 ]  # fmt: skip

@@ -41,9 +41,10 @@ from agentic_core.common.passing import reaches
 from agentic_core.common.text_normal import fold_case
 from agentic_core.data.schemas import Conversation
 from agentic_core.errors import SettingsError
-from agentic_core.judges.base import Judge, JudgeItem, Verdict
+from agentic_core.judges.base import Judge, JudgeItem, Verdict, capabilities
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.runner import CacheMode, JudgeRun, run_judge_sync
+from agentic_core.judges.spec import judge_spec, spec_class_of
 
 if TYPE_CHECKING:
     from agentic_core.judges.llm.judge import LLMJudge
@@ -71,11 +72,17 @@ def parse_metrics(metrics: str | Iterable[str] | None) -> tuple[MetricName, ...]
 
 
 def _llm_base(judge: Judge | None) -> LLMJudge | None:
-    if judge is None or judge.identity.kind != "llm":
+    if judge is None or not capabilities(judge).calls_llm:
         return None  # without importing LangChain's chat models (a second and a half)
     from agentic_core.judges.llm.judge import LLMJudge
 
     return judge if isinstance(judge, LLMJudge) else None
+
+
+def llm_judges_metrics(judge: Judge | None) -> bool:
+    """Whether the metrics computed with ``judge`` are LLM-judged (it is the LLM judge), else the offline
+    approximations (the cascade's too: its LLM sees only what its offline judge is unsure of)."""
+    return _llm_base(judge) is not None
 
 
 def check_goal_judge(name: str | None) -> str | None:
@@ -101,15 +108,14 @@ def goal_judge_for(judge: Judge | None, choice: str | None = None) -> Judge:
     Raises:
         SettingsError: an unknown choice.
     """
-    from agentic_core.judges.registry import JUDGES, build_judge
-
     wanted = check_goal_judge(choice)
-    kind = judge.identity.kind if judge is not None else None
+    own = None if judge is None else spec_class_of(judge.identity)  # None: a judge of the caller's own
     if wanted is None:
-        if judge is not None and kind not in JUDGES:  # a custom grader, not one of the registry's judges
+        if judge is not None and own is None:  # a custom grader, not one of the registry's judges
             return judge
         wanted = DEFAULT_GOAL_JUDGE
-    return judge if judge is not None and kind == wanted else build_judge(wanted)
+    spec = judge_spec(wanted)
+    return judge if judge is not None and own is type(spec) else spec.build()
 
 
 def judge_for_run(goal_judge: str | None = None) -> Judge:
@@ -121,9 +127,7 @@ def judge_for_run(goal_judge: str | None = None) -> Judge:
     Raises:
         SettingsError: an unknown goal judge.
     """
-    from agentic_core.judges.registry import build_judge
-
-    return build_judge(check_goal_judge(goal_judge) or DEFAULT_GOAL_JUDGE)
+    return judge_spec(check_goal_judge(goal_judge) or DEFAULT_GOAL_JUDGE).build()
 
 
 class _Runs:

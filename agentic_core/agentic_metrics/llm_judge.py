@@ -34,6 +34,7 @@ class MetricJudge:
 
     recommended_threshold: float = 0.5
     cacheable: bool = True
+    calls_llm, reads_texts, abstains, notice = True, True, False, None
 
     def __init__(self, base: LLMJudge, task: MetricTask) -> None:
         self.base = base

@@ -24,6 +24,7 @@ from agentic_core.common.frame_columns import ResultCols
 from agentic_core.common.passing import band_decides, reaches
 from agentic_core.common.wording import decimals_apart, plural
 from agentic_core.judges.offline.holdout import holdout_figures
+from agentic_core.judges.spec import spec_class_of
 
 if TYPE_CHECKING:
     from agentic_core.result import EvaluationResult
@@ -224,7 +225,8 @@ def band_controls(result: EvaluationResult, threshold: float, band: tuple[float,
     elif in_force is not None:
         band_moves = _band_moves(np.unique(p[has_p]), in_force)
         notes = []
-        if without_p and result.judge_identity.kind == "cascade":
+        spec = spec_class_of(result.judge_identity)  # the run's record: its judge is not at hand
+        if without_p and spec is not None and not spec.offline:  # the ones without a probability went to an LLM
             notes.append(
                 f"The band re-decides only the {plural(with_p, 'interaction')} the offline judge decided (they carry "
                 f"its probability); the {plural(without_p, 'interaction')} it was unsure of went to the LLM when "

@@ -30,6 +30,7 @@ from agentic_core.settings import AggregateSettings, ToolWeights, band_from_text
 if TYPE_CHECKING:
     from agentic_core.analysis.aggregate import Aggregate
     from agentic_core.io.load_report import LoadReport
+    from agentic_core.judges.spec import JudgeSpecBase
     from agentic_core.result import EvaluationResult
     from agentic_core.runs import RunTags
 
@@ -66,19 +67,26 @@ def settings_from_args(args: argparse.Namespace, recommended: float) -> Aggregat
     return make_settings(**values)
 
 
-def _judge_options(args: argparse.Namespace) -> dict[str, Any]:
-    from agentic_core.judges.registry import LLM_OPTION_JUDGES
+def _judge_spec_of(args: argparse.Namespace) -> JudgeSpecBase:
+    """The spec of the judge the options name, validated once (the LLM options for the judges that take them).
 
-    if chosen(args, "judge") not in LLM_OPTION_JUDGES:  # the cascade takes the LLM judge's options
-        return {}
-    return {
-        "provider": args.provider,
-        "model": args.model,
-        "base_url": args.base_url,
-        "api_key_env": args.api_key_env,
-        "use_structured_output": getattr(args, "structured_output", "auto"),
-        **{name: getattr(args, name) for name in LLM_OPTIONS},
-    }
+    Raises:
+        JudgeConfigError: an option refused (an unknown provider, a missing key, ...).
+    """
+    from agentic_core.judges.spec import SPECS, judge_spec
+
+    name = chosen(args, "judge")
+    if SPECS[name].offline:  # the LLM flags have defaults; an offline judge takes none of them
+        return judge_spec(name)
+    return judge_spec(
+        name,
+        provider=args.provider,
+        model=args.model,
+        base_url=args.base_url,
+        api_key_env=args.api_key_env,
+        use_structured_output=getattr(args, "structured_output", "auto"),
+        **{option: getattr(args, option) for option in LLM_OPTIONS},
+    )
 
 
 BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}]"
@@ -236,17 +244,14 @@ def judge_loaded(loaded: LoadReport, args: argparse.Namespace, stderr: TextIO, *
     """
     from agentic_core.evaluate import evaluate
     from agentic_core.judges.cache import JudgeCache
-    from agentic_core.judges.registry import build_judge
 
-    name = chosen(args, "judge")
-    judge = build_judge(name, **_judge_options(args))
+    spec = _judge_spec_of(args)
+    judge = spec.build()
     cache = None
     if args.cache != "off" and judge.cacheable:
         cache = JudgeCache(Path(args.cache_path) if args.cache_path else None)
     keywords = engine_keywords(args)
-    if keywords["engine"] == "ray":  # Ray's workers rebuild the judge from its name and options
-        extra = {**_judge_options(args), **extra}
-    target = name if keywords["engine"] == "ray" else judge
+    target = spec if keywords["engine"] == "ray" else judge  # Ray's workers rebuild the judge from its spec
     progress, close = _progress(not args.no_progress, stderr)
     try:
         return evaluate(loaded, target, cache=cache, cache_mode=args.cache, progress=progress, **keywords, **extra)

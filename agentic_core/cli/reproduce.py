@@ -7,7 +7,7 @@ import shlex
 from agentic_core.agentic_metrics.results import DEFAULT_GOAL_JUDGE, GOAL_JUDGES
 from agentic_core.analysis.aggregate import Aggregate
 from agentic_core.cli.format_options import option_text
-from agentic_core.judges.registry import JUDGES
+from agentic_core.judges.spec import spec_class_of
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import DIMENSIONS, SETTINGS
 
@@ -24,9 +24,10 @@ def cli_command(result: EvaluationResult, agg: Aggregate, data: str = "DATA.json
     s = agg.settings
     identity = result.judge_identity
     parts = ["python", "-m", "agentic_core", "evaluate", data]
-    if identity.kind in JUDGES:
-        parts += ["--judge", identity.kind]
-    if identity.kind in ("llm", "cascade"):  # the cascade's identity carries its LLM's provider and model
+    spec = spec_class_of(identity)  # None: a judge of the user's own, which no flag names
+    if spec is not None:
+        parts += ["--judge", spec.judge_name()]
+    if spec is not None and not spec.offline:  # the LLM and the cascade: identities with the LLM's provider, model
         if identity.params.get("provider"):
             parts += ["--provider", str(identity.params["provider"])]
         if identity.model:

@@ -31,14 +31,15 @@ from typing import Any, cast
 
 from agentic_core.data.schemas import Conversation
 from agentic_core.engines import ray_load
-from agentic_core.engines.judge_spec import JudgeSpec
 from agentic_core.engines.ray_columns import ColumnarConversations, columns_on_ray
 from agentic_core.engines.ray_judge import RayJudge
 from agentic_core.engines.ray_load import RayPiecePool
 from agentic_core.engines.ray_session import connect_ray
+from agentic_core.engines.worker_judge import WorkerJudge
 from agentic_core.io.load_report import LoadReport
 from agentic_core.io.loader import load_paths, paths_of
 from agentic_core.judges.base import Judge
+from agentic_core.judges.spec import JudgeSpecBase
 
 __all__ = ["OnRay", "prepare_on_ray"]
 
@@ -70,16 +71,13 @@ class OnRay:
     in_memory: bool
 
 
-def prepare_on_ray(
-    data: Any, judge: Judge | str | None, judge_options: dict[str, Any], ray_address: str | None
-) -> OnRay:
+def prepare_on_ray(data: Any, judge: Judge | JudgeSpecBase, ray_address: str | None) -> OnRay:
     """Connect to Ray and move an evaluation's per-record work there (see the module docstring).
 
     Args:
         data: What :func:`~agentic_core.evaluate.evaluate` takes.
-        judge: A judge (pickled to the workers), or a registry name (rebuilt on each worker from
-            the name and ``judge_options``); ``hybrid`` when ``None``.
-        judge_options: Registry options when ``judge`` is a name.
+        judge: A judge object (pickled to the workers), or a validated spec (rebuilt on each worker from
+            its worker dump).
         ray_address: ``None`` (a local Ray), ``"auto"`` or ``"ray://host:10001"`` (see
             :func:`~agentic_core.engines.ray_session.connect_ray`).
 
@@ -91,14 +89,8 @@ def prepare_on_ray(
             be pickled.
         DataError: a file cannot be read.
     """
-    from agentic_core.judges.registry import DEFAULT_JUDGE, build_judge
-
-    options = dict(judge_options)
-    if judge is None or isinstance(judge, str):
-        name = judge or DEFAULT_JUDGE
-        local, spec = build_judge(name, **options), JudgeSpec.of(name, options)
-    else:
-        local, spec = judge, JudgeSpec.of(judge, {})
+    local = judge.build() if isinstance(judge, JudgeSpecBase) else judge
+    handover = WorkerJudge.of(judge)
     ray = connect_ray(ray_address)
     conversations = _in_memory(data)
     carried: Any = data
@@ -110,4 +102,4 @@ def prepare_on_ray(
         # Columns built on Ray, carried by a report (a plain list would be rebuilt without them).
         columns = columns_on_ray(ray, conversations)
         carried = LoadReport(conversations=cast(Any, ColumnarConversations(conversations, columns)))
-    return OnRay(carried, RayJudge(local, spec, ray), local, conversations is not None)
+    return OnRay(carried, RayJudge(local, handover, ray), local, conversations is not None)

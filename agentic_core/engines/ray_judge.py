@@ -5,7 +5,7 @@ ordinary :func:`~agentic_core.judges.runner.run_judge` on the driver. So dedupli
 verdict cache (looked up and written on the driver only: workers never reach it) and the shipped
 verdict packs work exactly as in a local run, and only the misses reach :meth:`RayJudge.ajudge_stream`,
 which turns them into a Ray Dataset and judges it with ``map_batches``: each worker runs the judge
-(rebuilt or unpickled once per worker process, :mod:`agentic_core.engines.judge_spec`) through the
+(rebuilt from its spec or unpickled once per worker process, :mod:`agentic_core.engines.worker_judge`) through the
 same runner, without a cache. Verdicts stream back as blocks finish, so the driver's runner writes
 them to the cache as they come, and a cancelled run keeps what was judged.
 """
@@ -25,9 +25,9 @@ import numpy as np
 import pyarrow as pa
 
 from agentic_core.common.gc_control import gc_paused
-from agentic_core.engines.judge_spec import JudgeSpec, worker_judge
 from agentic_core.engines.verdict_columns import verdicts_from_columns, verdicts_to_columns
-from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, fitted_band, reads_texts
+from agentic_core.engines.worker_judge import WorkerJudge, worker_judge
+from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, Verdict, capabilities, fitted_band
 
 __all__ = ["BLOCKS_PER_CPU", "MIN_BLOCK_ROWS", "RayJudge", "WorkerStats", "judge_batch", "ray_cpus"]
 
@@ -47,12 +47,12 @@ class WorkerStats:
     items: int = 0
 
 
-def judge_batch(batch: dict[str, np.ndarray], spec: JudgeSpec) -> dict[str, np.ndarray]:
+def judge_batch(batch: dict[str, np.ndarray], handover: WorkerJudge) -> dict[str, np.ndarray]:
     """Judge one block on a worker (a ``map_batches`` function).
 
     Args:
         batch: Columns ``index``, ``query``, ``answer``, ``ground_truth`` and ``score`` (NaN: none).
-        spec: How to get the run's judge.
+        handover: How to get the run's judge.
 
     Returns:
         Columns ``index``, the verdict's (:mod:`~agentic_core.engines.verdict_columns`), and the
@@ -60,11 +60,11 @@ def judge_batch(batch: dict[str, np.ndarray], spec: JudgeSpec) -> dict[str, np.n
     """
     from agentic_core.judges.runner import run_judge_sync
 
-    judge = worker_judge(spec)
+    judge = worker_judge(handover)
     scores = [None if s != s else float(s) for s in batch["score"].tolist()]
     columns = (batch[name].tolist() for name in ("query", "answer", "ground_truth"))
     items = [JudgeItem(str(q), str(a), str(g), s) for q, a, g, s in zip(*columns, scores, strict=True)]
-    with gc_paused(judge.identity.kind not in ("llm", "cascade")):  # as evaluate() does for offline judges
+    with gc_paused(not capabilities(judge).calls_llm):  # as evaluate() does for judges that call no LLM
         run = run_judge_sync(judge, items, cache=None, cache_mode="off")
     n = len(items)
     retries = np.zeros(n, dtype=np.int64)
@@ -104,18 +104,20 @@ class RayJudge:
 
     Args:
         local: The run's judge as built on the driver (identity, threshold, cacheability).
-        spec: How workers get the same judge.
+        handover: How workers get the same judge.
         ray: The initialised ``ray`` module.
     """
 
-    def __init__(self, local: Judge, spec: JudgeSpec, ray: ModuleType) -> None:
+    def __init__(self, local: Judge, handover: WorkerJudge, ray: ModuleType) -> None:
         self.local = local
         self.identity = local.identity
         self.recommended_threshold = local.recommended_threshold
         self.fitted_band = fitted_band(local)  # recorded with the run, as the local judge's
         self.cacheable = local.cacheable
-        self.reads_texts = reads_texts(local)  # the same items and deduplication as locally
-        self.spec = spec
+        able = capabilities(local)  # the same items, deduplication and collector as locally
+        self.calls_llm, self.reads_texts = able.calls_llm, able.reads_texts
+        self.abstains, self.notice = able.abstains, able.notice
+        self.handover = handover
         self.stats = WorkerStats()
         self.warnings: list[str] = []
         self._ray = ray
@@ -125,7 +127,7 @@ class RayJudge:
         rows = max(MIN_BLOCK_ROWS, math.ceil(len(items) / (ray_cpus(self._ray) * BLOCKS_PER_CPU)))
         tables = [_item_table(items, s, min(s + rows, len(items))) for s in range(0, len(items), rows)]
         return self._ray.data.from_arrow(tables).map_batches(
-            judge_batch, fn_kwargs={"spec": self.spec}, batch_format="numpy", batch_size=None
+            judge_batch, fn_kwargs={"handover": self.handover}, batch_format="numpy", batch_size=None
         )
 
     async def ajudge_stream(self, items: Sequence[JudgeItem]) -> AsyncIterator[tuple[int, Verdict]]:

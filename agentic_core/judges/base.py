@@ -205,6 +205,29 @@ class Judge(Protocol):
     cacheable: bool
     """Whether verdicts may be stored in the persistent cache (false for the dataset judge)."""
 
+    # The capabilities: what callers ask of a judge instead of testing its identity's kind or name. Read them
+    # through :func:`capabilities`, which gives judges written before they existed the defaults. Properties
+    # here, so a judge may declare them as class attributes, instance attributes or properties.
+    @property
+    def calls_llm(self) -> bool:
+        """Whether judging calls an LLM (the ``llm`` judge, the ``cascade``): long runs over the network."""
+        ...
+
+    @property
+    def reads_texts(self) -> bool:
+        """Whether verdicts depend on the items' texts (false: only on their ``score``, as the dataset judge's)."""
+        ...
+
+    @property
+    def abstains(self) -> bool:
+        """Whether the judge may answer ``uncertain`` (unscored, with its probability): the ``learned`` judge."""
+        ...
+
+    @property
+    def notice(self) -> str | None:
+        """What to say before a run about how the judge runs (e.g. without its embedding model), or ``None``."""
+        ...
+
     async def ajudge(self, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
         """Judge every item; the result has the same length and order as ``items``."""
         ...
@@ -235,13 +258,38 @@ async def gather_stream(
     return verdicts
 
 
-def reads_texts(judge: object) -> bool:
-    """Whether a judge's verdicts depend on the items' texts (its optional ``reads_texts`` attribute).
+@dataclass(frozen=True)
+class Capabilities:
+    """What a judge can do (see the :class:`Judge` protocol's properties of the same names)."""
 
-    A judge that sets ``reads_texts = False`` (the dataset judge) reads nothing but an item's
-    ``score``: :func:`~agentic_core.evaluate.evaluate` then gives it one text-less item per
-    distinct score (:mod:`agentic_core.judges.score_runner`). Building a million items' texts and
-    hashing them cost about 3 s per million interactions for verdicts that never looked at them.
+    calls_llm: bool = False
+    reads_texts: bool = True
+    abstains: bool = False
+    notice: str | None = None
+
+
+def capabilities(judge: object) -> Capabilities:
+    """A judge's capabilities, each read from its attribute of that name, with a default where it has none.
+
+    The one way to ask a judge object what it can do. A judge written before the capabilities existed (a
+    user's own class, passed to :func:`~agentic_core.evaluate.evaluate`) lacks them and must keep working:
+    the defaults describe what such a judge was taken to be before, one that reads the texts, calls no LLM,
+    never abstains and has no notice. A value of the wrong type counts as missing.
+
+    ``reads_texts`` false (the dataset judge) lets :func:`~agentic_core.evaluate.evaluate` give the judge one
+    text-less item per distinct score (:mod:`agentic_core.judges.score_runner`): building a million items'
+    texts and hashing them cost about 3 s per million interactions for verdicts that never looked at them.
     """
-    value = getattr(judge, "reads_texts", True)
-    return value if isinstance(value, bool) else True
+    default = Capabilities()
+
+    def flag(name: str) -> bool:
+        value = getattr(judge, name, None)
+        return value if isinstance(value, bool) else bool(getattr(default, name))
+
+    notice = getattr(judge, "notice", None)
+    return Capabilities(
+        calls_llm=flag("calls_llm"),
+        reads_texts=flag("reads_texts"),
+        abstains=flag("abstains"),
+        notice=notice if isinstance(notice, str) and notice else None,
+    )

@@ -38,6 +38,7 @@ from agentic_core.judges.base import (
     JudgeItem,
     ProgressFn,
     Verdict,
+    capabilities,
     fitted_band,
     gather_stream,
 )
@@ -182,6 +183,10 @@ class CascadeJudge:
         totals: The counts over the judge's lifetime.
     """
 
+    calls_llm, reads_texts = True, True
+    abstains = False
+    """What the offline judge is unsure of goes to the LLM: the cascade's verdicts are decided or failed."""
+
     def __init__(self, offline: Judge, llm: Judge) -> None:
         self.offline = offline
         self.llm = llm
@@ -215,8 +220,7 @@ class CascadeJudge:
     @property
     def notice(self) -> str | None:
         """The offline judge's notice (e.g. running without its embedding model), shown before a run."""
-        value = getattr(self.offline, "notice", None)
-        return value if isinstance(value, str) else None
+        return capabilities(self.offline).notice
 
     @property
     def fitted_band(self) -> FittedBand | None:

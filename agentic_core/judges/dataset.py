@@ -13,8 +13,11 @@ class DatasetJudge:
     identity = JudgeIdentity(kind="dataset")
     recommended_threshold = 0.7
     cacheable = False
+    calls_llm = False
     reads_texts = False
-    """Only the score matters (see :func:`agentic_core.judges.base.reads_texts`)."""
+    """Only the score matters (see :func:`agentic_core.judges.base.capabilities`)."""
+    abstains = False
+    notice = None
     _MEMO = 65_536
     """Distinct scores remembered (a bound: scores with many decimals could all differ)."""
 

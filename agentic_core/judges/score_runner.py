@@ -13,7 +13,7 @@ import time
 import numpy as np
 import numpy.typing as npt
 
-from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, reads_texts, score_bits
+from agentic_core.judges.base import Judge, JudgeItem, ProgressFn, capabilities, score_bits
 from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.runner import JudgeRun, cancelled_error, run_judge_sync
 from agentic_core.judges.verdict_counts import STATUSES
@@ -23,7 +23,7 @@ __all__ = ["judges_scores_only", "run_score_judge_sync"]
 
 def judges_scores_only(judge: Judge) -> bool:
     """Whether :func:`run_score_judge_sync` can run ``judge``: it reads nothing but scores and uses no cache."""
-    return not judge.cacheable and not reads_texts(judge)
+    return not judge.cacheable and not capabilities(judge).reads_texts
 
 
 def run_score_judge_sync(

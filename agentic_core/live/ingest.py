@@ -22,8 +22,8 @@ from pathlib import Path
 from agentic_core.io.otel_references import read_references
 from agentic_core.io.otlp_export import ExportBatch
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.registry import build_judge
 from agentic_core.judges.runner import CacheMode
+from agentic_core.judges.spec import judge_spec
 from agentic_core.live.config import LiveConfig
 from agentic_core.live.judging import BatchOutcome, judge_buckets
 from agentic_core.live.live_runs import LiveRuns
@@ -71,7 +71,7 @@ class LiveIngest:
             raise RunStoreError(str(store.path), "is read-only: live runs cannot be stored there", None,
                                 f"make it writable, or point {ENV_VAR} at a writable file")
         self.references = read_references(config.references) if config.references else None
-        self.judge = build_judge(config.judge)
+        self.judge = judge_spec(config.judge).build()  # an offline judge's name, checked by the config
         self.cache, self.cache_mode = cache, cache_mode
         path = Path(config.spool_path) if config.spool_path else store.path.parent / SPOOL_FILENAME
         self.spool = LiveSpool(path)

@@ -27,18 +27,19 @@ from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError, SettingsError
 from agentic_core.judges.llm.options import LLM_OPTIONS
+from agentic_core.judges.spec import DEFAULT_JUDGE, SPECS, CascadeSpec, JudgeSpecBase, LLMSpec, judge_spec
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.objects import json_object
 
 if TYPE_CHECKING:
     from agentic_core.judges.base import Judge
-    from agentic_core.judges.llm.judge import StructuredMode
+    from agentic_core.judges.llm.options import StructuredMode
     from agentic_core.service.models import RunConfig
 
 SEED_KEY_ENV = "LLM_API_KEY"
 """Seed 001's fallback key variable (used only with ``allow_env_keys``)."""
 
-CASCADE = "cascade"
+CASCADE = CascadeSpec.judge_name()
 """``config.judge`` for the cascade: the offline default judge, then the connector's LLM for the uncertain."""
 
 # The parameters the judge passes on, and each provider class's own names for them (pinned
@@ -81,6 +82,7 @@ class ConnectorJudge:
         class_path: The connector's class path, when there was one.
         warnings: Parameters ignored and other notes (never a key).
         secrets: The request's keys, for masking any text that leaves the service.
+        spec: The judge's spec, validated once (the connector's LLM options; the cascade's two stages).
     """
 
     judge: Judge
@@ -89,6 +91,7 @@ class ConnectorJudge:
     class_path: str | None = None
     warnings: list[str] = field(default_factory=list)
     secrets: tuple[SecretStr, ...] = ()
+    spec: JudgeSpecBase | None = None
 
 
 @functools.cache
@@ -227,7 +230,7 @@ def connector_judge(
     concurrency: int | None,
     max_tokens: int | None = None,
 ) -> ConnectorJudge:
-    """Build the LLM judge a seed-001 ``connector`` asks for.
+    """The LLM judge a seed-001 ``connector`` asks for: its spec, validated once, and the judge built from it.
 
     Args:
         connector: ``{"class_path": ..., "params": {...}}`` (already checked to be an object
@@ -244,7 +247,6 @@ def connector_judge(
             ``connector...``, never with a key in the message.
     """
     from agentic_core.judges.llm.provider_table import PROVIDERS
-    from agentic_core.judges.llm.providers import build_llm_judge
 
     if "class_path" not in connector:
         raise JudgeConfigError(
@@ -311,9 +313,9 @@ def connector_judge(
         options["max_tokens"] = int(
             _param_number("config.max_tokens", max_tokens, limits.minimum, limits.maximum, "such as 512", integer=True)
         )
-    judge = build_llm_judge(
-        provider,
-        model,
+    spec = LLMSpec(
+        provider=provider,
+        model=model,
         api_key=key,
         api_key_env=key_env,
         base_url=base_url,
@@ -328,7 +330,8 @@ def connector_judge(
             + (f" (also named {', '.join(_ALIASES[class_name])})" if _ALIASES.get(class_name) else "")
         )
     return ConnectorJudge(
-        judge=judge,
+        judge=spec.build(),
+        spec=spec,
         source=f"connector {connector['class_path'].strip()} ({provider} provider)",
         is_default=False,
         class_path=connector["class_path"].strip(),
@@ -338,15 +341,13 @@ def connector_judge(
 
 
 @functools.cache
-def offline_judge(name: str) -> Judge:
-    """An offline judge by registry name, built once per process and shared by requests.
+def offline_judge(spec: JudgeSpecBase) -> Judge:
+    """An offline judge by spec, built once per process and shared by requests.
 
     Offline judges hold no secret and no per-request state; building the hybrid judge loads
     the embedding model (about half a second), which a request should not pay each time.
     """
-    from agentic_core.judges.registry import build_judge
-
-    return build_judge(name)
+    return spec.build()
 
 
 def default_judge(name: str | None) -> ConnectorJudge:
@@ -361,11 +362,10 @@ def default_judge(name: str | None) -> ConnectorJudge:
     Raises:
         JudgeConfigError: ``config.judge`` names no offline judge (the message lists them).
     """
-    from agentic_core.judges.registry import DEFAULT_JUDGE, JUDGES
-
-    offline = [n for n, info in JUDGES.items() if info.offline]
+    offline = [n for n, spec in SPECS.items() if spec.offline]
     if name is None:
-        return ConnectorJudge(offline_judge(DEFAULT_JUDGE), "offline default judge (no connector)", True)
+        default = judge_spec(DEFAULT_JUDGE)
+        return ConnectorJudge(offline_judge(default), "offline default judge (no connector)", True, spec=default)
     if name not in offline:
         raise JudgeConfigError(
             "config.judge",
@@ -375,9 +375,9 @@ def default_judge(name: str | None) -> ConnectorJudge:
             f"pick one of the listed judges, or send a connector for an LLM judge (with config.judge {CASCADE}: "
             "the LLM judges only what the offline judge is uncertain of)",
         )
-    return ConnectorJudge(
-        offline_judge(name), f"offline {name} judge (config.judge, no connector)", name == DEFAULT_JUDGE
-    )
+    spec = judge_spec(name)
+    source = f"offline {name} judge (config.judge, no connector)"
+    return ConnectorJudge(offline_judge(spec), source, name == DEFAULT_JUDGE, spec=spec)
 
 
 def cascade_judge(llm: ConnectorJudge) -> ConnectorJudge:
@@ -389,11 +389,12 @@ def cascade_judge(llm: ConnectorJudge) -> ConnectorJudge:
         llm: The connector's judge, built by :func:`connector_judge`.
     """
     from agentic_core.judges.cascade import CascadeJudge
-    from agentic_core.judges.registry import DEFAULT_JUDGE
 
+    spec = CascadeSpec(llm=llm.spec)  # the offline stage: the default judge, shared between requests
     return ConnectorJudge(
-        judge=CascadeJudge(offline_judge(DEFAULT_JUDGE), llm.judge),
-        source=f"cascade: offline {DEFAULT_JUDGE} judge, then {llm.source} for the uncertain",
+        judge=CascadeJudge(offline_judge(spec.offline_judge), llm.judge),
+        spec=spec,
+        source=f"cascade: offline {spec.offline_judge.judge} judge, then {llm.source} for the uncertain",
         is_default=False,
         class_path=llm.class_path,
         warnings=llm.warnings,
@@ -454,14 +455,12 @@ def nothing_scored_fix(chosen: ConnectorJudge, failed: bool) -> tuple[int, str]:
         chosen: The request's judge (``class_path`` set when a connector was sent).
         failed: Whether the judge failed on some interaction (otherwise it abstained on all).
     """
-    from agentic_core.judges.registry import JUDGES
-
     if chosen.class_path is not None:  # an LLM judge, alone or in the cascade
         if failed:
             return 502, "check the connector's model, key and base_url"
         return 422, "use a connector model that gives verdicts, or set config.unscored_as_incorrect"
     if failed:
-        offline = ", ".join(n for n, info in JUDGES.items() if info.offline)
+        offline = ", ".join(n for n, spec in SPECS.items() if spec.offline)
         return 422, (
             f"the {chosen.source} could not judge this data: fix what the first reason names, choose another "
             f"offline judge with config.judge ({offline}), or send a connector for an LLM judge"

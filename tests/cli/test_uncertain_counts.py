@@ -14,6 +14,7 @@ from agentic_core.evaluate import judge_items
 from agentic_core.judges.registry import DEFAULT_JUDGE
 from agentic_core.judges.verdict_counts import verdict_counts
 from tests.abstaining import AbstainingJudge, abstains_on, records, register, unsure_record
+from tests.fakes import replace_judge as register_judge
 
 
 def _run(*argv: str) -> tuple[int, str, str]:
@@ -65,9 +66,7 @@ def test_a_judge_that_abstains_on_everything_scores_nothing(tmp_path: Path, monk
                 )
             )
 
-    from agentic_core.judges import registry
-
-    monkeypatch.setitem(registry._BUILDERS, DEFAULT_JUDGE, lambda **_: Unsure())
+    register_judge(monkeypatch, DEFAULT_JUDGE, Unsure)
     path = tmp_path / "d.json"
     path.write_text(json.dumps(records(2)), encoding="utf-8")
     code, _, err = _run("evaluate", str(path), "--cache", "off", "--no-progress", "--no-save")

@@ -28,9 +28,9 @@ def labelled_records() -> list[dict]:  # type: ignore[type-arg]
 
 @pytest.fixture
 def abstaining_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from agentic_core.judges import registry
+    from tests.fakes import replace_judge
 
-    monkeypatch.setitem(registry._BUILDERS, "lexical", lambda **_: AbstainingJudge())
+    replace_judge(monkeypatch, "lexical", AbstainingJudge)
     path = tmp_path / "labelled-abstaining.json"
     path.write_text(json.dumps(labelled_records()), encoding="utf-8")
     return path

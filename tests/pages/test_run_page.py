@@ -15,9 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 from agentic_core.evaluate import evaluate, judge_items
 from agentic_core.io.samples import SAMPLES, load_sample
-from agentic_core.judges import registry
 from agentic_core.judges.runner import estimate_calls
-from tests.fakes import FakeJudge, LatencyChatModel, OpenAIStandIn, SlowStreamJudge, judgement_json
+from tests.fakes import FakeJudge, LatencyChatModel, OpenAIStandIn, SlowStreamJudge, judgement_json, offer_judge
 
 RUN = "pages/run.py"
 RAGAS = Path(__file__).resolve().parents[2] / "sample_data" / "ragas_multiturn.jsonl"
@@ -40,9 +39,8 @@ def _frame(at: AppTest, key: str) -> pd.DataFrame:
 
 
 def _register(monkeypatch: pytest.MonkeyPatch, name: str, make: Callable[[], Any], title: str = "Fake") -> None:
-    """Offer a fake judge on the page under ``name`` (the registry's own tables, patched)."""
-    monkeypatch.setitem(registry.JUDGES, name, registry.JudgeInfo(name, title, f"{title} judge for tests", True))
-    monkeypatch.setitem(registry._BUILDERS, name, lambda **_: make())
+    """Offer a fake judge on the page under ``name`` (the registry's one table, patched)."""
+    offer_judge(monkeypatch, name, make, title)
 
 
 def _distinct(sample: str) -> tuple[int, int]:

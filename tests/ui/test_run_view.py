@@ -1,4 +1,4 @@
-"""The Run page's view model (ui/views/run_view.py) and the typed LLM settings, without Streamlit."""
+"""The Run page's view model (ui/views/run_view.py) and the LLM judge's spec of its form, without Streamlit."""
 
 from __future__ import annotations
 
@@ -6,49 +6,47 @@ import pytest
 from pydantic import SecretStr
 
 from agentic_core.common import ResultCols
+from agentic_core.errors import JudgeConfigError
 from agentic_core.evaluate import evaluate
 from agentic_core.io import load_sample
-from agentic_core.judges import LLMSettings, build_judge
+from agentic_core.judges import CascadeSpec, DatasetSpec, LexicalSpec, LLMSpec
 from tests.fakes import FakeJudge
 from ui import views
 
 LIMITS = {"concurrency": 4.0, "rps": 0.0, "timeout_s": 30.0, "max_tokens": 256.0}
 
 
-def test_the_form_values_become_typed_settings_with_the_key_hidden() -> None:
-    settings = views.llm_settings("openai-compatible", "m", "", "sk-secret-1", LIMITS)
+def test_the_form_values_become_the_llm_spec_with_the_key_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = views.llm_settings("ollama", "m", "", None, LIMITS)
     assert settings.base_url is None and settings.rps is None  # empty field, 0 = no limit
     assert settings.concurrency == 4 and isinstance(settings.concurrency, int)
     assert settings.max_tokens == 256 and settings.timeout_s == 30.0
-    assert settings.secret() == "sk-secret-1"
-    assert "sk-secret-1" not in repr(settings) and "sk-secret-1" not in settings.model_dump_json()
+    keyed = views.llm_settings("openai-compatible", "m", "http://h/v1", "sk-secret-1", LIMITS)
+    assert keyed.secret() == "sk-secret-1"
+    assert "sk-secret-1" not in repr(keyed) and "sk-secret-1" not in keyed.model_dump_json()
+    monkeypatch.setenv("GROQ_API_KEY", "sk-from-the-environment")  # an empty key field: the variable's key
     given = views.llm_settings("groq", "m", "http://h/v1", "", {**LIMITS, "rps": 2.5})
     assert given.api_key is None and given.secret() is None
     assert given.base_url == "http://h/v1" and given.rps == 2.5
 
 
-def test_builder_options_are_every_field_once_each_under_its_own_name() -> None:
+def test_each_form_field_fills_the_spec_field_of_its_own_name() -> None:
     # A distinct value in every field: an option filled from the wrong field (timeout_s from rps, say) differs.
-    given = {"provider": "groq", "model": "m-1", "base_url": "http://h/v1", "api_key": "sk-7",
-             "concurrency": 3, "rps": 2.5, "timeout_s": 7.0, "max_tokens": 99}
-    assert set(given) == set(LLMSettings.model_fields)
-    assert len({repr(v) for v in given.values()}) == len(given)
-    options = LLMSettings.model_validate(given).builder_options()
-    assert set(options) == set(given)
-    assert isinstance(options["api_key"], SecretStr) and options["api_key"].get_secret_value() == "sk-7"
-    assert {name: value for name, value in options.items() if name != "api_key"} == {
-        name: value for name, value in given.items() if name != "api_key"
-    }
-    with pytest.raises(ValueError):
-        LLMSettings(provider="groq", model="m", temperature=1.0)  # type: ignore[call-arg]
+    limits = {"concurrency": 3, "rps": 2.5, "timeout_s": 7.0, "max_tokens": 99}
+    spec = views.llm_settings("openai-compatible", "m-1", "http://h/v1", "sk-7", limits)
+    assert isinstance(spec, LLMSpec) and isinstance(spec.api_key, SecretStr) and spec.secret() == "sk-7"
+    assert (spec.provider, spec.model, spec.base_url) == ("openai-compatible", "m-1", "http://h/v1")
+    assert {name: getattr(spec, name) for name in limits} == limits
 
 
-def test_settings_build_an_llm_judge_whose_rules_are_the_builders() -> None:
-    from agentic_core.errors import JudgeConfigError
-
-    bad = views.llm_settings("openai-compatible", "m", "http://127.0.0.1:9/v1", "k", {**LIMITS, "concurrency": 0})
+def test_the_form_values_are_held_to_the_specs_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(JudgeConfigError, match="concurrency"):
-        build_judge("llm", **bad.builder_options())
+        views.llm_settings("openai-compatible", "m", "http://127.0.0.1:9/v1", "k", {**LIMITS, "concurrency": 0})
+    with pytest.raises(JudgeConfigError, match="base_url: is required"):  # the provider needs its server
+        views.llm_settings("openai-compatible", "m", "", "k", LIMITS)
+    monkeypatch.delenv("GROQ_API_KEY", raising=False)
+    with pytest.raises(JudgeConfigError, match="GROQ_API_KEY"):  # no key field, no variable
+        views.llm_settings("groq", "m", "", None, LIMITS)
 
 
 def test_the_key_caption_says_where_the_key_comes_from() -> None:
@@ -66,12 +64,13 @@ def test_cache_of_types_the_radio_value() -> None:
 
 
 def test_plan_note_follows_judge_and_cache_mode() -> None:
-    assert "reads each interaction's own score" in views.plan_note("dataset", False, "use", 10, 10)
-    assert "not cached" in views.plan_note("lexical", False, "use", 10, 10)
-    assert views.plan_note("llm", True, "use", 10, 3) == "7 of them are already in the cache."
-    assert "*refresh*" in views.plan_note("llm", True, "refresh", 10, 10)
-    assert "*off*" in views.plan_note("llm", True, "off", 10, 10)
-    cascade = views.plan_note("cascade", True, "use", 10, 4)
+    llm = LLMSpec(provider="ollama", model="m")
+    assert "reads each interaction's own score" in views.plan_note(DatasetSpec(), False, "use", 10, 10)
+    assert "not cached" in views.plan_note(LexicalSpec(), False, "use", 10, 10)
+    assert views.plan_note(llm, True, "use", 10, 3) == "7 of them are already in the cache."
+    assert "*refresh*" in views.plan_note(llm, True, "refresh", 10, 10)
+    assert "*off*" in views.plan_note(llm, True, "off", 10, 10)
+    cascade = views.plan_note(CascadeSpec(llm=llm), True, "use", 10, 4)
     assert cascade.startswith("6 of them") and "looks at the 4 first" in cascade
 
 
@@ -136,5 +135,5 @@ def test_run_summary_says_why_items_are_unscored() -> None:
 
 
 def test_the_timeout_field_left_empty_is_not_set() -> None:
-    settings = views.llm_settings("openai-compatible", "m", "", None, {**LIMITS, "timeout_s": None})
-    assert settings.timeout_s is None and settings.builder_options()["timeout_s"] is None
+    settings = views.llm_settings("ollama", "m", "", None, {**LIMITS, "timeout_s": None})
+    assert settings.timeout_s is None

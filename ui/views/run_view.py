@@ -1,7 +1,7 @@
 """The Run page's view model: what a run will cost and what a finished run did, decided without Streamlit.
 
 ``pages/run.py`` reads its widgets, calls these functions and renders what they return: the LLM
-settings as one typed :class:`~agentic_core.judges.LLMSettings`, the words on what the agentic metrics
+settings as one validated :class:`~agentic_core.judges.LLMSpec`, the words on what the agentic metrics
 add, the note under the estimate, and the finished run's cards and failure tables (:class:`RunSummary`).
 """
 
@@ -11,20 +11,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
-from pydantic import SecretStr
 
 from agentic_core import EvaluationResult
 from agentic_core.agentic_metrics import MetricName
 from agentic_core.analysis import why_llm_scored_nothing
 from agentic_core.common import ResultCols
 from agentic_core.data import Conversation
-from agentic_core.judges import CACHE_MODES, CacheMode, LLMSettings, item_words, verdict_counts
+from agentic_core.judges import (
+    CACHE_MODES,
+    CacheMode,
+    CascadeSpec,
+    DatasetSpec,
+    JudgeSpecBase,
+    LLMSpec,
+    item_words,
+    spec_class_of,
+    verdict_counts,
+)
 
 
 def llm_settings(
     provider: str, model: str, base_url: str, api_key: str | None, limits: Mapping[str, float | None]
-) -> LLMSettings:
-    """The LLM settings of the page's fields: an empty text is "not given", a 0 rate is "no limit".
+) -> LLMSpec:
+    """The LLM judge's spec of the page's fields: an empty text is "not given", a 0 rate is "no limit".
 
     Args:
         provider: The chosen provider's key.
@@ -33,12 +42,15 @@ def llm_settings(
         api_key: The password field ("" or ``None`` when empty: the environment's key is used).
         limits: The number fields by option name (``concurrency``, ``rps``, ``timeout_s``, ``max_tokens``);
             ``None`` where a field was left empty (the timeout's).
+
+    Raises:
+        JudgeConfigError: a value the spec refuses (a base URL the provider needs, a key nowhere to be found).
     """
-    return LLMSettings(
+    return LLMSpec(
         provider=provider,
         model=model,
         base_url=base_url or None,
-        api_key=SecretStr(api_key) if api_key else None,
+        api_key=api_key or None,
         concurrency=int(limits["concurrency"] or 0),
         # A page's number field needs a number: 0 stands for "no limit" there.
         rps=float(limits["rps"] or 0) or None,
@@ -94,9 +106,9 @@ def cache_of(choice: str | None) -> CacheMode:
     return "refresh" if choice == "refresh" else "off" if choice == "off" else "use"
 
 
-def plan_note(judge_name: str, cacheable: bool, cache_mode: str, distinct: int, calls: int) -> str:
+def plan_note(spec: JudgeSpecBase, cacheable: bool, cache_mode: str, distinct: int, calls: int) -> str:
     """The sentence under "Judge calls needed": what the judge and the cache mode make of the distinct items."""
-    if judge_name == "dataset":
+    if isinstance(spec, DatasetSpec):
         note = "This judge reads each interaction's own score: no model is called and the cache is not used."
     elif not cacheable:
         note = "This judge runs locally and is not cached (recomputing is as fast as a cache lookup)."
@@ -106,7 +118,7 @@ def plan_note(judge_name: str, cacheable: bool, cache_mode: str, distinct: int, 
         note = "Cache mode *refresh*: every distinct item is judged again and the cache overwritten."
     else:
         note = "Cache mode *off*: every distinct item is judged, nothing is stored."
-    if judge_name == "cascade":
+    if isinstance(spec, CascadeSpec):
         note += (
             f" The offline judge looks at the {calls:,} first; the LLM is asked only about those it is "
             "uncertain of (after the run: how many went to the LLM)."
@@ -161,7 +173,7 @@ def _cards(result: EvaluationResult, reads_scores: bool, uncertain: int) -> list
             MetricCard("Scores read", f"{ok:,}", "Interactions whose own score field was read"),
             MetricCard("Judge calls made", "0", "The dataset judge calls no model"),
         ]
-    elif jr.identity.kind == "cascade":
+    elif spec_class_of(jr.identity) is CascadeSpec:
         first = [
             MetricCard(
                 "Items judged",
@@ -218,7 +230,7 @@ def uncertain_count(frame: pd.DataFrame) -> int:
 def run_summary(result: EvaluationResult) -> RunSummary:
     """The cards, sentences and failure tables of a finished run."""
     jr = result.judge_run
-    reads_scores = jr.identity.kind == "dataset"
+    reads_scores = spec_class_of(jr.identity) is DatasetSpec  # the run's record: its judge is not at hand
     if reads_scores:
         caption = (
             f"The dataset judge reads each interaction's own score: no model is called and the cache is not "

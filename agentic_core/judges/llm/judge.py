@@ -28,7 +28,7 @@ import contextlib
 import time
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -54,6 +54,7 @@ from agentic_core.judges.llm.options import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
     LLM_OPTIONS,
+    StructuredMode,
     check_judge_limits,
     structured_mode,
 )
@@ -70,8 +71,6 @@ from agentic_core.judges.llm.replies import cut_at_budget, message_of, read_judg
 from agentic_core.judges.llm.reply_text import clip_reasoning, lone_surrogate_at, printable
 from agentic_core.judges.llm.rubric import RubricWatch
 from agentic_core.judges.llm.timing import CallClock, CallReport, CallTimeout
-
-StructuredMode = bool | Literal["auto", "json_schema", "json_object", "text"]
 
 _MAX_ERROR_CHARS = 2_000
 
@@ -113,6 +112,7 @@ class LLMJudge:
 
     recommended_threshold: float = 0.7
     cacheable: bool = True
+    calls_llm, reads_texts, abstains, notice = True, True, False, None
 
     def __init__(
         self,

@@ -6,8 +6,9 @@ loading the LLM stack.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from agentic_core.errors import JudgeConfigError
 
@@ -78,7 +79,10 @@ DEFAULT_MAX_TOKENS = 512
 """The reply budget: the rubric's JSON answer needs about a hundred tokens; a small local model that
 rambles on would otherwise run until its context is full, far past the timeout."""
 
-STRUCTURED_MODES = ("auto", "json_schema", "json_object", "text")
+ReplyFormat = Literal["auto", "json_schema", "json_object", "text"]
+StructuredMode = bool | ReplyFormat
+"""What ``use_structured_output`` takes: a reply format, or ``True`` (json_schema) / ``False`` (text)."""
+STRUCTURED_MODES: tuple[ReplyFormat, ...] = get_args(ReplyFormat)
 """Reply formats one may ask the LLM judge for: ``auto`` negotiates json_schema -> json_object -> text."""
 STRUCTURED_HELP = (
     "LLM reply format: auto (default) tries the provider's structured output (a JSON schema), then JSON mode, "
@@ -143,33 +147,34 @@ def check_positive(name: str, value: Any, fix: str, *, zero_ok: bool = False) ->
         raise JudgeConfigError(name, rule, value, fix)
 
 
-def check_judge_limits(
-    *,
-    concurrency: Any,
-    max_retries: Any,
-    timeout_s: Any,
-    timeout_ceiling_s: Any,
-    backoff_base_s: Any,
-    backoff_max_s: Any,
-    rps: Any,
-) -> None:
-    """Check the LLM judge's limits (``timeout_s`` and ``rps`` may be ``None``: adapting, no limit).
+_LIMITS: dict[str, Callable[[str, Any], None]] = {
+    "concurrency": lambda n, v: check_int(n, v, 1, "use a whole number such as 8 (32 for fast servers)"),
+    "max_retries": lambda n, v: check_int(n, v, 0, "use a whole number >= 0, such as 4"),
+    "max_tokens": lambda n, v: check_int(n, v, 1, "use a whole number of tokens such as 512"),
+    "timeout_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 60, or none to adapt"),
+    "timeout_ceiling_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 600"),
+    "rps": lambda n, v: check_positive(n, v, "use a number of requests per second > 0, or leave it empty"),
+    "backoff_base_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 1", zero_ok=True),
+    "backoff_max_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 30", zero_ok=True),
+}
+"""Each LLM judge limit's one rule, with its fix."""
+_UNSET_LIMITS = ("timeout_s", "rps", "max_tokens")
+"""The limits ``None`` leaves unset: the timeout adapts, no rate limit, the server's own reply budget."""
+
+
+def check_judge_limits(**limits: Any) -> None:
+    """Check LLM judge limits given by name, each by its one rule (the spec's validation, and the builders' and
+    ``LLMJudge``'s own for callers without a spec).
 
     Raises:
-        JudgeConfigError: naming the first limit out of range.
+        JudgeConfigError: naming the first limit out of range, its rule and its fix.
     """
-    check_int("concurrency", concurrency, 1, "use a whole number such as 8 (32 for fast servers)")
-    check_int("max_retries", max_retries, 0, "use a whole number >= 0, such as 4")
-    if timeout_s is not None:
-        check_positive("timeout_s", timeout_s, "use a number of seconds > 0, such as 60, or none to adapt")
-    check_positive("timeout_ceiling_s", timeout_ceiling_s, "use a number of seconds > 0, such as 600")
-    check_positive("backoff_base_s", backoff_base_s, "use a number of seconds > 0, such as 1", zero_ok=True)
-    check_positive("backoff_max_s", backoff_max_s, "use a number of seconds > 0, such as 30", zero_ok=True)
-    if rps is not None:
-        check_positive("rps", rps, "use a number of requests per second > 0, or leave it empty")
+    for name, value in limits.items():
+        if value is not None or name not in _UNSET_LIMITS:
+            _LIMITS[name](name, value)
 
 
-def structured_mode(value: Any) -> str:
+def structured_mode(value: Any) -> ReplyFormat:
     """The reply format asked for, as one of :data:`STRUCTURED_MODES` (``True`` is json_schema, ``False`` text).
 
     Raises:
@@ -177,7 +182,8 @@ def structured_mode(value: Any) -> str:
     """
     if isinstance(value, bool):
         return "json_schema" if value else "text"
-    if value not in STRUCTURED_MODES:
-        rule = f"must be true, false or one of {', '.join(STRUCTURED_MODES)}"
-        raise JudgeConfigError("use_structured_output", rule, value, "use 'auto'")
-    return str(value)
+    for mode in STRUCTURED_MODES:
+        if value == mode:
+            return mode
+    rule = f"must be true, false or one of {', '.join(STRUCTURED_MODES)}"
+    raise JudgeConfigError("use_structured_output", rule, value, "use 'auto'")

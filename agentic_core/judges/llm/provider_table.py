@@ -1,4 +1,5 @@
-"""The supported LLM providers as data: names, integration packages, key variables, suggested models.
+"""The supported LLM providers as data: names, integration packages, key variables, suggested models; and
+the rules on what a provider needs (a model name, a base URL, a key: where it is read from).
 
 Kept apart from :mod:`agentic_core.judges.llm.providers` (which builds the chat models and imports
 langchain-core) so that the command line's options, the dashboard's menus and the endpoint's allow-list
@@ -7,8 +8,13 @@ can name the providers without loading LangChain.
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from dataclasses import dataclass
 
+from pydantic import SecretStr
+
+from agentic_core.common.secrets import secret_text
 from agentic_core.errors import JudgeConfigError
 
 
@@ -45,6 +51,11 @@ class ProviderSpec:
         """The exact command that installs this provider's integration."""
         return f"pip install {self.package}=={self.version}"
 
+    @property
+    def install_hint(self) -> str:
+        """The fix of a missing or broken integration package."""
+        return f"install it with `{self.install_command}` (in the workbench's environment), then run again"
+
 
 PROVIDERS: dict[str, ProviderSpec] = {
     spec.name: spec
@@ -80,3 +91,105 @@ def get_provider(name: str) -> ProviderSpec:
             "provider", f"must be one of {', '.join(PROVIDERS)}", name, "pick one of the listed providers"
         )
     return spec
+
+
+NO_KEY_PLACEHOLDER = "not-needed"
+"""Sent as the key to OpenAI-compatible servers that need none (the client insists on one)."""
+
+
+def resolve_api_key(
+    spec: ProviderSpec, api_key: str | SecretStr | None = None, api_key_env: str | None = None
+) -> SecretStr | None:
+    """Find the key: the argument, else ``api_key_env``, else the provider's default variable.
+
+    A variable the user *named* must hold a key, whatever the provider: for providers whose key
+    is optional the fallback would otherwise be a placeholder key, and the only sign of the
+    typo would be a wall of 401s after the run had started.
+
+    Args:
+        spec: The provider.
+        api_key: The key itself (from a password field); wins over every variable.
+        api_key_env: The variable the user named to hold the key (``--api-key-env``); an empty
+            name counts as none.
+
+    Returns:
+        The key; a placeholder for providers whose key is optional when none was given and no
+        variable was named; ``None`` for providers that take no key (Ollama).
+
+    Raises:
+        JudgeConfigError: the named variable is unset or empty, or a required key is missing;
+            the message names the variable to set (never a key).
+    """
+    api_key = secret_text(api_key)
+    named = (api_key_env or "").strip() or None
+    if api_key is not None and api_key.strip():
+        return None if spec.key_env is None else SecretStr(api_key.strip())
+    if named is not None:
+        value = os.environ.get(named, "").strip()
+        if not value:
+            # Checked before the provider's own rules: a misspelt name must not fall back to a
+            # placeholder (optional keys) or be ignored (providers without keys).
+            raise JudgeConfigError(
+                f"environment variable {named}",
+                f"was named to hold the {spec.label} API key, but it is not set or empty",
+                fix=f"run `export {named}=<your key>` before starting, or fix the variable name",
+                show=False,
+            )
+        return None if spec.key_env is None else SecretStr(value)
+    if spec.key_env is None:
+        return None
+    value = os.environ.get(spec.key_env, "").strip()
+    if value:
+        return SecretStr(value)
+    if not spec.key_required:
+        return SecretStr(NO_KEY_PLACEHOLDER)
+    raise JudgeConfigError(
+        f"{spec.label} API key",
+        f"is required but no key was given and the environment variable {spec.key_env} is not set",
+        fix=f"run `export {spec.key_env}=<your key>` before starting, or enter the key in the key field",
+        show=False,
+    )
+
+
+def check_installed(spec: ProviderSpec) -> None:
+    """Raise :class:`~agentic_core.errors.JudgeConfigError` naming the pip command unless the provider's package is
+    installed (found on the path, not imported: importing LangChain's integrations takes a second or more)."""
+    if importlib.util.find_spec(spec.module) is None:
+        raise JudgeConfigError(
+            f"provider {spec.name}",
+            f"needs the Python package {spec.package}, which is not installed",
+            fix=spec.install_hint,
+            show=False,
+        )
+
+
+def check_model_name(spec: ProviderSpec, model: object) -> None:
+    """Raise :class:`~agentic_core.errors.JudgeConfigError` unless ``model`` names a model (not empty)."""
+    if not str(model or "").strip():
+        example = f", such as {spec.suggested_model}" if spec.suggested_model else " (the name the server serves)"
+        raise JudgeConfigError(
+            "model", f"must be a model name of the {spec.label} provider", model, f"name the model{example}"
+        )
+
+
+def check_base_url(spec: ProviderSpec, base_url: str | None) -> str | None:
+    """The base URL, stripped (``None`` when empty).
+
+    Raises:
+        JudgeConfigError: required by the provider and missing, or not an http(s) URL.
+    """
+    url = (base_url or "").strip() or None
+    if url is None:
+        if spec.base_url_required:
+            raise JudgeConfigError(
+                "base_url",
+                f"is required for provider {spec.name}",
+                base_url,
+                "give the server's OpenAI-style URL, such as http://127.0.0.1:8000/v1",
+            )
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise JudgeConfigError(
+            "base_url", "must start with http:// or https://", url, "such as http://127.0.0.1:8000/v1"
+        )
+    return url

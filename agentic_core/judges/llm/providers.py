@@ -13,128 +13,53 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import SecretStr
 
-from agentic_core.common.secrets import mask_secrets, register_secret, secret_text
+from agentic_core.common.secrets import mask_secrets, register_secret
 from agentic_core.errors import JudgeConfigError
-from agentic_core.judges.llm.judge import LLMJudge, StructuredMode
+from agentic_core.judges.llm.judge import LLMJudge
 from agentic_core.judges.llm.options import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT_S,
     LLM_OPTIONS,
-    check_int,
-    check_positive,
+    StructuredMode,
+    check_judge_limits,
+)
+from agentic_core.judges.llm.provider_table import (
+    NO_KEY_PLACEHOLDER,
+    ProviderSpec,
+    check_base_url,
+    check_installed,
+    check_model_name,
+    get_provider,
+    resolve_api_key,
 )
 from agentic_core.judges.llm.provider_table import PROVIDERS as PROVIDERS  # re-exported: callers read it here too
-from agentic_core.judges.llm.provider_table import ProviderSpec, get_provider
 from agentic_core.judges.llm.timing import BACKSTOP_FACTOR
-
-NO_KEY_PLACEHOLDER = "not-needed"
-"""Sent as the key to OpenAI-compatible servers that need none (the client insists on one)."""
 
 # The keyword each chat model class takes for the reply budget (checked against the pinned versions).
 _BUDGET_KEYWORD = {"ollama": "num_predict", "google": "max_output_tokens"}
 
 
-def resolve_api_key(
-    spec: ProviderSpec, api_key: str | SecretStr | None = None, api_key_env: str | None = None
-) -> SecretStr | None:
-    """Find the key: the argument, else ``api_key_env``, else the provider's default variable.
-
-    A variable the user *named* must hold a key, whatever the provider: for providers whose key
-    is optional the fallback would otherwise be a placeholder key, and the only sign of the
-    typo would be a wall of 401s after the run had started.
-
-    Args:
-        spec: The provider.
-        api_key: The key itself (from a password field); wins over every variable.
-        api_key_env: The variable the user named to hold the key (``--api-key-env``); an empty
-            name counts as none.
-
-    Returns:
-        The key; a placeholder for providers whose key is optional when none was given and no
-        variable was named; ``None`` for providers that take no key (Ollama).
-
-    Raises:
-        JudgeConfigError: the named variable is unset or empty, or a required key is missing;
-            the message names the variable to set (never a key).
-    """
-    api_key = secret_text(api_key)
-    named = (api_key_env or "").strip() or None
-    if api_key is not None and api_key.strip():
-        return None if spec.key_env is None else SecretStr(api_key.strip())
-    if named is not None:
-        value = os.environ.get(named, "").strip()
-        if not value:
-            # Checked before the provider's own rules: a misspelt name must not fall back to a
-            # placeholder (optional keys) or be ignored (providers without keys).
-            raise JudgeConfigError(
-                f"environment variable {named}",
-                f"was named to hold the {spec.label} API key, but it is not set or empty",
-                fix=f"run `export {named}=<your key>` before starting, or fix the variable name",
-                show=False,
-            )
-        return None if spec.key_env is None else SecretStr(value)
-    if spec.key_env is None:
-        return None
-    value = os.environ.get(spec.key_env, "").strip()
-    if value:
-        return SecretStr(value)
-    if not spec.key_required:
-        return SecretStr(NO_KEY_PLACEHOLDER)
-    raise JudgeConfigError(
-        f"{spec.label} API key",
-        f"is required but no key was given and the environment variable {spec.key_env} is not set",
-        fix=f"run `export {spec.key_env}=<your key>` before starting, or enter the key in the key field",
-        show=False,
-    )
-
-
 def _load_class(spec: ProviderSpec) -> type[BaseChatModel]:
     """Import the provider's chat model class from the fixed table."""
-    install = f"install it with `{spec.install_command}` (in the workbench's environment), then run again"
-    if importlib.util.find_spec(spec.module) is None:
-        raise JudgeConfigError(
-            f"provider {spec.name}",
-            f"needs the Python package {spec.package}, which is not installed",
-            fix=install,
-            show=False,
-        )
+    check_installed(spec)
     try:
         module = importlib.import_module(spec.module)
     except ImportError as exc:
         raise JudgeConfigError(
             f"provider {spec.name}",
             f"the package {spec.package} failed to import ({exc})",
-            fix=install,
+            fix=spec.install_hint,
             show=False,
         ) from None
     cls: type[BaseChatModel] = getattr(module, spec.class_name)
     return cls
-
-
-def _check_base_url(spec: ProviderSpec, base_url: str | None) -> str | None:
-    url = (base_url or "").strip() or None
-    if url is None:
-        if spec.base_url_required:
-            raise JudgeConfigError(
-                "base_url",
-                f"is required for provider {spec.name}",
-                base_url,
-                "give the server's OpenAI-style URL, such as http://127.0.0.1:8000/v1",
-            )
-        return None
-    if not url.startswith(("http://", "https://")):
-        raise JudgeConfigError(
-            "base_url", "must start with http:// or https://", url, "such as http://127.0.0.1:8000/v1"
-        )
-    return url
 
 
 def build_chat_model(
@@ -172,14 +97,10 @@ def build_chat_model(
             command), missing key (naming the variable), bad base URL, or a constructor error.
     """
     spec = get_provider(provider)
-    if not str(model or "").strip():
-        example = f", such as {spec.suggested_model}" if spec.suggested_model else " (the name the server serves)"
-        raise JudgeConfigError(
-            "model", f"must be a model name of the {spec.label} provider", model, f"name the model{example}"
-        )
-    url = _check_base_url(spec, base_url)
+    check_model_name(spec, model)
+    url = check_base_url(spec, base_url)
     if max_tokens is not None:
-        check_int("max_tokens", max_tokens, 1, "use a whole number of tokens such as 512")
+        check_judge_limits(max_tokens=max_tokens)
     cls = _load_class(spec)
     # Before constructing: ChatOpenAI / ChatGroq fail at construction without a key, with a
     # message that does not say which variable to set.
@@ -243,8 +164,7 @@ def build_llm_judge(
     Raises:
         JudgeConfigError: see :func:`build_chat_model` and :class:`LLMJudge`.
     """
-    if timeout_s is not None:
-        check_positive("timeout_s", timeout_s, "use a number of seconds > 0, such as 60, or none to adapt")
+    check_judge_limits(timeout_s=timeout_s)  # before the client's timeout is made from it
     chat_model = build_chat_model(
         provider,
         model,

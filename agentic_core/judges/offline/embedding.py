@@ -187,6 +187,7 @@ class EmbeddingJudge:
 
     cacheable: bool = True
     recommended_threshold: float = RECOMMENDED_THRESHOLD
+    calls_llm, reads_texts, abstains, notice = False, True, False, None
 
     def __init__(self, encoder: MiniLMEncoder | None = None, *, batch_size: int = DEFAULT_BATCH_SIZE) -> None:
         require_stack("judge 'embedding'", alternative=", or choose the 'lexical' judge")

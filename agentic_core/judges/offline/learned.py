@@ -204,6 +204,7 @@ class LearnedJudge:
     recommended_threshold = RECOMMENDED_THRESHOLD
     cacheable = True
     kind = "learned"
+    calls_llm, reads_texts = False, True
     abstains = True
     """Whether probabilities inside the band are left uncertain (``hybrid`` and ``lexical`` score every pair)."""
     without = "Learned judge without embeddings"

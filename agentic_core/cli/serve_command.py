@@ -115,6 +115,12 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         f"{LIGHT_BODY_BYTES // 1024} KiB have {LIGHT_WORKERS} more)",
     )
     serve.add_argument(
+        "--store-runs",
+        action="store_true",
+        help="store each answered POST /run in the run history (AGENTIC_RUNS_PATH, else the user data folder) with "
+        "its metadata and labels; the answer carries run_id (default: off)",
+    )
+    serve.add_argument(
         "--log-level", choices=["debug", "info", "warning", "error"], default="info", help="server log level"
     )
     _add_otlp_options(serve)
@@ -221,7 +227,7 @@ def run_serve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     config = ServiceConfig.build(
         **keywords_from(
             args, "max_datasets", "max_interactions", "max_labels", "cache_path", "allow_env_keys", "body_timeout_s",
-            "request_deadline_s", "max_judge_call_s", "max_llm_requests", "offline_workers",
+            "request_deadline_s", "max_judge_call_s", "max_llm_requests", "offline_workers", "store_runs",
             cache_mode="cache", allowed_origins="allow_origin",
         ),
         max_body_bytes=int(args.max_body_mb * MIB),

@@ -105,6 +105,11 @@ class ServiceConfig(BaseModel):
         offline_workers: Threads for requests with the offline judge (more wait their turn, until
             their deadline). Requests of at most :data:`LIGHT_BODY_BYTES` have
             :data:`LIGHT_WORKERS` threads of their own besides.
+        store_runs: Store each answered ``POST /run`` in the run history (``$AGENTIC_RUNS_PATH``, else the
+            user data folder; the dashboard's History and ``runs list`` read it) with the request's
+            ``metadata`` as its tags and its ``labels``; the answer then carries ``run_id``. Off by default:
+            a server does not fill a disk unasked. A history that cannot be written costs no answer: the
+            results come back with a warning saying why the run was not stored.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -123,6 +128,7 @@ class ServiceConfig(BaseModel):
     max_judge_call_s: float = Field(default=DEFAULT_MAX_JUDGE_CALL_S, gt=0, allow_inf_nan=False)
     max_llm_requests: int = Field(default=DEFAULT_MAX_LLM_REQUESTS, ge=1)
     offline_workers: int = Field(default=DEFAULT_OFFLINE_WORKERS, ge=1)
+    store_runs: bool = False
 
     @field_validator("token")
     @classmethod
@@ -201,4 +207,5 @@ class ServiceConfig(BaseModel):
         if path:
             values["cache_path"] = path
         values["allow_env_keys"] = env.get("AGENTIC_ALLOW_ENV_KEYS", "").strip().lower() in _TRUE
+        values["store_runs"] = env.get("AGENTIC_STORE_RUNS", "").strip().lower() in _TRUE
         return cls.build(**values)

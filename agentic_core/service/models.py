@@ -207,6 +207,11 @@ class RunResponse(BaseModel):
     issues: list[Problem]
     warnings: list[str]
     metadata: RunMetadata | None = Field(default=None, description="the request's metadata, checked and normalised")
+    run_id: str | None = Field(
+        default=None,
+        description="the run's id in the server's run history (serve --store-runs); null when it could not be "
+        "stored (a warning says why); absent when the server does not store runs",
+    )
 
 
 class ErrorResponse(BaseModel):

@@ -409,7 +409,7 @@ class Service:
             notes.append(f"request keys {', '.join(extra)} ignored (a request has {', '.join(_REQUEST_KEYS)})")
         config = _run_config(doc)
         aggregate_settings(config, 0.7)  # every setting checked before any judging
-        # The run's tags (checked before judging too); echoed in the answer, as nothing here keeps runs.
+        # The run's tags (checked before judging too); echoed in the answer, and stored with the run (store_runs).
         tags = RunTags.from_request(doc["metadata"]) if doc.get("metadata") is not None else None
         metrics = _metrics(config)
         datasets = _datasets(doc, self.config)
@@ -446,6 +446,8 @@ class Service:
             body["corrected"] = None if corrected is None else corrected.as_json()
         if tags is not None:
             body["metadata"] = tags.request_form()
+        if self.config.store_runs:
+            body["run_id"] = store_answered_run(result, agg, tags, body["warnings"])
         return ServiceReply(200, body, secrets + chosen.secrets)
 
     @staticmethod
@@ -458,6 +460,31 @@ class Service:
             "To evaluate the valid ones anyway, set config.skip_invalid"
         )
         return _Refused(422, error, problems)
+
+
+def store_answered_run(result: Any, agg: Any, tags: RunTags | None, warnings: list[str]) -> str | None:
+    """Store an answered request's run in the history (``serve --store-runs``); its id, or ``None`` and a warning.
+
+    Results first: the evaluation is answered whether or not the history takes it; a history that cannot be
+    written adds a warning naming why (and the fix) to the answer instead.
+    """
+    import sqlite3
+
+    from agentic_core.runs import RunStore
+
+    try:
+        meta = RunStore().save(result, "POST /run", settings=agg.settings.model_dump(mode="json"), tags=tags)
+    except AgenticError as exc:
+        warnings.append(f"the run was not stored in the history: {exc}")
+        return None
+    except (OSError, sqlite3.Error) as exc:
+        log.warning("storing a /run answer failed: %s: %s", type(exc).__name__, exc)
+        warnings.append(
+            f"the run was not stored in the history ({type(exc).__name__}: {exc}); check the history file or set "
+            "AGENTIC_RUNS_PATH to another one"
+        )
+        return None
+    return meta.id
 
 
 def run_request(body: bytes | str | Mapping[str, Any], config: ServiceConfig | None = None) -> ServiceReply:

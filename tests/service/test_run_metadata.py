@@ -69,3 +69,49 @@ def test_bad_metadata_costs_no_judging(
     monkeypatch.setattr(evaluate_module, "evaluate", no_judging)
     status, doc = _run(service, {**seed_request, "metadata": {"tags": ["two words"]}})
     assert status == 422 and doc["errors"][0]["place"] == "metadata.tags[0]"
+
+
+def test_a_server_that_stores_runs_keeps_each_answered_run_with_its_tags_and_labels(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, seed_request: dict[str, Any]
+) -> None:
+    from agentic_core.runs import RunStore
+    from agentic_core.service.config import ServiceConfig
+
+    history = tmp_path / "runs.sqlite3"
+    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(history))
+    service = Service(ServiceConfig(cache_path=str(tmp_path / "cache.sqlite3"), store_runs=True))
+    labels = [{"session_id": seed_request["datasets"][0]["session_id"], "label": 1}]
+    request = {**seed_request, "metadata": {"tags": ["nightly"], "model": "gpt-4o"}, "labels": labels}
+    status, doc = _run(service, request)
+    assert status == 200, doc
+    assert RunResponse.model_validate(doc).run_id == doc["run_id"]
+    store = RunStore(history)
+    (meta,) = store.runs()
+    assert meta.id == doc["run_id"] and meta.tags == ["nightly"] and meta.metadata == {"model": "gpt-4o"}
+    assert [label.label for label in store.labels(meta.id)] == [1.0]
+    # The stored run reads back as answered: the same conversations.
+    assert store.open(meta.id).n_conversations == len(doc["per_conversation_metrics"])
+
+
+def test_a_history_that_cannot_be_written_costs_no_answer(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, seed_request: dict[str, Any]
+) -> None:
+    from agentic_core.service.config import ServiceConfig
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(blocker / "runs.sqlite3"))  # a folder that is a file
+    service = Service(ServiceConfig(cache_path=str(tmp_path / "cache.sqlite3"), store_runs=True))
+    status, doc = _run(service, seed_request)
+    assert status == 200 and doc["run_id"] is None
+    assert any(w.startswith("the run was not stored in the history") for w in doc["warnings"]), doc["warnings"]
+    assert doc["per_conversation_metrics"]  # the results all the same
+
+
+def test_without_store_runs_no_run_is_kept(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, service: Service, seed_request: dict[str, Any]
+) -> None:
+    history = tmp_path / "runs.sqlite3"
+    monkeypatch.setenv("AGENTIC_RUNS_PATH", str(history))
+    status, doc = _run(service, seed_request)
+    assert status == 200 and "run_id" not in doc and not history.exists()

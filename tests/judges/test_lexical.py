@@ -357,7 +357,10 @@ class TestGates:
         assert lexical_score("14/03/2025", "2025-03-14", "When is my flight?")[0] >= PASS
 
     def test_missing_time(self) -> None:
-        assert "missing_time" in gate_names("3am", "15:00")
+        # Issue 38: the missing_time detector earned nothing on the fresh holdout beside the fact agreement's
+        # time_missing (benchmarks/bench_findings_ablation.py); it went, and the fact agreement still fails it.
+        score, reasoning = lexical_score("3am", "15:00")
+        assert score < PASS and "reference times 15:00 not all stated (answer: 3am)" in reasoning
         assert lexical_score("3pm", "15:00")[0] >= PASS
 
     def test_same_quantity_in_another_unit_of_the_same_system(self) -> None:
@@ -472,14 +475,14 @@ class TestNegationScope:
 
 class TestRefusal:
     def test_refusal_scores_zero(self) -> None:
-        # Issue 38: a refusal is a finding the model weighs, no longer a score of 0 by rule.
+        # Issue 38: a refusal is no score of 0 by rule, and no detector of its own either (the refusal detector
+        # earned nothing on the fresh holdout, benchmarks/bench_findings_ablation.py): it states none of the
+        # reference's facts, and that fails it.
         args = ("I'm sorry, I can't help with that.", "Cloudy, 14°C.", "Weather in Paris?")
-        assert "answer is a refusal" in reasoning_of(lexical_analysis(*args))
         assert p_correct(*args) < PASS
 
     def test_refusal_sharing_words_still_fails(self) -> None:
         answer = "I'm unable to book Nobu for you, but you can call Nobu at 20:00."
-        assert "refusal" in gate_names(answer, "Your table at Nobu is booked for 20:00.")
         assert lexical_score(answer, "Your table at Nobu is booked for 20:00.")[0] < PASS
 
     def test_refusal_matching_a_refusal_passes(self) -> None:

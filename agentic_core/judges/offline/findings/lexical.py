@@ -50,9 +50,10 @@ __all__ = [
     "lexical_analysis",
 ]
 
-RULES_VERSION = "lexical-v6"
+RULES_VERSION = "lexical-v7"
 """Version of the analysis; in the offline judges' identity, so a changed analysis never reuses old verdicts
-(v5: detectors only, no caps; v6: Snowball stems, no missing_date, missing_key_term or not_refusal)."""
+(v5: detectors only, no caps; v6: Snowball stems, no missing_date, missing_key_term or not_refusal; v7: no
+refusal or missing_time detector, benchmarks/bench_findings_ablation.py)."""
 
 # Any change below changes the features: bump RULES_VERSION.
 PRECISION_FLOOR = 0.85

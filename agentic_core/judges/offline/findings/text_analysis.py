@@ -330,7 +330,7 @@ def _mark(tokens: list[Token], polarity_at: int) -> list[Token]:
             prev_lower = ""
             if tok.key in _SENTENCE_END or tok.key == ":":
                 sentence_start = True
-            object.__setattr__(tok, "clause", clause)
+            tok.clause = clause
             out.append(tok)
             continue
         lower = tok.raw.lower()
@@ -345,14 +345,13 @@ def _mark(tokens: list[Token], polarity_at: int) -> list[Token]:
         negated = (in_scope and scope_negates and i not in modifiers) != inverse
         # The token was built by scan moments ago and is not shared yet: fill in the context fields
         # in place rather than building every token twice (this is the judge's hot loop).
-        setattr_ = object.__setattr__
-        setattr_(tok, "sentence_start", sentence_start)
-        setattr_(tok, "clause", clause)
-        setattr_(tok, "negated", negated)
-        setattr_(tok, "stop", stop)
-        setattr_(tok, "neg_cue", neg_cue)
+        tok.sentence_start = sentence_start
+        tok.clause = clause
+        tok.negated = negated
+        tok.stop = stop
+        tok.neg_cue = neg_cue
         if tok.inverse and not inverse:
-            setattr_(tok, "inverse", False)  # "failed to": a cue here, not an inverse word
+            tok.inverse = False  # "failed to": a cue here, not an inverse word
         out.append(tok)
         if neg_cue:
             scope_left, scope_negates = _NEG_SCOPE, True

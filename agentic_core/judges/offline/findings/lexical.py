@@ -53,7 +53,8 @@ __all__ = [
 RULES_VERSION = "lexical-v7"
 """Version of the analysis; in the offline judges' identity, so a changed analysis never reuses old verdicts
 (v5: detectors only, no caps; v6: Snowball stems, no missing_date, missing_key_term or not_refusal; v7: no
-refusal or missing_time detector, benchmarks/bench_findings_ablation.py)."""
+refusal or missing_time detector, benchmarks/bench_findings_ablation.py, and scale words read by the fact parser's
+reader alone: ``5 mn`` and ``$ 1.2 M`` are no longer millions)."""
 
 # Any change below changes the features: bump RULES_VERSION.
 PRECISION_FLOOR = 0.85

@@ -189,7 +189,7 @@ def pair_features(
     fired: dict[str, str] = {}
     for gate in analysis.gates:
         # A detector may fire more than once (two missing numbers): the first finding speaks for it.
-        fired.setdefault(gate.name, f"[{gate.name}] {gate.detail}")
+        fired.setdefault(gate.name, gate.describe())
     entities = entity_agreement(query, answer, ground_truth)
     fired_entities = {
         name: entities.words

@@ -84,15 +84,12 @@ class LexicalAnalysis:
         recall: Share of the reference found in the answer (facts and words, see the module).
         precision: Share of the answer's new tokens that the reference contains.
         gates: The detectors that fired, in a fixed order.
-        notes: What an offline reading cannot be sure of (a hedge with no rival, a self-correction read by its
-            final claim).
     """
 
     similarity: float
     recall: float
     precision: float
     gates: tuple[Gate, ...]
-    notes: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -186,7 +183,7 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
             the yes/no comparison.
 
     Returns:
-        The :class:`LexicalAnalysis`: similarity, recall, precision, the detectors that fired and notes.
+        The :class:`LexicalAnalysis`: similarity, recall, precision and the detectors that fired.
     """
     ans = analyze_text(answer)
     gt = analyze_text(ground_truth)
@@ -205,8 +202,7 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
     gates = fire_gates(pair, (ans_pol, gt_pol), None if claim is None else claim.after)
     if pol_from_claim:
         gates = retraction_from_polarity(gates)
-    more, notes = claim_gates(pair, claim, gt_pol[0], yes_no, gates)
-    gates += more
+    gates += claim_gates(pair, claim, gt_pol[0], yes_no, gates)
     gates += role_gates(pair)
     gates += list_gates(ans, gt, qry)
     return LexicalAnalysis(
@@ -214,5 +210,4 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
         recall=round(recall.value, 4),
         precision=round(precision, 4),
         gates=tuple(gates),
-        notes=tuple(notes),
     )

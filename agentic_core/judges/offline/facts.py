@@ -173,7 +173,7 @@ def _units() -> Any:
 
 @lru_cache(maxsize=4096)
 def _search_dates(text: str) -> tuple[tuple[str, datetime], ...]:
-    """dateparser's search of one window (memoised: a few milliseconds a call, the slowest step of the judge, and
+    """dateparser's search of one window (memoised: the slowest step of the judge, benchmarks/RESULTS.md, and
     attempts at one task often repeat the sentence that gives a date)."""
     from dateparser.search import search_dates
 
@@ -273,7 +273,7 @@ def _dates(text: str) -> Iterator[Found]:
 @lru_cache(maxsize=4096)
 def _unit(word: str) -> Any | None:
     """pint's unit for ``word``, or ``None`` where pint would read an ordinary word as one (memoised: a unit word
-    recurs in text after text, and pint's name parsing was a fifth of the judge's time)."""
+    recurs in text after text, and pint's name parsing is slow; benchmarks/RESULTS.md, issue 38)."""
     units = _units()
     if word in _LETTER_UNITS:
         return units.Unit(_LETTER_UNITS[word])

@@ -125,9 +125,9 @@ class Token:
     """One typed token: read-only once :func:`~agentic_core.judges.offline.findings.text_analysis.analyze_text` has
     returned it (its analyses are memoised and shared), hashed by value.
 
-    Not a frozen dataclass: a frozen one's ``__init__`` sets each of its 15 fields through
-    ``object.__setattr__``, six times the cost of plain assignments, and building tokens was a third of the
-    scanner's time. The scanner builds them and the context marking fills in their context fields, nothing else.
+    Not a frozen dataclass: a frozen one's ``__init__`` sets each field through ``object.__setattr__``, much
+    slower than plain assignments, and the scanner builds tokens by the thousand (benchmarks/RESULTS.md, issue
+    38). The scanner builds them and the context marking fills in their context fields, nothing else.
 
     Attributes:
         kind: ``word``, ``num``, ``date``, ``time``, ``code`` or ``sep`` (clause boundary).

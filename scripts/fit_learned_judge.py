@@ -1,6 +1,6 @@
 """Fit the offline judges' coefficients and abstention band with scikit-learn; write them as data.
 
-Run: ``.venv/bin/python scripts/fit_learned_judge.py [--devset PATH] [--out PATH] [--check] [--ablation]``
+Run: ``.venv/bin/python scripts/fit_learned_judge.py [--devset PATH] [--out PATH] [--check]``
 
 1. Reads the labelled pairs (``sample_data/judge_devset.jsonl``). Every row is fitted on: the rows once kept
    apart as ``test`` and ``holdout`` had been read by several fits, so the honest figure is now the fresh holdout
@@ -28,8 +28,8 @@ probability
    file's sha256 is part of the judge's identity, so adding figures to it would re-key every cached verdict.
 
 ``--check`` refits and compares with the shipped files instead of writing it (exit 1 when they differ), so a test
-can tell when the devset or the features changed without a refit. ``--ablation`` refits without each feature in
-turn and prints the out-of-fold change: what each finding earns (docs/judges.md lists it).
+can tell when the devset or the features changed without a refit. What each feature earns (refitted without it,
+on the fresh holdout and out of fold) is ``benchmarks/bench_findings_ablation.py``'s, with these very functions.
 
 To teach the judge a new failure class: add labelled rows to the devset (both verdicts, a short ``category``),
 run this script, check the out-of-fold figures did not fall, measure the fresh holdout with
@@ -64,7 +64,7 @@ from benchmarks.judge_accuracy import DEFAULT_DEVSET, load_devset  # noqa: E402
 
 HOLDOUT = ROOT / "sample_data" / "judge_holdout_v2.jsonl"
 """The fresh holdout: never fitted on (see :func:`refuse_holdout`)."""
-VERSION = "learned-v3"
+VERSION = "learned-v4"
 """Bump when the features or the fitting change (the file's sha256 changes with every refit anyway)."""
 PENALTY = 10.0
 """L2 penalty on the standardised coefficients (``C = 1 / PENALTY``): among 1, 3, 10 and 30, the best out-of-fold
@@ -222,31 +222,6 @@ def fit_all(devset: Path) -> tuple[dict[str, Any], list[str]]:
     return content, lines
 
 
-def ablation(devset: Path) -> list[str]:
-    """Out of fold, each model without one feature at a time against the whole model (the band refitted too)."""
-    x_all, y, groups = data(devset)
-    splits = folds(y, groups)
-    lines = [
-        "| model | without | ROC-AUC (change) | abstained (change) | accuracy on the verdicts given (change) |",
-        "|---|---|---:|---:|---:|",
-    ]
-    for kind, feats in MODELS.items():
-        def oof(chosen: Sequence[str]) -> dict[str, float]:
-            p = out_of_fold(select(x_all, chosen), y, splits)
-            return scores(p, y, band_for(p))
-
-        whole = oof(feats)
-        lines.append(f"| {kind} | (nothing) | {whole['auc']:.3f} | {whole['abstained']:.1%} | "
-                     f"{whole['accuracy_given']:.3f} |")
-        for f in feats:
-            m = oof([g for g in feats if g != f])
-            lines.append(
-                f"| {kind} | {f} | {m['auc']:.3f} ({m['auc'] - whole['auc']:+.3f}) | {m['abstained']:.1%} | "
-                f"{m['accuracy_given']:.3f} ({m['accuracy_given'] - whole['accuracy_given']:+.3f}) |"
-            )
-    return lines
-
-
 def same_fit(shipped_file: dict[str, Any], content: dict[str, Any]) -> bool:
     """Whether a model file holds the fit ``content`` (numbers within 1e-6)."""
     return (
@@ -309,11 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--holdout-out", type=Path, default=HOLDOUT_PATH)
     parser.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
-    parser.add_argument("--ablation", action="store_true", help="print each feature's out-of-fold gain")
     args = parser.parse_args(argv)
-    if args.ablation:
-        print("\n".join(ablation(args.devset)))
-        return 0
     content, lines = fit_all(args.devset)
     print("\n".join(lines))
     if args.check:

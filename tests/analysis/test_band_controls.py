@@ -87,7 +87,7 @@ def test_overridden_interactions_are_no_controls_business() -> None:
 
 
 def _fit_script() -> object:
-    path = HOLDOUT_PATH.parents[3] / "scripts" / "fit_learned_judge.py"
+    path = HOLDOUT_PATH.parents[4] / "scripts" / "fit_learned_judge.py"
     spec = importlib.util.spec_from_file_location("fit_learned_judge", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -103,7 +103,7 @@ def test_holdout_figures_match_the_fit_scripts_own_count(band: tuple[float, floa
     p, labels = pairs
     abstained, accuracy = _fit_script().selective(p, labels.astype(float), band)  # type: ignore[attr-defined]
     figures = holdout_figures("embedding", band, 0.5)
-    fresh = HOLDOUT_PATH.parents[3] / "sample_data" / "judge_holdout_v2.jsonl"  # every pair of the fresh holdout
+    fresh = HOLDOUT_PATH.parents[4] / "sample_data" / "judge_holdout_v2.jsonl"  # every pair of the fresh holdout
     assert figures is not None and figures.pairs == len(p) == len(fresh.read_text().splitlines())
     assert figures.abstained == pytest.approx(abstained) and figures.accuracy == pytest.approx(accuracy)
 

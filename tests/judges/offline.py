@@ -37,5 +37,5 @@ def not_passed(answer: str, truth: str, query: str = "") -> bool:
 
 
 def reasoning_of(analysis: LexicalAnalysis) -> str:
-    """The analysis in words: every finding (``[name] detail``), then every note."""
-    return "; ".join([*(g.describe() for g in analysis.gates), *(f"note: {n}" for n in analysis.notes)])
+    """The analysis in words: every finding (``[name] detail``)."""
+    return "; ".join(g.describe() for g in analysis.gates)

@@ -128,8 +128,6 @@ class TestSelfCorrection:
         analysis = lexical_analysis(answer, truth, query)
         assert p_correct(answer, truth, query) >= PASS
         assert not {"self_correction", "extra_value"} & {g.name for g in analysis.gates}
-        # The judge says it judged the final claim.
-        assert any("revises itself" in note for note in analysis.notes)
 
     def test_an_actually_that_adds_is_no_correction(self) -> None:
         answer = "Ottawa. Actually, it became the capital in 1857 under Queen Victoria."
@@ -176,11 +174,6 @@ class TestHedge:
         analysis = lexical_analysis(answer, truth, query)
         assert "hedge" not in [g.name for g in analysis.gates]
         assert p_correct(answer, truth, query) >= PASS
-
-    def test_an_uncapped_hedge_is_said(self) -> None:
-        analysis = lexical_analysis("It's 7 days, I believe.", "7", "How many days is the trip?")
-        assert any("hedges ('believe')" in note for note in analysis.notes)
-        assert "note: the answer hedges" in reasoning_of(analysis)
 
     def test_a_truth_that_hedges_is_matched(self) -> None:
         assert "hedge" not in gate_names("Take 1 or 2 tablets.", "1 or 2 tablets", "How many tablets?")

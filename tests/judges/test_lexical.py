@@ -19,6 +19,7 @@ from agentic_core.judges.offline import learned as learned_module
 from agentic_core.judges.offline.findings.lexical import RULES_VERSION, is_yes_no_question, lexical_analysis
 from agentic_core.judges.offline.findings.text_analysis import analyze_text
 from agentic_core.judges.offline.findings.text_fold import fold, normalize_numbers, stem
+from agentic_core.judges.offline.findings.tokens import Token
 from agentic_core.judges.offline.findings.values import FRACTION_FAMILY, date_satisfies, same_share
 from agentic_core.judges.offline.learned import LexicalJudge
 from agentic_core.judges.runner import judge_sync
@@ -38,6 +39,11 @@ def lexical_score(answer: str, truth: str, query: str = "") -> tuple[float, str]
 def content(text: str) -> list[tuple[str, str, str | None]]:
     """(kind, key, unit) of the content tokens of ``text``."""
     return [(t.kind, t.key, t.unit) for t in analyze_text(text).content]
+
+
+def of_kind(text: str, kind: str) -> list[Token]:
+    """The content tokens of one kind (``date``, ``time``) of ``text``, in order."""
+    return [t for t in analyze_text(text).content if t.kind == kind]
 
 
 def gate_names(answer: str, truth: str, query: str = "") -> list[str]:
@@ -232,12 +238,12 @@ class TestDates:
         assert [d.key for d in dates] == ["2025-03-14"]
 
     def test_ambiguous_numeric_date_keeps_both_readings(self) -> None:
-        (date,) = analyze_text("05/04/2025").dates
+        (date,) = of_kind("05/04/2025", "date")
         assert set(date.dates) == {(2025, 4, 5), (2025, 5, 4)}
 
     def test_partial_dates(self) -> None:
-        assert [t.key for t in analyze_text("July 1969").dates] == ["1969-07"]
-        assert [t.key for t in analyze_text("May 2").dates] == ["--05-02"]
+        assert [t.key for t in of_kind("July 1969", "date")] == ["1969-07"]
+        assert [t.key for t in of_kind("May 2", "date")] == ["--05-02"]
 
     def test_date_satisfies(self) -> None:
         assert date_satisfies((2025, 5, 2), (None, 5, 2))  # the year may be left to context
@@ -268,7 +274,7 @@ class TestTimes:
         ],
     )
     def test_forms_normalise_to_24h(self, text: str, key: str) -> None:
-        assert [t.key for t in analyze_text(text).times] == [key]
+        assert [t.key for t in of_kind(text, "time")] == [key]
 
     def test_decimal_is_not_a_time(self) -> None:
         assert content("3.14") == [("num", "3.14", None)]
@@ -357,7 +363,10 @@ class TestGates:
         assert lexical_score("14/03/2025", "2025-03-14", "When is my flight?")[0] >= PASS
 
     def test_missing_time(self) -> None:
-        assert "missing_time" in gate_names("3am", "15:00")
+        # Issue 38: the missing_time detector earned nothing on the fresh holdout beside the fact agreement's
+        # time_missing (benchmarks/bench_findings_ablation.py); it went, and the fact agreement still fails it.
+        score, reasoning = lexical_score("3am", "15:00")
+        assert score < PASS and "reference times 15:00 not all stated (answer: 3am)" in reasoning
         assert lexical_score("3pm", "15:00")[0] >= PASS
 
     def test_same_quantity_in_another_unit_of_the_same_system(self) -> None:
@@ -472,14 +481,14 @@ class TestNegationScope:
 
 class TestRefusal:
     def test_refusal_scores_zero(self) -> None:
-        # Issue 38: a refusal is a finding the model weighs, no longer a score of 0 by rule.
+        # Issue 38: a refusal is no score of 0 by rule, and no detector of its own either (the refusal detector
+        # earned nothing on the fresh holdout, benchmarks/bench_findings_ablation.py): it states none of the
+        # reference's facts, and that fails it.
         args = ("I'm sorry, I can't help with that.", "Cloudy, 14°C.", "Weather in Paris?")
-        assert "answer is a refusal" in reasoning_of(lexical_analysis(*args))
         assert p_correct(*args) < PASS
 
     def test_refusal_sharing_words_still_fails(self) -> None:
         answer = "I'm unable to book Nobu for you, but you can call Nobu at 20:00."
-        assert "refusal" in gate_names(answer, "Your table at Nobu is booked for 20:00.")
         assert lexical_score(answer, "Your table at Nobu is booked for 20:00.")[0] < PASS
 
     def test_refusal_matching_a_refusal_passes(self) -> None:
@@ -551,9 +560,10 @@ class TestReasoning:
         reasoning = lexical_score("3.15", "3.14")[1]
         assert "3.14 not all stated (answer: 3.15)" in reasoning
 
-    def test_a_hedge_without_a_rival_is_a_note_not_a_finding(self) -> None:
+    def test_a_hedge_without_a_rival_is_no_finding(self) -> None:
+        # Issue 38: the analysis' notes (never shown by the fitted judges) went as dead code; a hedge with no rival
+        # fires nothing.
         analysis = lexical_analysis("It's 7 days, I believe.", "7 days", "How long is the trip?")
-        assert analysis.notes and "note: the answer hedges ('believe')" in reasoning_of(analysis)
         assert analysis.gates == ()
 
     @settings(max_examples=200, deadline=None)

@@ -171,13 +171,16 @@ def _units() -> Any:
     return pint.UnitRegistry()
 
 
-def _search_dates(text: str) -> list[tuple[str, datetime]]:
+@lru_cache(maxsize=4096)
+def _search_dates(text: str) -> tuple[tuple[str, datetime], ...]:
+    """dateparser's search of one window (memoised: the slowest step of the judge, benchmarks/RESULTS.md, and
+    attempts at one task often repeat the sentence that gives a date)."""
     from dateparser.search import search_dates
 
     settings = {"RELATIVE_BASE": _BASE, "PREFER_DATES_FROM": "past", "STRICT_PARSING": False}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # dateparser warns about its own use of deprecated APIs
-        return search_dates(text, languages=["en"], settings=settings) or []
+        return tuple(search_dates(text, languages=["en"], settings=settings) or ())
 
 
 @lru_cache(maxsize=1)
@@ -267,8 +270,11 @@ def _dates(text: str) -> Iterator[Found]:
                 yield "date", (year, when.month, when.day if small else None), span, place
 
 
-def _unit(units: Any, word: str) -> Any | None:
-    """pint's unit for ``word``, or ``None`` where pint would read an ordinary word as one."""
+@lru_cache(maxsize=4096)
+def _unit(word: str) -> Any | None:
+    """pint's unit for ``word``, or ``None`` where pint would read an ordinary word as one (memoised: a unit word
+    recurs in text after text, and pint's name parsing is slow; benchmarks/RESULTS.md, issue 38)."""
+    units = _units()
     if word in _LETTER_UNITS:
         return units.Unit(_LETTER_UNITS[word])
     if word.lower() in _NOT_UNITS or len(word) > 20 or (len(word) == 1 and word not in "mglLhsKCF"):
@@ -277,7 +283,7 @@ def _unit(units: Any, word: str) -> Any | None:
         return None  # "has" is not hectares
     if "/" in word:  # "km/h", "m/s": a compound unit, each part one pint knows
         parts = word.split("/")
-        named = [_unit(units, part) for part in parts if part]
+        named = [_unit(part) for part in parts if part]
         if len(named) != len(parts) or any(n is None for n in named):
             return None
         return units.parse_units(word)
@@ -303,7 +309,7 @@ def _amounts(text: str) -> Iterator[tuple[str, Any, tuple[int, int], float]]:
         if m.group(2) == "in":  # an inch only in "5 ft 11 in"; elsewhere the word "in"
             unit = units.inch if follows and run[-1][4] == units.foot else None
         else:
-            unit = _unit(units, m.group(2))
+            unit = _unit(m.group(2))
         if unit is None:
             continue
         value = _float_of(m.group(1))
@@ -345,13 +351,15 @@ def _half_of(m: re.Match[str]) -> str:
     return "0.5 " if m.group(1).lower() == "half" else "0.25 "
 
 
+@lru_cache(maxsize=16384)
 def spelled_numbers(text: str) -> str:
     """Numbers written in words, and scale words, as digits: the one number-word reader of the judges.
 
     ``forty-two`` -> ``42`` and ``three hundred sixty-six`` -> ``366`` (``text2num``; a lone ``one`` stays a
     word, :data:`NUMBER_WORD_THRESHOLD`), ``2.5 thousand`` -> ``2500``, ``three quarters`` -> ``0.75``, ``two and
     a half hours`` -> ``2.5 hours``, ``half a year`` -> ``0.5 year``; a clock phrase (``a quarter past 3``) stays.
-    The lexical analysis (:mod:`agentic_core.judges.offline.findings.text_fold`) reads numbers through it too.
+    The lexical analysis (:mod:`agentic_core.judges.offline.findings.text_fold`) reads numbers through it too
+    (memoised: both read the same texts, and a reference recurs across attempts).
 
     Args:
         text: Any text.

@@ -6,7 +6,7 @@ A feature is a number (in [0, 1], but for the count of findings) with a name and
   analysis' word similarity, recall (how much of the reference the answer states) and precision
   (how much of the answer the reference backs), and how many distinct detectors fired;
 * **detectors**: 1 when a check of the lexical analysis found something (a reference number missing
-  from the answer, a flipped negation, swapped roles, a refusal, ...), else 0. The detectors keep
+  from the answer, a flipped negation, swapped roles, a hedge, ...), else 0. The detectors keep
   the analysis' words for the reasoning but none of its hand-set caps: how much each finding
   weighs is a coefficient fitted on labelled pairs (``scripts/fit_learned_judge.py``).
 * **fact agreement** (:mod:`agentic_core.judges.offline.facts`): per kind of fact (number, date, time, amount
@@ -189,7 +189,7 @@ def pair_features(
     fired: dict[str, str] = {}
     for gate in analysis.gates:
         # A detector may fire more than once (two missing numbers): the first finding speaks for it.
-        fired.setdefault(gate.name, f"[{gate.name}] {gate.detail}")
+        fired.setdefault(gate.name, gate.describe())
     entities = entity_agreement(query, answer, ground_truth)
     fired_entities = {
         name: entities.words

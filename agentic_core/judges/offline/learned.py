@@ -36,7 +36,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +99,14 @@ class FittedModel:
     low: float
     high: float
 
+    @cached_property
+    def columns(self) -> np.ndarray:
+        """Where each of the model's features sits in :data:`FEATURES` (found once, not per pair)."""
+        return np.array([FEATURES.index(name) for name in self.features], dtype=np.intp)
+
     def contributions(self, values: Sequence[float]) -> np.ndarray:
         """Each feature's term in the log-odds: ``coef * (value - mean) / scale``."""
-        picked = np.array([values[FEATURES.index(name)] for name in self.features], dtype=np.float64)
+        picked = np.asarray(values, dtype=np.float64)[self.columns]
         return self.coef * (picked - self.mean) / self.scale
 
     def probability(self, values: Sequence[float]) -> float:

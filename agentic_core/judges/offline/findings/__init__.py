@@ -1,3 +1,3 @@
 """Detectors over an answer and its reference: what the texts say (typed tokens, negation, swapped roles, lists,
-hedges, refusals), found and counted. No caps and no verdicts: the learned model weighs what they find.
+hedges), found and counted. No caps and no verdicts: the learned model weighs what they find.
 """

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agentic_core.judges.offline.findings.text_analysis import TextAnalysis
+from agentic_core.judges.offline.findings.text_analysis import NAME_PARTICLES, SENTENCE_END, TextAnalysis
 from agentic_core.judges.offline.findings.text_fold import fold
 from agentic_core.judges.offline.findings.tokens import Token
 
@@ -141,8 +141,6 @@ _MODAL = frozenset({"could", "might", "may"})
 """Hedges only before "be" ("it could be 4"; "the server could not locate" is no guess)."""
 _OR_WORDS = frozenset({"or", "o", "ou", "oder"})
 _LINK_WORDS = _OR_WORDS | {"either", "maybe", "perhaps", "possibly", "probably"}
-_NAME_PARTICLES = frozenset({"da", "de", "van", "von", "di", "del", "la", "le", "du", "der", "bin", "al"})
-_SENTENCE_END = frozenset({".", "!", "?", ";"})
 
 
 def hedge_cue(text: TextAnalysis) -> str | None:
@@ -213,7 +211,7 @@ def alternative_groups(text: TextAnalysis) -> list[list[list[Token]]]:
 
     for tok in text.tokens:
         if _is_item_token(tok) or (
-            current and tok.kind == "word" and not tok.capitalised and tok.raw.lower() in _NAME_PARTICLES
+            current and tok.kind == "word" and not tok.capitalised and tok.raw.lower() in NAME_PARTICLES
         ):
             if not current and not pending_link:
                 close_group()
@@ -232,7 +230,7 @@ def alternative_groups(text: TextAnalysis) -> list[list[list[Token]]]:
         if tok.kind == "word" and tok.stop and lower in {"the", "a", "an", "at", "on", "in", "by"}:
             continue  # "either at 3 or at 4", "on Tuesday or on Wednesday"
         pending_link = False
-        if tok.kind == "sep" and tok.key in _SENTENCE_END:
+        if tok.kind == "sep" and tok.key in SENTENCE_END:
             close_group()
     if current:
         items.append(current)

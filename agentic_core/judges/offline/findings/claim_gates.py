@@ -15,7 +15,7 @@ hedge             the ground-truth value is one of several candidates joined by 
 buried_negation   (yes/no question) the answer's last clause on the question negates
 ================  ==================================================================
 
-A hedge word beside a single candidate ("It opens at 9 am, I believe") fires nothing; the analysis notes it.
+A hedge word beside a single candidate ("It opens at 9 am, I believe") fires nothing.
 """
 
 from __future__ import annotations
@@ -52,7 +52,6 @@ __all__ = [
 
 # Any change below changes the features: bump RULES_VERSION (agentic_core.judges.offline.findings.lexical).
 
-_SENTENCE_END = frozenset({".", "!", "?", ";"})
 _ADDITIVE_MARKERS = frozenset({"wait", "hold on", "hang on", "update", "edit", "actually"})
 """Markers that may add to a claim rather than replace it ("Update: boarding is at 8:30", "Ottawa.
 Actually, it has been the capital since 1857")."""
@@ -96,11 +95,7 @@ def restates_question(text: TextAnalysis, query: TextAnalysis) -> bool:
     (a final claim that restates a yes/no question without negation answers it "yes"); an inverse
     word is a negation unless the query uses it too ("closed" restates "Is the road closed?")."""
     asked = {t.key for t in query.content if t.kind == "word"}
-    first: list[Token] = []
-    for tok in text.tokens:
-        if tok.kind == "sep" and tok.key in _SENTENCE_END:
-            break
-        first.append(tok)
+    first = text.first_sentence()
     mentioned = {t.key for t in first if t.key in asked}
     negates = any(t.neg_cue or (t.inverse and t.negated and t.key not in query.inverse_keys) for t in first)
     return bool(mentioned) and len(mentioned) * 2 >= len(asked) and not negates
@@ -276,8 +271,8 @@ def claim_gates(
     truth_polarity: str | None,
     yes_no: bool,
     fired: Sequence[Gate],
-) -> tuple[list[Gate], list[str]]:
-    """The claim gates that fire for one pair, and notes on what the judge cannot be sure of.
+) -> list[Gate]:
+    """The claim gates that fire for one pair.
 
     Args:
         pair: The analysed answer, ground truth and query, and the ground truth's key runs.
@@ -287,11 +282,10 @@ def claim_gates(
         fired: The fact gates that already fired (a buried negation is not counted twice).
 
     Returns:
-        ``(gates, notes)``.
+        The gates that fired.
     """
     ans, gt, qry, runs = pair
     gates: list[Gate] = []
-    notes: list[str] = []
     names = {g.name for g in fired}
     if claim is not None:
         replaced = _replaced(claim, gt, qry, runs)
@@ -301,22 +295,11 @@ def claim_gates(
         retracted = None if "retraction" in names else _retracted(claim, gt)
         if retracted:
             gates.append(Gate("retraction", retracted))
-        if not (replaced or retracted or "retraction" in names):
-            notes.append(
-                f"the answer revises itself ({claim.marker!r}); judged by its final claim, though an "
-                f"offline judge cannot tell whether the revision is sound"
-            )
-    cue = hedge_cue(ans)
-    hedged = _hedged(ans, gt, qry, cue)
+    hedged = _hedged(ans, gt, qry, hedge_cue(ans))
     if hedged:
         gates.append(Gate("hedge", hedged))
-    elif cue:
-        notes.append(
-            f"the answer hedges ({cue!r}) but offers no rival to the ground truth: not capped, "
-            f"as an offline judge cannot weigh the doubt"
-        )
     if yes_no and truth_polarity == "yes" and not names & {"polarity", "negation", "retraction"}:
         buried = _buried_negation(ans, qry)
         if buried:
             gates.append(Gate("buried_negation", buried))
-    return gates, notes
+    return gates

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from agentic_core.judges.offline.findings.text_analysis import TextAnalysis
+from agentic_core.judges.offline.findings.text_analysis import NAME_PARTICLES, SENTENCE_END, TextAnalysis
 from agentic_core.judges.offline.findings.tokens import Token, in_base_unit, unit_family
 from agentic_core.judges.offline.findings.values import date_satisfies, format_date, numbers_equal
 
@@ -38,9 +38,7 @@ END = "<start of sentence>"
 OTHER_ITEM = "<item>"
 """Where a cue sequence meets another item; never a cue itself (it says where, not what role)."""
 
-_SENTENCE_END = frozenset({".", "!", "?", ";"})
 _ARTICLES = frozenset({"the", "a", "an", "el", "la", "los", "las", "le", "les", "der", "die", "das"})
-_NAME_PARTICLES = frozenset({"da", "de", "van", "von", "di", "del", "la", "le", "du", "der", "bin", "al"})
 _FACT_KINDS = ("num", "date", "time", "code")
 
 
@@ -124,7 +122,7 @@ def find_items(text: TextAnalysis, entities: frozenset[str]) -> list[Item]:
                 run_start = i
             run.append(tok)
             continue
-        if run and tok.kind == "word" and not tok.capitalised and tok.raw.lower() in _NAME_PARTICLES:
+        if run and tok.kind == "word" and not tok.capitalised and tok.raw.lower() in NAME_PARTICLES:
             run.append(tok)
             continue
         if run:
@@ -133,7 +131,7 @@ def find_items(text: TextAnalysis, entities: frozenset[str]) -> list[Item]:
             family = unit_family(tok.unit) if tok.kind == "num" else None
             kind = f"num:{family or ''}" if tok.kind == "num" else tok.kind
             items.append(Item(kind, (tok,), i, i + 1, sentence))
-        elif tok.kind == "sep" and tok.key in _SENTENCE_END:
+        elif tok.kind == "sep" and tok.key in SENTENCE_END:
             sentence += 1
     if run:
         close()
@@ -187,7 +185,7 @@ def cue_sequence(text: TextAnalysis, item: Item, items: Sequence[Item]) -> list[
             out.append(OTHER_ITEM)
             return out
         if tok.kind == "sep":
-            if tok.key in _SENTENCE_END:
+            if tok.key in SENTENCE_END:
                 break
             continue
         if tok.raw.lower() in _ARTICLES:
@@ -206,7 +204,7 @@ def window_words(text: TextAnalysis, item: Item, items: Iterable[Item], back: in
         taken = 0
         for j in rng:
             tok = text.tokens[j]
-            if taken >= limit or j in at or (tok.kind == "sep" and tok.key in _SENTENCE_END):
+            if taken >= limit or j in at or (tok.kind == "sep" and tok.key in SENTENCE_END):
                 break
             if tok.kind != "word" or tok.raw.lower() in _ARTICLES:
                 continue

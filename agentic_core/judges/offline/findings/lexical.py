@@ -50,9 +50,11 @@ __all__ = [
     "lexical_analysis",
 ]
 
-RULES_VERSION = "lexical-v6"
+RULES_VERSION = "lexical-v7"
 """Version of the analysis; in the offline judges' identity, so a changed analysis never reuses old verdicts
-(v5: detectors only, no caps; v6: Snowball stems, no missing_date, missing_key_term or not_refusal)."""
+(v5: detectors only, no caps; v6: Snowball stems, no missing_date, missing_key_term or not_refusal; v7: no
+refusal or missing_time detector, benchmarks/bench_findings_ablation.py, and scale words read by the fact parser's
+reader alone: ``5 mn`` and ``$ 1.2 M`` are no longer millions)."""
 
 # Any change below changes the features: bump RULES_VERSION.
 PRECISION_FLOOR = 0.85
@@ -82,15 +84,12 @@ class LexicalAnalysis:
         recall: Share of the reference found in the answer (facts and words, see the module).
         precision: Share of the answer's new tokens that the reference contains.
         gates: The detectors that fired, in a fixed order.
-        notes: What an offline reading cannot be sure of (a hedge with no rival, a self-correction read by its
-            final claim).
     """
 
     similarity: float
     recall: float
     precision: float
     gates: tuple[Gate, ...]
-    notes: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -184,7 +183,7 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
             the yes/no comparison.
 
     Returns:
-        The :class:`LexicalAnalysis`: similarity, recall, precision, the detectors that fired and notes.
+        The :class:`LexicalAnalysis`: similarity, recall, precision and the detectors that fired.
     """
     ans = analyze_text(answer)
     gt = analyze_text(ground_truth)
@@ -203,8 +202,7 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
     gates = fire_gates(pair, (ans_pol, gt_pol), None if claim is None else claim.after)
     if pol_from_claim:
         gates = retraction_from_polarity(gates)
-    more, notes = claim_gates(pair, claim, gt_pol[0], yes_no, gates)
-    gates += more
+    gates += claim_gates(pair, claim, gt_pol[0], yes_no, gates)
     gates += role_gates(pair)
     gates += list_gates(ans, gt, qry)
     return LexicalAnalysis(
@@ -212,5 +210,4 @@ def lexical_analysis(answer: str, ground_truth: str, query: str = "") -> Lexical
         recall=round(recall.value, 4),
         precision=round(precision, 4),
         gates=tuple(gates),
-        notes=tuple(notes),
     )

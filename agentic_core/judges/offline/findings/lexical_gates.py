@@ -38,11 +38,9 @@ __all__ = [
 # Any change below changes the features: bump RULES_VERSION (agentic_core.judges.offline.findings.lexical).
 
 GateName = Literal[
-    "refusal",
     "polarity",
     "negation",
     "missing_number",
-    "missing_time",
     "unit_conflict",
     "extra_value",
     # The claim and role gates (agentic_core.judges.offline.findings.claim_gates, role_gates, list_gates).
@@ -192,36 +190,30 @@ def _negation_detail(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> 
     )
 
 
-_MISSING_GATE: dict[str, GateName] = {"num": "missing_number", "time": "missing_time"}
-"""Dates are left to the fact agreement (``date_missing``): a ``missing_date`` detector beside it earned nothing
-(benchmarks/RESULTS.md, issue 38), and neither did ``missing_key_term`` nor ``not_refusal``."""
+def _missing_numbers(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> list[Gate]:
+    """Numbers of the ground truth (not stated by the query) absent from the answer.
 
-
-def _missing_fact_gates(ans: TextAnalysis, gt: TextAnalysis, qry: TextAnalysis) -> list[Gate]:
-    """Numbers and times of the ground truth (not stated by the query) absent from the answer."""
-    gates: list[Gate] = []
-    for kind, label in (("num", "number"), ("time", "time")):
-        truth = dedupe([t for t in gt.content if t.kind == kind])
-        # What the answer gives instead: values of this kind that neither the truth nor the query has.
-        others = dedupe([t for t in ans.content if t.kind == kind and not present_in(t, gt)])
-        others = [t for t in others if not present_in(t, qry)]
-        # A truth value the query states need not be repeated ("Is flight 450 on time?" / "Yes, on time"),
-        # but the query is no evidence that the answer states it: once the answer gives another value of
-        # that kind ("What is 102?" / "The answer is 902."), the truth's own value must be there too.
-        missing = [t for t in truth if not present_in(t, ans) and (others or not present_in(t, qry))]
-        if not missing:
-            continue
-        if others:
-            found = f" (found {fmt_tokens(others)})"
-        elif not any(t.kind == kind for t in ans.content):
-            found = f" (answer states no {label})"
-        else:
-            found = ""
-        noun = label if len(missing) == 1 else label + "s"
-        name = _MISSING_GATE[kind]
-        detail = f"ground-truth {noun} {fmt_tokens(missing)} missing from answer{found}"
-        gates.append(Gate(name, detail))
-    return gates
+    Dates and times are left to the fact agreement (``date_missing``, ``time_missing``): a ``missing_date`` and a
+    ``missing_time`` detector beside it earned nothing on the fresh holdout (benchmarks/RESULTS.md, issue 38), and
+    neither did ``missing_key_term``, ``not_refusal`` nor ``refusal``."""
+    truth = dedupe([t for t in gt.content if t.kind == "num"])
+    # What the answer gives instead: numbers that neither the truth nor the query has.
+    others = dedupe([t for t in ans.content if t.kind == "num" and not present_in(t, gt)])
+    others = [t for t in others if not present_in(t, qry)]
+    # A truth value the query states need not be repeated ("Is flight 450 on time?" / "Yes, on time"),
+    # but the query is no evidence that the answer states it: once the answer gives another number
+    # ("What is 102?" / "The answer is 902."), the truth's own value must be there too.
+    missing = [t for t in truth if not present_in(t, ans) and (others or not present_in(t, qry))]
+    if not missing:
+        return []
+    if others:
+        found = f" (found {fmt_tokens(others)})"
+    elif not any(t.kind == "num" for t in ans.content):
+        found = " (answer states no number)"
+    else:
+        found = ""
+    noun = "number" if len(missing) == 1 else "numbers"
+    return [Gate("missing_number", f"ground-truth {noun} {fmt_tokens(missing)} missing from answer{found}")]
 
 
 def _unit_conflict(ans: TextAnalysis, gt: TextAnalysis) -> str | None:
@@ -292,9 +284,6 @@ def fire_gates(
     ans, gt, qry, _ = pair
     (ans_pol, ans_how), (gt_pol, gt_how) = polarity
     gates: list[Gate] = []
-    if ans.refusal and not gt.refusal:
-        # A refusal answers nothing, however many words it shares with the truth.
-        gates.append(Gate("refusal", f"answer is a refusal ({ans.refusal!r})"))
     if ans_pol is not None and gt_pol is not None:
         # Both give a yes/no: that compares the main claims; per-word negation would only add noise
         # ("No visa is required" vs "No, ... visa-free").
@@ -305,7 +294,7 @@ def fire_gates(
         conflict = _negation_detail(ans, gt, qry)
         if conflict:
             gates.append(Gate("negation", conflict))
-    gates.extend(_missing_fact_gates(ans, gt, qry))
+    gates.extend(_missing_numbers(ans, gt, qry))
     unit = _unit_conflict(ans, gt)
     if unit:
         gates.append(Gate("unit_conflict", unit))

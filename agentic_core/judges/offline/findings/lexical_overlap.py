@@ -21,7 +21,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from agentic_core.judges.offline.findings.text_analysis import TextAnalysis
+from agentic_core.judges.offline.findings.text_analysis import NAME_PARTICLES, TextAnalysis
 from agentic_core.judges.offline.findings.tokens import Token, in_base_unit, unit_family
 from agentic_core.judges.offline.findings.values import FRACTION_FAMILY, date_satisfies, numbers_equal, same_share
 
@@ -54,9 +54,6 @@ NAME_SIMILARITY = 85
 ("Austria" / "Australia" 88): the learned model weighs the fuzzy match apart (``entity_fuzzy``)."""
 NAME_MIN_LENGTH = 4
 """Shorter words are never matched fuzzily ("Rome" / "Rose" is one letter and no misspelling)."""
-
-_NAME_PARTICLES = frozenset({"da", "de", "van", "von", "di", "del", "la", "le", "du", "der", "bin", "al"})
-"""Lower-case words that may sit inside a name ("Leonardo da Vinci")."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -170,7 +167,7 @@ def key_runs(truth: TextAnalysis, query: TextAnalysis) -> list[list[Token]]:
         if tok.kind == "word" and tok.capitalised and not tok.stop and not tok.neg_cue:
             current.append(tok)
             continue
-        if current and tok.kind == "word" and not tok.capitalised and tok.raw.lower() in _NAME_PARTICLES:
+        if current and tok.kind == "word" and not tok.capitalised and tok.raw.lower() in NAME_PARTICLES:
             continue
         if current:
             runs.append(current)
@@ -207,7 +204,7 @@ def run_present(run: Sequence[Token], ans: TextAnalysis, qry: TextAnalysis) -> b
 
 @dataclass(frozen=True)
 class Recall:
-    """Recall split into facts and other words (kept for the reasoning)."""
+    """Recall split into facts and other words."""
 
     fact_found: float
     fact_total: float
@@ -226,18 +223,6 @@ class Recall:
         if self.word_total:
             return self.word_found / self.word_total
         return 0.0
-
-    def describe(self) -> str:
-        """The parts of the recall, as reasoning text."""
-        fact = f"facts {self.fact_found:g}/{self.fact_total:g}"
-        word = f"words {self.word_found:.2f}/{self.word_total:.2f}"
-        if self.fact_total and self.word_total:
-            return f"{FACT_SHARE:.2f} x {fact} + {1 - FACT_SHARE:.2f} x {word}"
-        if self.fact_total:
-            return fact
-        if self.word_total:
-            return word
-        return "nothing to match"
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from agentic_core.judges.offline.findings.lexical_gates import Gate
 from agentic_core.judges.offline.findings.lexical_overlap import is_fact, present_in, stated_in_query
-from agentic_core.judges.offline.findings.text_analysis import TextAnalysis
+from agentic_core.judges.offline.findings.text_analysis import SENTENCE_END, TextAnalysis
 from agentic_core.judges.offline.findings.tokens import Token
 
 __all__ = ["MAX_ITEM_WORDS", "list_gates", "list_items"]
@@ -37,7 +37,6 @@ __all__ = ["MAX_ITEM_WORDS", "list_gates", "list_items"]
 MAX_ITEM_WORDS = 3
 
 _JOINERS = frozenset({"and", "or", "y", "o", "e", "et", "ou", "und", "oder", "&"})
-_SENTENCE_END = frozenset({".", "!", "?", ";"})
 
 
 def _segments(text: TextAnalysis) -> list[tuple[list[list[Token]], bool]]:
@@ -47,7 +46,7 @@ def _segments(text: TextAnalysis) -> list[tuple[list[list[Token]], bool]]:
     segs: list[list[Token]] = [[]]
     joined = False
     for tok in text.tokens:
-        if tok.kind == "sep" and tok.key in _SENTENCE_END:
+        if tok.kind == "sep" and tok.key in SENTENCE_END:
             out.append((segs, joined))
             segs, joined = [[]], False
         elif (tok.kind == "sep" and tok.key in {",", "-"}) or (tok.kind == "word" and tok.raw.lower() in _JOINERS):

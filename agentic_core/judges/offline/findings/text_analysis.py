@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import takewhile
 from typing import Literal
 
 from agentic_core.judges.offline.findings.text_fold import prepare_text
@@ -27,6 +28,8 @@ from agentic_core.judges.offline.findings.tokens import Token, in_base_unit, sca
 from agentic_core.judges.offline.findings.values import FRACTION_FAMILY, DateValue, NumberValue, format_number
 
 __all__ = [
+    "NAME_PARTICLES",
+    "SENTENCE_END",
     "TextAnalysis",
     "analyze_text",
     "find_refusal",
@@ -72,6 +75,8 @@ NEGATION_WORDS: frozenset[str] = _wordset(
 """Negation cues. ``no`` in leading position followed by a pause is a yes/no answer instead."""
 
 VERBAL_NEGATION: frozenset[str] = _wordset("not never cannot unable pas nicht nunca jamas nie niemals")
+"""Cues that negate the verb (``is not``), as opposed to determiners (``no errors``). Only these make
+a statement an implied "no" to a yes/no question; ``No errors were reported`` is not a "no"."""
 DETERMINER_NEGATION: frozenset[str] = _wordset(
     "no kein keine keinen keiner keinem ningun ninguna ninguno aucun aucune"
 )
@@ -91,8 +96,11 @@ _COPULAS: frozenset[str] = _wordset(
     "become becomes became get gets got es esta estan son est sont ist sind war"
 )
 """Verbs after which an inverse word is the predicate ("is closed on Sundays")."""
-"""Cues that negate the verb (``is not``), as opposed to determiners (``no errors``). Only these make
-a statement an implied "no" to a yes/no question; ``No errors were reported`` is not a "no"."""
+
+SENTENCE_END: frozenset[str] = frozenset({".", "!", "?", ";"})
+"""Separators that end a sentence."""
+NAME_PARTICLES: frozenset[str] = _wordset("da de van von di del la le du der bin al")
+"""Lower-case words that may sit inside a name ("Leonardo da Vinci")."""
 
 YES_WORDS: frozenset[str] = _wordset(
     "yes yeah yep yup yea correct indeed absolutely affirmative certainly si oui ja jawohl claro"
@@ -150,17 +158,17 @@ class TextAnalysis:
     date_values: tuple[DateValue, ...] = ()
     time_keys: frozenset[str] = field(default_factory=frozenset)
 
+    def first_sentence(self) -> list[Token]:
+        """The tokens before the first sentence end."""
+        return list(takewhile(lambda t: not (t.kind == "sep" and t.key in SENTENCE_END), self.tokens))
+
     def first_sentence_negation(self) -> tuple[bool, frozenset[str]]:
         """Negation in the first sentence: whether a verbal cue (``not``, ``never``) is there, and the
         keys of the words in the scope of any cue (``No visa is required`` -> ``{"visa", ...}``).
 
         The sentence, not the clause: in "I'm sorry, but I can't share passwords" the claim is in the
         second clause."""
-        first = []
-        for tok in self.tokens:
-            if tok.kind == "sep" and tok.key in _SENTENCE_END:
-                break
-            first.append(tok)
+        first = self.first_sentence()
         verbal = any(t.neg_cue and t.raw.lower() in VERBAL_NEGATION for t in first)
         scoped = frozenset(k for t in first if t.negated for k in t.keys)
         return verbal, scoped
@@ -169,29 +177,12 @@ class TextAnalysis:
         """Keys of the words the first sentence affirms: not negated, with no negation cue before
         them in the sentence ("The road is open" -> ``{"road", "open"}``)."""
         keys: set[str] = set()
-        for tok in self.tokens:
-            if tok.kind == "sep" and tok.key in _SENTENCE_END:
-                break
+        for tok in self.first_sentence():
             if tok.neg_cue:
                 break
             if tok.kind == "word" and not tok.stop and not tok.negated:
                 keys.update(tok.keys)
         return frozenset(keys)
-
-    @property
-    def numbers(self) -> tuple[Token, ...]:
-        """Number tokens, in order."""
-        return tuple(t for t in self.content if t.kind == "num")
-
-    @property
-    def dates(self) -> tuple[Token, ...]:
-        """Date tokens, in order."""
-        return tuple(t for t in self.content if t.kind == "date")
-
-    @property
-    def times(self) -> tuple[Token, ...]:
-        """Time tokens, in order."""
-        return tuple(t for t in self.content if t.kind == "time")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -255,7 +246,7 @@ def _clause_polarity(tokens: list[Token]) -> tuple[Literal["yes", "no"] | None, 
     """A yes/no word between pauses that opens a clause of the first sentence (", and yes, ...")."""
     for i in range(1, len(tokens) - 1):
         tok = tokens[i]
-        if tok.kind == "sep" and tok.key in _SENTENCE_END:
+        if tok.kind == "sep" and tok.key in SENTENCE_END:
             break
         if tok.kind != "word" or tok.raw.lower() not in _CLAUSE_YES_NO or tokens[i + 1].kind != "sep":
             continue
@@ -265,8 +256,6 @@ def _clause_polarity(tokens: list[Token]) -> tuple[Literal["yes", "no"] | None, 
             return ("yes" if tok.raw.lower() in YES_WORDS else "no"), i
     return None, -1
 
-
-_SENTENCE_END = frozenset({".", "!", "?", ";"})
 
 _NEG_SCOPE = 3
 """How many content tokens after a negation cue it negates (``not permitted in hand luggage``)."""
@@ -328,9 +317,9 @@ def _mark(tokens: list[Token], polarity_at: int) -> list[Token]:
             clause += 1
             scope_left = 0
             prev_lower = ""
-            if tok.key in _SENTENCE_END or tok.key == ":":
+            if tok.key in SENTENCE_END or tok.key == ":":
                 sentence_start = True
-            object.__setattr__(tok, "clause", clause)
+            tok.clause = clause
             out.append(tok)
             continue
         lower = tok.raw.lower()
@@ -345,14 +334,13 @@ def _mark(tokens: list[Token], polarity_at: int) -> list[Token]:
         negated = (in_scope and scope_negates and i not in modifiers) != inverse
         # The token was built by scan moments ago and is not shared yet: fill in the context fields
         # in place rather than building every token twice (this is the judge's hot loop).
-        setattr_ = object.__setattr__
-        setattr_(tok, "sentence_start", sentence_start)
-        setattr_(tok, "clause", clause)
-        setattr_(tok, "negated", negated)
-        setattr_(tok, "stop", stop)
-        setattr_(tok, "neg_cue", neg_cue)
+        tok.sentence_start = sentence_start
+        tok.clause = clause
+        tok.negated = negated
+        tok.stop = stop
+        tok.neg_cue = neg_cue
         if tok.inverse and not inverse:
-            setattr_(tok, "inverse", False)  # "failed to": a cue here, not an inverse word
+            tok.inverse = False  # "failed to": a cue here, not an inverse word
         out.append(tok)
         if neg_cue:
             scope_left, scope_negates = _NEG_SCOPE, True

@@ -5,9 +5,9 @@ before the tokenizer (:mod:`agentic_core.judges.offline.findings.tokens`) cuts i
 
 * unicode NFKC, accents folded (``Berlín`` == ``Berlin``), typographic quotes/dashes unified;
 * contractions expanded (``doesn't`` -> ``does not``) so negation is always a separate word;
-* number words (``forty-two``, ``three hundred sixty-six``) -> digits by ``text2num``, as the fact parser reads
-  them (:mod:`agentic_core.judges.offline.facts`); thousands separators (``1,200``), decimal commas (``3,14``); scale
-  words (``2.3 billion``) and scale letters after a currency symbol (``$1.2M``, ``$85k``);
+* thousands separators (``1,200``) and decimal commas (``3,14``) here; number words (``forty-two``), scale words
+  (``2.3 billion``) and scale letters after a currency symbol (``$1.2M``) -> digits by the fact parser's reader
+  (``text2num``, :func:`agentic_core.judges.offline.facts.spelled_numbers`), so both read numbers alike;
 * title abbreviations lose their full stop (``Dr. Ortiz`` -> ``Dr Ortiz``) so it does not end a sentence;
 * the prefix ``non-`` becomes the negation it is (``non-refundable`` -> ``not refundable``);
 * stemming of words (``bookings`` -> ``book``, Snowball's English stemmer).
@@ -21,13 +21,11 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from decimal import Decimal
 from functools import lru_cache
 
 import snowballstemmer
 
 from agentic_core.judges.offline.facts import spelled_numbers
-from agentic_core.judges.offline.findings.values import format_number
 
 __all__ = [
     "fold",
@@ -94,25 +92,8 @@ _CONTRACTIONS: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
-_HAS_DIGIT = re.compile(r"\d")
 _THOUSANDS_RE = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DECIMAL_COMMA_RE = re.compile(r"(?<=\d),(?=\d{1,2}(?![\d,]))")
-_SCALE_AFTER_DIGITS_RE = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion|bn|mn)\b", re.IGNORECASE
-)
-_SCALE_SUFFIX = {
-    "thousand": 1000, "million": 10**6, "mn": 10**6, "billion": 10**9, "bn": 10**9, "trillion": 10**12,
-}
-
-
-# "$1.2M", "€85k", "$3bn": a scale letter is only read after a currency symbol ("5k" alone may be a
-# race, "12m" metres).
-_CURRENCY_SCALE_RE = re.compile(r"([$€£¥])\s?(\d+(?:\.\d+)?)\s?(k|m|mm|mn|bn|b)\b", re.IGNORECASE)
-_LETTER_SCALE = {"k": 1000, "m": 10**6, "mm": 10**6, "mn": 10**6, "b": 10**9, "bn": 10**9}
-
-
-def _scale(match: re.Match[str]) -> str:
-    return format_number(Decimal(match.group(1)) * _SCALE_SUFFIX[match.group(2).lower()])
 
 
 def normalize_numbers(text: str) -> str:
@@ -122,29 +103,17 @@ def normalize_numbers(text: str) -> str:
         text: Folded text.
 
     Returns:
-        The text with ``1,200`` -> ``1200``, ``3,14`` -> ``3.14``, ``forty-two`` -> ``42``,
-        ``2.3 billion`` -> ``2300000000``, ``$1.2M`` -> ``$1200000``, ``three quarters`` -> ``0.75``,
-        ``two and a half hours`` -> ``2.5 hours`` (:func:`agentic_core.judges.offline.facts.spelled_numbers`). Other
-        text
-        is unchanged.
+        The text with ``1,200`` -> ``1200`` and ``3,14`` -> ``3.14``, then number words, scale words and spelled
+        fractions read by the fact parser's reader, :func:`agentic_core.judges.offline.facts.spelled_numbers`, so
+        both read alike (``forty-two`` -> ``42``, ``2.3 billion`` -> ``2300000000``, ``$1.2M`` -> ``$1200000``,
+        ``three quarters`` -> ``3/4``, ``two and a half hours`` -> ``2.5 hours``). Other text is unchanged.
     """
     if "," in text:
         text = _THOUSANDS_RE.sub("", text)
         # A thousands separator repeats ("1,200,000"): run again so every group goes.
         text = _THOUSANDS_RE.sub("", text)
         text = _DECIMAL_COMMA_RE.sub(".", text)
-    # Number words, scale words and spelled fractions: the fact parser's reader (text2num), so both read alike.
-    text = spelled_numbers(text)
-    if not _HAS_DIGIT.search(text):
-        return text
-
-    def letter_scale(match: re.Match[str]) -> str:
-        value = Decimal(match.group(2)) * _LETTER_SCALE[match.group(3).lower()]
-        return match.group(1) + format_number(value)
-
-    if any(sym in text for sym in "$€£¥"):
-        text = _CURRENCY_SCALE_RE.sub(letter_scale, text)
-    return _SCALE_AFTER_DIGITS_RE.sub(_scale, text)
+    return spelled_numbers(text)
 
 
 _NEEDS_CONTRACTIONS = re.compile(r"'|cannot|dont|\b[apu]\.[ms]\b", re.IGNORECASE)

@@ -120,9 +120,14 @@ _CURRENCY_SYMBOLS: dict[str, str] = {
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Token:
-    """One typed token.
+    """One typed token: read-only once :func:`~agentic_core.judges.offline.findings.text_analysis.analyze_text` has
+    returned it (its analyses are memoised and shared), hashed by value.
+
+    Not a frozen dataclass: a frozen one's ``__init__`` sets each field through ``object.__setattr__``, much
+    slower than plain assignments, and the scanner builds tokens by the thousand (benchmarks/RESULTS.md, issue
+    38). The scanner builds them and the context marking fills in their context fields, nothing else.
 
     Attributes:
         kind: ``word``, ``num``, ``date``, ``time``, ``code`` or ``sep`` (clause boundary).

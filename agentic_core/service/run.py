@@ -41,6 +41,7 @@ from agentic_core.service.labels import request_labels
 from agentic_core.service.models import Health, Problem, RunConfig
 from agentic_core.service.objects import json_object
 from agentic_core.service.response import issue_problem, run_response
+from agentic_core.service.run_history import store_answered_run
 from agentic_core.version import __version__
 
 log = logging.getLogger("agentic_core.service")
@@ -460,31 +461,6 @@ class Service:
             "To evaluate the valid ones anyway, set config.skip_invalid"
         )
         return _Refused(422, error, problems)
-
-
-def store_answered_run(result: Any, agg: Any, tags: RunTags | None, warnings: list[str]) -> str | None:
-    """Store an answered request's run in the history (``serve --store-runs``); its id, or ``None`` and a warning.
-
-    Results first: the evaluation is answered whether or not the history takes it; a history that cannot be
-    written adds a warning naming why (and the fix) to the answer instead.
-    """
-    import sqlite3
-
-    from agentic_core.runs import RunStore
-
-    try:
-        meta = RunStore().save(result, "POST /run", settings=agg.settings.model_dump(mode="json"), tags=tags)
-    except AgenticError as exc:
-        warnings.append(f"the run was not stored in the history: {exc}")
-        return None
-    except (OSError, sqlite3.Error) as exc:
-        log.warning("storing a /run answer failed: %s: %s", type(exc).__name__, exc)
-        warnings.append(
-            f"the run was not stored in the history ({type(exc).__name__}: {exc}); check the history file or set "
-            "AGENTIC_RUNS_PATH to another one"
-        )
-        return None
-    return meta.id
 
 
 def run_request(body: bytes | str | Mapping[str, Any], config: ServiceConfig | None = None) -> ServiceReply:

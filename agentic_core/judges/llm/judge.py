@@ -49,7 +49,6 @@ from agentic_core.judges.llm.errors import (
 )
 from agentic_core.judges.llm.formats import STEPS, format_runnable
 from agentic_core.judges.llm.model import JudgeStats, base_url_of, own_retries_warning, sanitise_url, secrets_of
-from agentic_core.judges.llm.options import DEFAULT_TIMEOUT_S
 from agentic_core.judges.llm.pacing import Pacer
 from agentic_core.judges.llm.prompt import (
     PROMPT_VERSION,
@@ -99,13 +98,7 @@ class LLMJudge:
 
     def __init__(self, spec: LLMSpec, chat_model: BaseChatModel) -> None:
         self.concurrency = spec.concurrency
-        self.clock = CallClock(
-            spec.timeout_s,
-            default_s=DEFAULT_TIMEOUT_S,
-            ceiling_s=spec.timeout_ceiling_s,
-            adaptive=spec.adaptive_timeout,
-            concurrency=spec.concurrency,
-        )
+        self.clock = CallClock(spec)
         self.rubric = RubricWatch()
         self.max_retries = spec.max_retries
         self.max_tokens = spec.max_tokens

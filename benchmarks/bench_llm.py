@@ -38,6 +38,7 @@ from agentic_core.judges.cache import JudgeCache  # noqa: E402
 from agentic_core.judges.llm.judge import LLMJudge  # noqa: E402
 from agentic_core.judges.llm.providers import build_chat_model  # noqa: E402
 from agentic_core.judges.runner import run_judge  # noqa: E402
+from agentic_core.judges.spec import LLMSpec  # noqa: E402
 from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
 
 
@@ -90,8 +91,9 @@ async def bench(
     n: int, concurrency: int, latency_s: float, rounds: int, base_url: str
 ) -> dict[str, list[float]]:
     """Time the four scenarios; returns seconds per scenario (one entry per round)."""
-    model = build_chat_model("openai-compatible", "stand-in", base_url=base_url, timeout_s=60)
-    judge = LLMJudge(model, provider="openai-compatible", model_name="stand-in", concurrency=concurrency)
+    spec = LLMSpec(provider="openai-compatible", model="stand-in", base_url=base_url, concurrency=concurrency)
+    model = build_chat_model(spec)  # the judge's own, called bare in (1)
+    judge = LLMJudge(spec, model)
     items = make_items(n)
     prompts: list[Any] = [judge.messages(item) for item in items]
     # Warm-up: open the connection pool so neither side pays for it alone.

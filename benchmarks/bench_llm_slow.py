@@ -9,7 +9,8 @@ where the code adapts), retry delays 1/50 of the default.
 
 Two scenarios per checkout (``--code DIR``, repeatable: the first is "before", the last "after"):
 
-1. **API, default settings at scale**: ``build_llm_judge`` as each checkout builds it, run over 12 items.
+1. **API, default settings at scale**: the LLM judge as each checkout builds it (from its ``LLMSpec`` since
+   issue 38, by ``build_llm_judge`` before), run over 12 items.
    Reported: requests received / finished / abandoned at the server, retries the run reports, requests per
    item, wall time, the verdicts, and whether requests received = items + reported retries.
 2. **CLI, a ``--timeout`` the user gave**: ``python -m agentic_core evaluate`` on 12 interactions, once with
@@ -48,15 +49,20 @@ DEFAULT_AT_SCALE_S = 1.2  # the default 60 s, scaled as 29 s -> 0.5 s per reply 
 _API_CHILD = r"""
 import inspect, json, sys, time
 from agentic_core.judges.base import JudgeItem
-from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import run_judge_sync
 from agentic_core.judges.verdict_counts import verdict_counts
 
 base_url, n, timeout_s = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-extra = {}
-if "adaptive_timeout" in inspect.signature(build_llm_judge).parameters:
-    extra["adaptive_timeout"] = True  # the default timeout, at scale: it adapts where the code adapts
-judge = build_llm_judge("openai-compatible", "stand-in", base_url=base_url, timeout_s=timeout_s, **extra)
+options = {"base_url": base_url, "timeout_s": timeout_s}
+try:
+    from agentic_core.judges.spec import LLMSpec  # issue 38 on: the judge is built from its spec
+except ImportError:
+    from agentic_core.judges.llm.providers import build_llm_judge
+    if "adaptive_timeout" in inspect.signature(build_llm_judge).parameters:
+        options["adaptive_timeout"] = True  # the default timeout, at scale: it adapts where the code adapts
+    judge = build_llm_judge("openai-compatible", "stand-in", **options)
+else:
+    judge = LLMSpec(provider="openai-compatible", model="stand-in", adaptive_timeout=True, **options).build()
 judge.backoff_base_s, judge.backoff_max_s = timeout_s / 50, timeout_s / 2  # the default delays, at scale
 items = [JudgeItem(query=f"What is {i} + {i}?", answer=f"It is {2 * i}.", ground_truth=str(2 * i)) for i in range(n)]
 started = time.perf_counter()

@@ -7,6 +7,7 @@ Judges:
     :class:`CountingJudge` (wraps a judge and counts items; written as a user's judge from before the
     capabilities, so it has none of them).
     :func:`replace_judge` and :func:`offer_judge` put a fake behind a registry name (its spec class's build).
+    :func:`llm_judge_over` is the LLM judge over a fake chat model, of :func:`stand_in_spec`'s spec.
 Chat models (LangChain ``BaseChatModel`` subclasses):
     :class:`LatencyChatModel` (async sleep, tracks calls in flight, reports token usage),
     :func:`garbage_chat_model` (a ``FakeListChatModel`` replying prose),
@@ -24,7 +25,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -34,7 +35,11 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from agentic_core.judges.base import JudgeIdentity, JudgeItem, ProgressFn, Verdict
-from agentic_core.judges.spec import SPECS, JudgeSpecBase
+from agentic_core.judges.llm.provider_table import PROVIDERS
+from agentic_core.judges.spec import SPECS, JudgeSpecBase, LLMSpec
+
+if TYPE_CHECKING:
+    from agentic_core.judges.llm.judge import LLMJudge
 
 ScoreSpec = float | None | Sequence[float | None] | Callable[[JudgeItem], float | None]
 
@@ -178,6 +183,24 @@ def offer_judge(monkeypatch: Any, name: str, make: Callable[[], Any], title: str
     spec: Any = create_model(f"FakeSpec_{name}", __base__=JudgeSpecBase, judge=(Literal[name], name))
     spec.title, spec.description, spec.build = title, f"{title} judge for tests", lambda self: make()
     monkeypatch.setitem(SPECS, name, spec)
+
+
+def stand_in_spec(**options: Any) -> LLMSpec:
+    """An LLM judge's spec for a stand-in chat model: Ollama's (no key, no URL) unless ``provider`` names
+    another, which then gets what its rules ask for (a dummy key, a URL nothing listens on)."""
+    provider = PROVIDERS[options.setdefault("provider", "ollama")]
+    if provider.key_required:
+        options.setdefault("api_key", "sk-stand-in-never-sent")
+    if provider.base_url_required:
+        options.setdefault("base_url", "http://127.0.0.1:9/v1")
+    return LLMSpec(**{"model": "fake-model", **options})
+
+
+def llm_judge_over(chat_model: BaseChatModel, **options: Any) -> LLMJudge:
+    """The LLM judge of :func:`stand_in_spec` ``(**options)`` over ``chat_model`` (a fake)."""
+    from agentic_core.judges.llm.judge import LLMJudge
+
+    return LLMJudge(stand_in_spec(**options), chat_model)
 
 
 # -- chat models -----------------------------------------------------------------------------

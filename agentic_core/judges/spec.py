@@ -47,10 +47,12 @@ from agentic_core.judges.llm.options import (
     DEFAULT_MAX_TOKENS,
     LLM_OPTIONS,
     ReplyFormat,
-    check_judge_limits,
+    check_limit,
     structured_mode,
 )
 from agentic_core.judges.llm.provider_table import (
+    PROVIDERS,
+    ProviderSpec,
     check_base_url,
     check_installed,
     check_model_name,
@@ -60,6 +62,7 @@ from agentic_core.judges.llm.provider_table import (
 
 if TYPE_CHECKING:
     from agentic_core.judges.base import Judge, JudgeIdentity
+    from agentic_core.judges.llm.judge import LLMJudge
 
 DEFAULT_JUDGE = "learned"
 _REVEAL = "reveal_secrets_for_a_worker"
@@ -219,8 +222,9 @@ class LLMSpec(JudgeSpecBase):
 
     Attributes:
         provider: A key of :data:`~agentic_core.judges.llm.provider_table.PROVIDERS` (any case; kept lowered).
-        model: The provider's model name.
-        base_url: The server's URL (required for ``openai-compatible``), or ``None`` for the provider's default.
+        model: The provider's model name (kept without surrounding spaces).
+        base_url: The server's URL (required for ``openai-compatible``; kept without surrounding spaces), or
+            ``None`` for the provider's default.
         api_key: The key itself, or ``None`` to read it from ``api_key_env`` or the provider's variable. A
             :class:`~pydantic.SecretStr`: never shown (see the module docstring).
         api_key_env: The environment variable the user named to hold the key (``--api-key-env``).
@@ -263,7 +267,7 @@ class LLMSpec(JudgeSpecBase):
     @field_validator("concurrency", "max_retries", "max_tokens", "timeout_s", "timeout_ceiling_s", "rps", mode="before")
     @classmethod
     def _limit(cls, value: Any, info: ValidationInfo) -> Any:
-        check_judge_limits(**{str(info.field_name): value})  # each limit's one rule (None: unset, where it may be)
+        check_limit(str(info.field_name), value)  # each limit's one rule (None: unset, where it may be)
         return value
 
     @field_validator("use_structured_output", mode="before")
@@ -279,42 +283,57 @@ class LLMSpec(JudgeSpecBase):
     @field_validator("model", "base_url", mode="before")
     @classmethod
     def _what_the_provider_needs(cls, value: Any, info: ValidationInfo) -> Any:
-        if "provider" not in info.data:  # missing: pydantic's "provider: is required" says so
-            return value
+        if "provider" not in info.data or not (value is None or isinstance(value, str)):
+            return value  # no provider: pydantic's "provider: is required" says so; not text: its type error
         provider = get_provider(info.data["provider"])  # a refused one stopped validation above
-        if info.field_name == "model":
-            check_model_name(provider, value)
-        else:
-            check_base_url(provider, value)
-        return value
+        if info.field_name == "base_url":
+            return check_base_url(provider, value)  # stripped; None when empty
+        check_model_name(provider, value)  # refuses None and blanks
+        return str(value).strip()  # kept as the chat model is asked for it and the identity records it
 
     @model_validator(mode="after")
     def _package_and_key_found(self) -> LLMSpec:
-        provider = get_provider(self.provider)
-        check_installed(provider)  # first: without the package, no key helps
-        resolve_api_key(provider, self.api_key, self.api_key_env)  # a key nowhere to be found fails here
+        check_installed(self.provider_entry)  # first: without the package, no key helps
+        self.key()  # a key nowhere to be found fails here
         return self
 
     @field_serializer("api_key")
     def _key(self, key: SecretStr | None, info: SerializationInfo) -> SecretStr | str | None:
         if not (info.context or {}).get(_REVEAL):
             return key  # shown as '**********'
-        return secret_text(resolve_api_key(get_provider(self.provider), key, self.api_key_env))
+        return secret_text(self.key())
+
+    @property
+    def provider_entry(self) -> ProviderSpec:
+        """The provider's row of :data:`~agentic_core.judges.llm.provider_table.PROVIDERS`."""
+        return PROVIDERS[self.provider]  # a name the table knows: validated when the spec was made
+
+    def key(self) -> SecretStr | None:
+        """The key to send, found now: the one given, else ``api_key_env``'s, else the provider's variable's.
+
+        Returns:
+            The key; a placeholder where the provider's key is optional and none was given; ``None`` for a
+            provider that takes none (Ollama).
+
+        Raises:
+            JudgeConfigError: the key is nowhere to be found (naming the variable to set, never a key).
+        """
+        return resolve_api_key(self.provider_entry, self.api_key, self.api_key_env)
 
     def secret(self) -> str | None:
         """The key given in clear (for masking it out of error messages), or ``None``."""
         return secret_text(self.api_key)
 
-    def build(self) -> Judge:
-        """An :class:`~agentic_core.judges.llm.judge.LLMJudge` over the provider's chat model.
+    def build(self) -> LLMJudge:
+        """An :class:`~agentic_core.judges.llm.judge.LLMJudge` of this spec over the provider's chat model.
 
         Raises:
-            JudgeConfigError: the provider's package is missing, or its chat model refuses the options.
+            JudgeConfigError: the provider's package fails to import, or its chat model refuses the options.
         """
-        from agentic_core.judges.llm.providers import build_llm_judge
+        from agentic_core.judges.llm.judge import LLMJudge
+        from agentic_core.judges.llm.providers import build_chat_model
 
-        options = {name: value for name, value in self if name != "judge"}
-        return build_llm_judge(**options)
+        return LLMJudge(self, build_chat_model(self))
 
 
 OfflineSpec = Annotated[

@@ -165,8 +165,7 @@ def _resolve_key(
     provider: str, values: dict[str, Any], given_as: dict[str, str], base_url: str | None, config: ServiceConfig
 ) -> tuple[str, str | None, str | None]:
     """The provider to build, the key to send and the environment variable to read it from."""
-    from agentic_core.judges.llm.provider_table import PROVIDERS
-    from agentic_core.judges.llm.providers import NO_KEY_PLACEHOLDER
+    from agentic_core.judges.llm.provider_table import NO_KEY_PLACEHOLDER, PROVIDERS
 
     if "api_key" in values:
         key = _param_text(

@@ -31,7 +31,7 @@ from agentic_core.judges.monitor import RunCancelled, RunMonitor
 from agentic_core.report import summary
 from agentic_core.result import EvaluationResult
 from agentic_core.settings import make_settings
-from tests.fakes import FakeJudge, LatencyChatModel, OpenAIStandIn, judgement_json
+from tests.fakes import FakeJudge, LatencyChatModel, OpenAIStandIn, judgement_json, llm_judge_over
 
 # Ray is optional (requirements-ray.txt): without it this module is skipped, not an error
 # (tests/engines/test_ray_missing.py covers that case).
@@ -147,7 +147,7 @@ def scored_reply(prompt: str) -> str:
 def fake_llm_judge() -> LLMJudge:
     """An LLM judge over a fake chat model (picklable, so it travels to the workers as it is)."""
     model = LatencyChatModel(latency_s=0.0, reply=scored_reply, usage=(50, 10))
-    return LLMJudge(model, provider="fake", model_name="fake-model", concurrency=3)
+    return llm_judge_over(model, concurrency=3)
 
 
 def test_an_llm_judge_object_is_pickled_to_the_workers_with_the_same_verdicts(
@@ -214,7 +214,7 @@ def test_the_cache_is_read_and_written_on_the_driver(tmp_path: Path, monkeypatch
 def test_a_cancelled_run_keeps_the_blocks_that_came_back(tmp_path: Path) -> None:
     def slow_judge() -> LLMJudge:
         model = LatencyChatModel(latency_s=0.03, reply=scored_reply)
-        return LLMJudge(model, provider="fake", model_name="fake-model", concurrency=1)
+        return llm_judge_over(model, concurrency=1)
 
     cache = JudgeCache(tmp_path / "cache.sqlite3")
     monitor = RunMonitor(total=load_paths([TRAVEL]).n_interactions)

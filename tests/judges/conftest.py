@@ -17,6 +17,7 @@ from pydantic import Field
 
 from agentic_core.judges.base import JudgeItem
 from agentic_core.judges.llm.judge import LLMJudge
+from tests.fakes import llm_judge_over
 
 SECRET = "sk-test-SECRET123"
 
@@ -28,11 +29,12 @@ INJECTION = (
 )
 
 
-def fast_judge(model: BaseChatModel, **kwargs: Any) -> LLMJudge:
-    """A judge with retry delays short enough for tests."""
-    kwargs.setdefault("backoff_base_s", 0.001)
-    kwargs.setdefault("backoff_max_s", 0.01)
-    return LLMJudge(model, provider=kwargs.pop("provider", "fake"), model_name="fake-model", **kwargs)
+def fast_judge(model: BaseChatModel, **options: Any) -> LLMJudge:
+    """The LLM judge over ``model`` of :func:`~tests.fakes.stand_in_spec` ``(**options)``, with retry delays
+    short enough for tests."""
+    judge = llm_judge_over(model, **options)
+    judge.backoff_base_s, judge.backoff_max_s = 0.001, 0.01
+    return judge
 
 
 ITEM = JudgeItem(query="What is the capital of France?", answer="Paris.", ground_truth="Paris")

@@ -25,6 +25,7 @@ from agentic_core.judges.llm.prompt import (
     REASK_PROMPT,
 )
 from agentic_core.judges.runner import judge_sync
+from agentic_core.judges.spec import LLMSpec
 from tests.fakes import (
     AuthenticationError,
     FakeAPIError,
@@ -301,8 +302,9 @@ def test_empty_input() -> None:
     ],
 )
 def test_bad_settings_are_config_errors(kwargs: dict[str, Any], place: str) -> None:
+    # Refused when the judge's spec is made: the judge is built from a valid spec only.
     with pytest.raises(JudgeConfigError) as info:
-        fast_judge(LatencyChatModel(), **kwargs)
+        LLMSpec(provider="ollama", model="m", **kwargs)
     assert info.value.place == place and info.value.fix
 
 
@@ -429,10 +431,8 @@ def test_empty_choices_is_named_plainly_and_unscored() -> None:
 
 @pytest.mark.timeout(60)
 def test_empty_choices_from_a_real_openai_client_is_named_plainly() -> None:
-    from agentic_core.judges.llm.providers import build_llm_judge
-
     with OpenAIStandIn(empty_choices=True) as server:
-        judge = build_llm_judge("openai-compatible", "stand-in", base_url=server.base_url, max_retries=0)
+        judge = LLMSpec(provider="openai-compatible", model="stand-in", base_url=server.base_url, max_retries=0).build()
         verdict = judge_sync(judge, [ITEM])[0]
         assert server.requests == 1
     assert verdict.status == "failed" and verdict.score is None

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from agentic_core.judges.llm.judge import LLMJudge
-from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import JudgeRun, run_judge_sync
+from agentic_core.judges.spec import LLMSpec
 from tests.fakes import make_items
 from tests.judges.standin import StandInServer
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def _judge(server: StandInServer, **kwargs: Any) -> LLMJudge:
-    judge = build_llm_judge("openai-compatible", "local", base_url=server.base_url, **kwargs)
+    judge = LLMSpec(provider="openai-compatible", model="local", base_url=server.base_url, **kwargs).build()
     judge.backoff_base_s, judge.backoff_max_s = 0.01, 0.05  # the default delays, at the tests' scale
     return judge
 
@@ -116,7 +116,7 @@ def test_the_run_records_what_the_calls_showed() -> None:
 def test_the_client_timeout_is_only_a_backstop_behind_the_judges_own() -> None:
     # The judge cancels its calls itself; the HTTP client's timeout must not fire first (a timeout that
     # adapts to 4 x the first replies would otherwise be cut at the client's 60 s).
-    judge = build_llm_judge("openai-compatible", "local", base_url="http://127.0.0.1:9/v1")
+    judge = LLMSpec(provider="openai-compatible", model="local", base_url="http://127.0.0.1:9/v1").build()
     assert judge.timeout_s == 60 and not judge.clock.explicit
     assert judge._model.request_timeout >= 10 * 600  # type: ignore[attr-defined]
     assert judge._model.max_retries == 0  # type: ignore[attr-defined]  # no repeat behind the judge's back

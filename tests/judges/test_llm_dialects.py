@@ -20,8 +20,8 @@ from agentic_core.io.samples import SAMPLES
 from agentic_core.judges.llm.errors import describe_error, is_retryable
 from agentic_core.judges.llm.options import DEFAULT_MAX_TOKENS
 from agentic_core.judges.llm.pacing import Pacer
-from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import run_judge_sync
+from agentic_core.judges.spec import LLMSpec
 from tests.fakes import FakeAPIError, make_items
 from tests.judges.standin import StandInServer
 
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.timeout(120)
 
 def _judge(server: StandInServer, **kwargs: object) -> object:
     kwargs.setdefault("timeout_s", 10.0)
-    return build_llm_judge("openai-compatible", "local-model", base_url=server.base_url, **kwargs)  # type: ignore[arg-type]
+    return LLMSpec(provider="openai-compatible", model="local-model", base_url=server.base_url, **kwargs).build()  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -105,7 +105,7 @@ def test_a_server_that_batches_keeps_the_concurrency_asked_for() -> None:
 @pytest.mark.skipif(importlib.util.find_spec("langchain_ollama") is None, reason="langchain-ollama is not installed")
 def test_ollamas_own_langchain_class_gets_the_budget_and_scores_every_item() -> None:
     with StandInServer("ollama", latency_s=0.01) as server:
-        judge = build_llm_judge("ollama", "gemma3:270m", base_url=server.root_url, timeout_s=10.0)
+        judge = LLMSpec(provider="ollama", model="gemma3:270m", base_url=server.root_url, timeout_s=10.0).build()
         assert judge._model.num_predict == DEFAULT_MAX_TOKENS  # type: ignore[attr-defined]
         run = run_judge_sync(judge, make_items(6), cache_mode="off")
     assert run.counts["ok"] == 6, [v.error for v in run.verdicts if v.status != "ok"]

@@ -13,9 +13,9 @@ from agentic_core.common import secrets
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.llm import judge as llm_module
 from agentic_core.judges.llm.errors import BODY_NOT_JSON
-from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.llm.reply_text import MAX_REASONING_CHARS
 from agentic_core.judges.runner import run_judge_sync
+from agentic_core.judges.spec import LLMSpec
 from tests.echo_server import EchoJudgeServer, echo_key, last_user_text
 from tests.fakes import make_items
 
@@ -31,9 +31,9 @@ def _fresh_registry() -> Iterator[None]:
 
 
 def _judge(server: EchoJudgeServer, key: str, **kwargs: Any) -> Any:
-    return build_llm_judge(
-        "openai-compatible", "echo-judge", api_key=key, base_url=server.base_url, concurrency=8, **kwargs
-    )
+    return LLMSpec(
+        provider="openai-compatible", model="echo-judge", api_key=key, base_url=server.base_url, concurrency=8, **kwargs
+    ).build()
 
 
 def _cache_bytes(tmp_path: Path) -> bytes:
@@ -136,7 +136,7 @@ def test_a_huge_reasoning_is_clipped_with_a_note(tmp_path: Path) -> None:
 @pytest.mark.parametrize("body", [b"<html><body>502 Bad gateway</body></html>", b""], ids=["html", "empty"])
 def test_a_200_whose_body_is_not_json_says_so(provider: str, body: bytes) -> None:
     with EchoJudgeServer(raw_body=body) as server:
-        judge = build_llm_judge(provider, "m", api_key=KEY_A, base_url=server.base_url, max_retries=0)
+        judge = LLMSpec(provider=provider, model="m", api_key=KEY_A, base_url=server.base_url, max_retries=0).build()
         run = run_judge_sync(judge, make_items(1))
     error = run.verdicts[0].error or ""
     assert run.verdicts[0].status == "failed"
@@ -147,6 +147,8 @@ def test_a_200_whose_body_is_not_json_says_so(provider: str, body: bytes) -> Non
 def test_building_a_judge_registers_its_key_for_the_whole_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("UNUSUAL_NAME", KEY_B)  # a variable whose name says nothing about keys
     assert KEY_B not in secrets.known_secrets()
-    build_llm_judge("openai-compatible", "m", api_key_env="UNUSUAL_NAME", base_url="http://127.0.0.1:9/v1")
+    LLMSpec(
+        provider="openai-compatible", model="m", api_key_env="UNUSUAL_NAME", base_url="http://127.0.0.1:9/v1"
+    ).build()
     assert KEY_B in secrets.known_secrets()
     assert secrets.mask_known(f"echo {KEY_B}") == f"echo {secrets.MASK}"

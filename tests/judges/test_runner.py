@@ -13,15 +13,15 @@ from pydantic import ValidationError
 from agentic_core.errors import SettingsError
 from agentic_core.judges.base import JudgeItem
 from agentic_core.judges.cache import JudgeCache
-from agentic_core.judges.llm.judge import LLMJudge
-from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import CHUNK_SIZE, estimate_calls, run_judge, run_judge_sync
+from agentic_core.judges.spec import LLMSpec
 from tests.fakes import (
     CountingJudge,
     FakeJudge,
     LatencyChatModel,
     OpenAIStandIn,
     RateLimitingChatModel,
+    llm_judge_over,
     make_items,
 )
 
@@ -201,14 +201,15 @@ def test_estimate_calls(cache: JudgeCache) -> None:
 
 def test_retries_and_tokens_of_an_llm_judge_are_reported(cache: JudgeCache) -> None:
     model = RateLimitingChatModel(fail_times=2)
-    judge = LLMJudge(model, provider="fake", model_name="m", concurrency=1, backoff_base_s=0.001)
+    judge = llm_judge_over(model, concurrency=1)
+    judge.backoff_base_s = 0.001
     run = run_judge_sync(judge, make_items(3), cache=cache)
     assert run.counts["ok"] == 3 and run.retries == 2 and model.calls == 5
     assert (run.input_tokens, run.output_tokens) == (150, 30)
 
 
 def test_sync_runs_can_share_one_model_and_work_inside_a_running_loop(cache: JudgeCache) -> None:
-    judge = LLMJudge(LatencyChatModel(latency_s=0.001), provider="fake", model_name="m")
+    judge = llm_judge_over(LatencyChatModel(latency_s=0.001))
 
     async def inside_a_loop() -> int:
         return run_judge_sync(judge, make_items(3, prefix="in"), cache=cache).model_calls
@@ -233,7 +234,7 @@ def test_judge_dying_half_way_keeps_earlier_chunks(cache: JudgeCache) -> None:
 
 
 def test_cancelled_run_keeps_everything_judged_so_far(cache: JudgeCache) -> None:
-    judge = LLMJudge(LatencyChatModel(latency_s=0.005), provider="fake", model_name="m", concurrency=4)
+    judge = llm_judge_over(LatencyChatModel(latency_s=0.005), concurrency=4)
     done_so_far = 0
 
     async def main() -> None:
@@ -258,7 +259,7 @@ def test_cancelled_run_keeps_everything_judged_so_far(cache: JudgeCache) -> None
 
 
 def test_interrupt_in_sync_run_flushes_before_propagating(cache: JudgeCache) -> None:
-    judge = LLMJudge(LatencyChatModel(latency_s=0.01), provider="fake", model_name="m", concurrency=4)
+    judge = llm_judge_over(LatencyChatModel(latency_s=0.01), concurrency=4)
 
     def progress(done: int, total: int) -> None:
         if done >= 30:
@@ -305,21 +306,23 @@ def test_api_key_is_never_written_anywhere(
     outputs: list[str] = []
     with OpenAIStandIn() as server:
         for api_key, api_key_env in ((SECRET, None), (None, "MY_KEY_VAR")):
-            judge = build_llm_judge(
-                "openai-compatible",
-                "stand-in",
+            judge = LLMSpec(
+                provider="openai-compatible",
+                model="stand-in",
                 api_key=api_key,
                 api_key_env=api_key_env,
                 base_url=server.base_url,
                 concurrency=4,
-            )
+            ).build()
             run = run_judge_sync(judge, make_items(12), cache=cache, cache_mode="refresh")
             assert run.counts["ok"] == 12
             outputs += [run.model_dump_json(), repr(run), repr(judge), judge.identity.label()]
         assert server.auth_headers and set(server.auth_headers) == {f"Bearer {SECRET}"}  # the key was used
 
     with OpenAIStandIn(status=401) as server:  # a rejected key: errors must not quote it
-        judge = build_llm_judge("openai-compatible", "stand-in", api_key=SECRET, base_url=server.base_url)
+        judge = LLMSpec(
+            provider="openai-compatible", model="stand-in", api_key=SECRET, base_url=server.base_url
+        ).build()
         run = run_judge_sync(judge, make_items(2, prefix="auth"), cache=cache)
         assert run.counts["failed"] == 2
         outputs += [v.error or "" for v in run.verdicts] + [run.model_dump_json()]

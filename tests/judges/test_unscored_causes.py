@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from agentic_core.judges.base import JudgeIdentity, Verdict, uncertain_verdict
 from agentic_core.judges.causes import CAUSES, cause_from_text, cause_of
-from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.llm.timing import CallReport, nice_seconds
 from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.runner import JudgeRun, judge_sync, run_judge_sync
+from agentic_core.judges.spec import LLMSpec
 from agentic_core.judges.verdict_counts import verdict_counts
 from tests.fakes import (
     AuthenticationError,
@@ -67,9 +67,10 @@ def test_anything_else_is_other() -> None:
 
 def test_a_pinned_format_the_server_refuses_is_refused_format() -> None:
     with StandInServer("llama.cpp", latency_s=0.01) as server:
-        judge = build_llm_judge(
-            "openai-compatible", "m", base_url=server.base_url, use_structured_output="json_schema", timeout_s=10.0
-        )
+        judge = LLMSpec(
+            provider="openai-compatible", model="m", base_url=server.base_url, use_structured_output="json_schema",
+            timeout_s=10.0,
+        ).build()
         run = run_judge_sync(judge, make_items(2), cache_mode="off")
     assert [v.cause for v in run.verdicts] == ["refused_format", "refused_format"]
 
@@ -78,7 +79,8 @@ def test_a_server_that_is_not_there_is_unreachable() -> None:
     with socket.socket() as sock:  # a port nothing listens on: bound, never accepting
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-        judge = build_llm_judge("openai-compatible", "m", base_url=f"http://127.0.0.1:{port}/v1", max_retries=0)
+        url = f"http://127.0.0.1:{port}/v1"
+        judge = LLMSpec(provider="openai-compatible", model="m", base_url=url, max_retries=0).build()
         run = run_judge_sync(judge, make_items(1), cache_mode="off")
     assert run.verdicts[0].cause == "unreachable", run.verdicts[0].error
 

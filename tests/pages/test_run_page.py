@@ -347,14 +347,9 @@ def test_cancel_then_drop_keeps_the_previous_run(monkeypatch: pytest.MonkeyPatch
 
 def test_unscored_interactions_are_counted_by_cause(monkeypatch: pytest.MonkeyPatch, app: AppTest) -> None:
     # Issue 40: an LLM judge whose calls all time out; the page says why, in the core's words, with a table.
-    from agentic_core.judges.llm.judge import LLMJudge
-    from tests.fakes import HangingChatModel
+    from tests.fakes import HangingChatModel, llm_judge_over
 
-    _register(
-        monkeypatch,
-        "fake_hanging",
-        lambda: LLMJudge(HangingChatModel(), provider="fake", model_name="m", timeout_s=0.05, concurrency=4),
-    )
+    _register(monkeypatch, "fake_hanging", lambda: llm_judge_over(HangingChatModel(), timeout_s=0.05, concurrency=4))
     at = _load_sample(app, "seeds")
     _run(at, "fake_hanging")
     for _ in range(100):  # the run is in the background: wait for its end

@@ -30,8 +30,8 @@ from pathlib import Path
 import pytest
 
 from agentic_core.judges.base import JudgeItem
-from agentic_core.judges.llm.providers import build_llm_judge
 from agentic_core.judges.runner import run_judge_sync
+from agentic_core.judges.spec import LLMSpec
 from agentic_core.judges.verdict_counts import verdict_counts
 from tests.real_llm.counting_proxy import CountingProxy
 
@@ -102,7 +102,8 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_every_item_is_scored_or_unscored_with_a_reason_within_a_bounded_time(llama_server: str) -> None:
-    judge = build_llm_judge("openai-compatible", "gemma-3-270m", base_url=llama_server, timeout_s=TIMEOUT_S)
+    spec = LLMSpec(provider="openai-compatible", model="gemma-3-270m", base_url=llama_server, timeout_s=TIMEOUT_S)
+    judge = spec.build()
     started = time.perf_counter()
     run = run_judge_sync(judge, ITEMS, cache_mode="off")
     elapsed = time.perf_counter() - started
@@ -121,10 +122,10 @@ def test_every_item_is_scored_or_unscored_with_a_reason_within_a_bounded_time(ll
 def test_slow_replies_cost_no_more_requests_than_items_plus_reported_retries(llama_server: str) -> None:
     port = int(llama_server.rsplit(":", 1)[1].split("/")[0])
     with CountingProxy(port) as proxy:
-        judge = build_llm_judge(
-            "openai-compatible", "gemma-3-270m", base_url=proxy.base_url, timeout_s=SLOW_TIMEOUT_S,
+        judge = LLMSpec(
+            provider="openai-compatible", model="gemma-3-270m", base_url=proxy.base_url, timeout_s=SLOW_TIMEOUT_S,
             max_tokens=SLOW_BUDGET, use_structured_output="text",
-        )  # fmt: skip
+        ).build()  # fmt: skip
         run = run_judge_sync(judge, ITEMS, cache_mode="off")
         received, hang_ups = proxy.requests, proxy.hang_ups  # every request passed the proxy as it was sent
     assert received <= len(ITEMS) + run.retries, (received, run.retries)

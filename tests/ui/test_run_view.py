@@ -121,10 +121,9 @@ def test_run_summary_of_the_dataset_judge_reads_scores() -> None:
 
 def test_run_summary_says_why_items_are_unscored() -> None:
     # Issue 40: the unscored interactions by cause, in the words the CLI and the endpoint use.
-    from agentic_core.judges.llm.judge import LLMJudge
-    from tests.fakes import HangingChatModel
+    from tests.fakes import HangingChatModel, llm_judge_over
 
-    judge = LLMJudge(HangingChatModel(), provider="fake", model_name="m", timeout_s=0.05, concurrency=4)
+    judge = llm_judge_over(HangingChatModel(), timeout_s=0.05, concurrency=4)
     result = evaluate(load_sample("seeds"), judge, cache_mode="off")
     n = result.n_interactions
     summary = views.run_summary(result)

@@ -28,7 +28,7 @@ import contextlib
 import time
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -49,15 +49,6 @@ from agentic_core.judges.llm.errors import (
 )
 from agentic_core.judges.llm.formats import STEPS, format_runnable
 from agentic_core.judges.llm.model import JudgeStats, base_url_of, own_retries_warning, sanitise_url, secrets_of
-from agentic_core.judges.llm.options import (
-    DEFAULT_CONCURRENCY,
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT_S,
-    LLM_OPTIONS,
-    StructuredMode,
-    check_judge_limits,
-    structured_mode,
-)
 from agentic_core.judges.llm.pacing import Pacer
 from agentic_core.judges.llm.prompt import (
     PROMPT_VERSION,
@@ -72,103 +63,61 @@ from agentic_core.judges.llm.reply_text import clip_reasoning, lone_surrogate_at
 from agentic_core.judges.llm.rubric import RubricWatch
 from agentic_core.judges.llm.timing import CallClock, CallReport, CallTimeout
 
+if TYPE_CHECKING:
+    from agentic_core.judges.spec import LLMSpec
+
 _MAX_ERROR_CHARS = 2_000
 
 
 class LLMJudge:
-    """Judges answers with a LangChain chat model and the rubric prompt.
+    """Judges answers with a LangChain chat model and the rubric prompt, as its validated spec says.
 
     Args:
-        chat_model: Any LangChain chat model (see :mod:`agentic_core.judges.llm.providers` to build
-            one by provider name).
-        provider: Provider name recorded in the identity (``groq``, ``openai``, ...).
-        model_name: Model name recorded in the identity.
-        concurrency: Calls in flight at most.
-        timeout_s: Per-call timeout in seconds (each retry gets its own), or ``None`` for the default
-            (60 s), which adapts to the server's measured latency (see
-            :mod:`agentic_core.judges.llm.timing`). A number given here is never adapted.
-        max_retries: Repeats after a retryable error (rate limit, connection, 5xx; a timeout only
-            where a retry can help: see :mod:`agentic_core.judges.llm.timing`).
-        rps: Requests per second at most (retries included), or ``None`` for no limit.
-        use_structured_output: ``"auto"`` negotiates (see the module docstring);
-            ``"json_schema"`` (or ``True``), ``"json_object"`` or ``"text"`` (or ``False``) pins one
-            format. A model without the format asked for falls back to text, with a warning.
-        max_tokens: The reply budget the chat model was built with, named in the error of a
-            reply cut at it (the budget itself is set on the chat model: see
-            :func:`agentic_core.judges.llm.providers.build_chat_model`).
-        temperature: Sampling temperature; applied to models that have a ``temperature``
-            field, and recorded in the identity. ``None`` leaves the model's own setting.
-        base_url: Server URL recorded in the identity; read from the model when omitted.
-        backoff_base_s: First retry delay; doubles on each retry, with jitter.
-        backoff_max_s: Longest retry delay.
-        adaptive_timeout: Whether the timeout adapts (default: only when ``timeout_s`` is ``None``;
-            ``True`` with a ``timeout_s`` makes that the starting point, as benchmarks do at scale).
-        timeout_ceiling_s: The longest per-call timeout an adaptive one reaches (the endpoint
-            lowers it to its cap).
-
-    Raises:
-        JudgeConfigError: an argument is out of range.
+        spec: The judge's options, checked when the spec was made: the provider and model (recorded in the
+            identity with the temperature, the first reply format and the base URL), the concurrency, the
+            timeout (``None``: 60 s adapting to the server's measured latency, see
+            :mod:`agentic_core.judges.llm.timing`; a number is never adapted unless ``adaptive_timeout``
+            says so, as benchmarks do at scale) and its ceiling, the retries after a retryable error (rate
+            limit, connection, 5xx; a timeout only where a retry can help), the rate limit, the reply format
+            (``auto`` negotiates, see the module docstring; a model without the format asked for falls back
+            to text, with a warning) and the reply budget (set on the chat model; named here in the error
+            of a reply cut at it).
+        chat_model: Any LangChain chat model: the spec's own
+            (:func:`~agentic_core.judges.llm.providers.build_chat_model`, which ``spec.build()`` uses), or a
+            stand-in. A model with a ``temperature`` field is copied with the spec's; the base URL recorded
+            is read from the model when the spec names none.
     """
 
     recommended_threshold: float = 0.7
     cacheable: bool = True
     calls_llm, reads_texts, abstains, notice = True, True, False, None
+    backoff_base_s: float = 1.0
+    """The first retry's delay in seconds; doubling on each retry, with jitter (tests shorten it on a judge)."""
+    backoff_max_s: float = 30.0
+    """The longest retry delay in seconds."""
 
-    def __init__(
-        self,
-        chat_model: BaseChatModel,
-        *,
-        provider: str,
-        model_name: str,
-        concurrency: int = DEFAULT_CONCURRENCY,
-        timeout_s: float | None = None,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        rps: float | None = None,
-        use_structured_output: StructuredMode = "auto",
-        temperature: float | None = 0.0,
-        base_url: str | None = None,
-        backoff_base_s: float = 1.0,
-        backoff_max_s: float = 30.0,
-        max_tokens: int | None = None,
-        adaptive_timeout: bool | None = None,
-        timeout_ceiling_s: float = LLM_OPTIONS["timeout_s"].maximum,
-    ) -> None:
-        check_judge_limits(
-            concurrency=concurrency, max_retries=max_retries, timeout_s=timeout_s, timeout_ceiling_s=timeout_ceiling_s,
-            backoff_base_s=backoff_base_s, backoff_max_s=backoff_max_s, rps=rps,
-        )  # fmt: skip
-        mode = structured_mode(use_structured_output)
-
-        self.concurrency = concurrency
-        self.clock = CallClock(
-            timeout_s,
-            default_s=DEFAULT_TIMEOUT_S,
-            ceiling_s=timeout_ceiling_s,
-            adaptive=adaptive_timeout,
-            concurrency=concurrency,
-        )
+    def __init__(self, spec: LLMSpec, chat_model: BaseChatModel) -> None:
+        self.concurrency = spec.concurrency
+        self.clock = CallClock(spec)
         self.rubric = RubricWatch()
-        self.max_retries = max_retries
-        self.backoff_base_s = float(backoff_base_s)
-        self.backoff_max_s = float(backoff_max_s)
-        self.max_tokens = max_tokens
+        self.max_retries = spec.max_retries
+        self.max_tokens = spec.max_tokens
         self.stats = JudgeStats()
         self.warnings: list[str] = []
         self.rate_limiter: InMemoryRateLimiter | None = None
-        if rps is not None:
+        if spec.rps is not None:
             # LangChain's own token bucket; a bucket of one request forbids bursts above ``rps``.
             self.rate_limiter = InMemoryRateLimiter(
-                requests_per_second=rps, check_every_n_seconds=min(0.1, 0.25 / rps), max_bucket_size=1
+                requests_per_second=spec.rps, check_every_n_seconds=min(0.1, 0.25 / spec.rps), max_bucket_size=1
             )
 
-        model = chat_model
-        model_temperature = getattr(model, "temperature", None)
-        if temperature is not None and "temperature" in getattr(type(model), "model_fields", {}):
-            if model_temperature != temperature:
+        model, temperature = chat_model, spec.temperature
+        if "temperature" in getattr(type(model), "model_fields", {}):
+            if model.temperature != temperature:  # type: ignore[attr-defined]
                 # A copy, so the caller's model is left as it was; it shares the HTTP client.
                 model = model.model_copy(update={"temperature": temperature})
-            model_temperature = temperature
-        effective_temperature = temperature if model_temperature is None else model_temperature
+        elif getattr(model, "temperature", None) is not None:
+            temperature = model.temperature  # type: ignore[attr-defined]  # fixed on the model: what it uses
         self._model = model
         own_retries = own_retries_warning(model)
         if own_retries:
@@ -179,6 +128,7 @@ class LLMJudge:
         register_secret(*self._secrets)
         self._prompt = JudgePrompt()
 
+        mode = spec.use_structured_output
         self._askers: dict[tuple[str, str], Runnable[Any, Any] | None] = {}
         self._steps = [s for s in (STEPS if mode == "auto" else [mode]) if self._asker(s, REPLY_SCHEMA) is not None]
         if not self._steps:
@@ -190,14 +140,14 @@ class LLMJudge:
         self._pacer: Pacer | None = None
 
         params: dict[str, Any] = {
-            "provider": provider,
-            "temperature": effective_temperature,
+            "provider": spec.provider,
+            "temperature": temperature,
             "structured": self._steps[0] != "text",
         }
-        url = sanitise_url(base_url or base_url_of(chat_model))
+        url = sanitise_url(spec.base_url or base_url_of(chat_model))
         if url:
             params["base_url"] = url
-        self.identity = JudgeIdentity(kind="llm", model=model_name, prompt_version=PROMPT_VERSION, params=params)
+        self.identity = JudgeIdentity(kind="llm", model=spec.model, prompt_version=PROMPT_VERSION, params=params)
 
     def __repr__(self) -> str:
         # Never the model's repr: the judge's repr may end up in logs.

@@ -18,7 +18,7 @@ class LLMOption:
     """One option of an LLM run.
 
     Attributes:
-        name: The keyword of :func:`agentic_core.judges.llm.providers.build_llm_judge`.
+        name: The field of :class:`~agentic_core.judges.spec.LLMSpec`.
         flag: The command-line option.
         label: The words a page shows.
         default: The default (``None``: no limit).
@@ -130,48 +130,41 @@ LLM_OPTIONS: dict[str, LLMOption] = {
 """The options an interface offers for an LLM run, by keyword."""
 
 
-def check_int(name: str, value: Any, minimum: int, fix: str) -> None:
+def _whole_number(name: str, value: Any, minimum: int, fix: str) -> None:
     """Raise :class:`~agentic_core.errors.JudgeConfigError` unless ``value`` is a whole number >= ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise JudgeConfigError(name, f"must be a whole number >= {minimum}", value, fix)
 
 
-def check_positive(name: str, value: Any, fix: str, *, zero_ok: bool = False) -> None:
-    """Raise :class:`~agentic_core.errors.JudgeConfigError` unless ``value`` is a finite number > 0 (or >= 0)."""
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
-    if ok:
-        ok = value >= 0 if zero_ok else value > 0
-        ok = ok and value != float("inf")
-    if not ok:
-        rule = "must be a finite number >= 0" if zero_ok else "must be a finite number > 0"
-        raise JudgeConfigError(name, rule, value, fix)
+def _positive(name: str, value: Any, fix: str) -> None:
+    """Raise :class:`~agentic_core.errors.JudgeConfigError` unless ``value`` is a finite number > 0."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not (number and 0 < value < float("inf")):  # NaN fails both comparisons
+        raise JudgeConfigError(name, "must be a finite number > 0", value, fix)
 
 
 _LIMITS: dict[str, Callable[[str, Any], None]] = {
-    "concurrency": lambda n, v: check_int(n, v, 1, "use a whole number such as 8 (32 for fast servers)"),
-    "max_retries": lambda n, v: check_int(n, v, 0, "use a whole number >= 0, such as 4"),
-    "max_tokens": lambda n, v: check_int(n, v, 1, "use a whole number of tokens such as 512"),
-    "timeout_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 60, or none to adapt"),
-    "timeout_ceiling_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 600"),
-    "rps": lambda n, v: check_positive(n, v, "use a number of requests per second > 0, or leave it empty"),
-    "backoff_base_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 1", zero_ok=True),
-    "backoff_max_s": lambda n, v: check_positive(n, v, "use a number of seconds > 0, such as 30", zero_ok=True),
+    "concurrency": lambda n, v: _whole_number(n, v, 1, "use a whole number such as 8 (32 for fast servers)"),
+    "max_retries": lambda n, v: _whole_number(n, v, 0, "use a whole number >= 0, such as 4"),
+    "max_tokens": lambda n, v: _whole_number(n, v, 1, "use a whole number of tokens such as 512"),
+    "timeout_s": lambda n, v: _positive(n, v, "use a number of seconds > 0, such as 60, or none to adapt"),
+    "timeout_ceiling_s": lambda n, v: _positive(n, v, "use a number of seconds > 0, such as 600"),
+    "rps": lambda n, v: _positive(n, v, "use a number of requests per second > 0, or leave it empty"),
 }
 """Each LLM judge limit's one rule, with its fix."""
 _UNSET_LIMITS = ("timeout_s", "rps", "max_tokens")
 """The limits ``None`` leaves unset: the timeout adapts, no rate limit, the server's own reply budget."""
 
 
-def check_judge_limits(**limits: Any) -> None:
-    """Check LLM judge limits given by name, each by its one rule (the spec's validation, and the builders' and
-    ``LLMJudge``'s own for callers without a spec).
+def check_limit(name: str, value: Any) -> None:
+    """Check the LLM judge's limit ``name`` (a field of :class:`~agentic_core.judges.spec.LLMSpec`, which
+    validates each with this) by its one rule.
 
     Raises:
-        JudgeConfigError: naming the first limit out of range, its rule and its fix.
+        JudgeConfigError: naming the limit, its rule, the value and the fix.
     """
-    for name, value in limits.items():
-        if value is not None or name not in _UNSET_LIMITS:
-            _LIMITS[name](name, value)
+    if value is not None or name not in _UNSET_LIMITS:
+        _LIMITS[name](name, value)
 
 
 def structured_mode(value: Any) -> ReplyFormat:

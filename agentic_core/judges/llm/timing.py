@@ -39,11 +39,14 @@ import math
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from agentic_core.judges.llm.options import LLM_OPTIONS
+from agentic_core.judges.llm.options import DEFAULT_TIMEOUT_S, LLM_OPTIONS
+
+if TYPE_CHECKING:
+    from agentic_core.judges.spec import LLMSpec
 
 ADAPT_REPLIES = 3
 """The first replies (to calls that waited for no abandoned one) whose latency sets an adaptive timeout."""
@@ -116,28 +119,19 @@ class CallClock:
     """The timeout and the server's account of one LLM judge (see the module docstring).
 
     Args:
-        timeout_s: The timeout the user gave, or ``None`` for the default (``default_s``), which adapts.
-        default_s: The default timeout.
-        ceiling_s: The longest per-call timeout an adaptive one reaches.
-        adaptive: Whether the timeout adapts (default: only when ``timeout_s`` is ``None``).
-        concurrency: The concurrency asked for (reported).
+        spec: The judge's spec: its ``timeout_s`` (the user's, or ``None`` for
+            :data:`~agentic_core.judges.llm.options.DEFAULT_TIMEOUT_S`, which adapts), ``timeout_ceiling_s``
+            (the longest an adaptive timeout reaches), ``adaptive_timeout`` (default: adapting only when
+            ``timeout_s`` is ``None``) and ``concurrency`` (reported).
     """
 
-    def __init__(
-        self,
-        timeout_s: float | None,
-        *,
-        default_s: float,
-        ceiling_s: float,
-        adaptive: bool | None = None,
-        concurrency: int = 1,
-    ) -> None:
-        self.configured_s = float(default_s if timeout_s is None else timeout_s)
+    def __init__(self, spec: LLMSpec) -> None:
+        self.configured_s = float(DEFAULT_TIMEOUT_S if spec.timeout_s is None else spec.timeout_s)
         self.timeout_s = self.configured_s
-        self.adaptive = (timeout_s is None) if adaptive is None else adaptive
+        self.adaptive = (spec.timeout_s is None) if spec.adaptive_timeout is None else spec.adaptive_timeout
         self.explicit = not self.adaptive  # the user's timeout: kept as given
-        self.ceiling_s = max(float(ceiling_s), self.configured_s)
-        self.concurrency = concurrency
+        self.ceiling_s = max(float(spec.timeout_ceiling_s), self.configured_s)
+        self.concurrency = spec.concurrency
         self.server_stops: bool | None = None
         self.timeouts = 0
         self._samples: list[float] = []  # latencies of the first replies (calls that waited for nothing)

@@ -3,10 +3,11 @@
 The LLM judge used to be built from keyword options (``build_llm_judge(provider, model, **options)``), checked
 again by the builders; it is now built from its validated ``LLMSpec`` only. Cache keys must not move with
 that, so tests/judges/test_spec.py compares today's identities with these, computed on the checkout before
-the change (main at c7089c9) through the public ``build_judge(name, **options)``, which built the LLM judge
+the change (main at 2147898: after the offline refit, before the LLM judge moved to its spec) through the public
+``build_judge(name, **options)``, which built the LLM judge
 through the keyword path there. Run on purpose only, against that checkout:
 
-    git worktree add /tmp/once-main c7089c9
+    git worktree add /tmp/once-main 2147898
     cd /tmp/once-main && PYTHONPATH=/tmp/once-main /work/main/.venv/bin/python \
         /path/to/tests/golden/make_judge_identities.py > /path/to/tests/golden/judge_identities.json
 """

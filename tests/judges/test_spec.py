@@ -2,7 +2,7 @@
 
 A spec must not change any cache key, so an old cache still hits. Identities are compared with those recorded
 in tests/golden/judge_identities.json: each judge as ``build_judge(name, **options)`` built it on main before
-the LLM judge was built from its spec only (at c7089c9, where the builders took keyword options and checked
+the LLM judge was built from its spec only (at 2147898, where the builders took keyword options and checked
 them again; tests/golden/make_judge_identities.py made the file, its docstring says how).
 """
 

@@ -64,7 +64,7 @@ from agentic_core.judges.llm.rubric import RubricWatch
 from agentic_core.judges.llm.timing import CallClock, CallReport, CallTimeout
 
 if TYPE_CHECKING:
-    from agentic_core.judges.spec import LLMSpec
+    from agentic_core.judges.llm.spec_fields import LLMSpecFields
 
 _MAX_ERROR_CHARS = 2_000
 
@@ -96,7 +96,7 @@ class LLMJudge:
     backoff_max_s: float = 30.0
     """The longest retry delay in seconds."""
 
-    def __init__(self, spec: LLMSpec, chat_model: BaseChatModel) -> None:
+    def __init__(self, spec: LLMSpecFields, chat_model: BaseChatModel) -> None:
         self.concurrency = spec.concurrency
         self.clock = CallClock(spec)
         self.rubric = RubricWatch()

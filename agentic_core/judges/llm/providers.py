@@ -22,7 +22,7 @@ from agentic_core.judges.llm.provider_table import PROVIDERS as PROVIDERS  # re-
 from agentic_core.judges.llm.timing import BACKSTOP_FACTOR
 
 if TYPE_CHECKING:
-    from agentic_core.judges.spec import LLMSpec
+    from agentic_core.judges.llm.spec_fields import LLMSpecFields
 
 # The keyword each chat model class takes for the reply budget (checked against the pinned versions).
 _BUDGET_KEYWORD = {"ollama": "num_predict", "google": "max_output_tokens"}
@@ -43,7 +43,7 @@ def _load_class(provider: ProviderSpec) -> type[BaseChatModel]:
     return cls
 
 
-def build_chat_model(spec: LLMSpec) -> BaseChatModel:
+def build_chat_model(spec: LLMSpecFields) -> BaseChatModel:
     """Build the chat model of ``spec``: its provider's class for its model, key, base URL, temperature and
     reply budget.
 

@@ -46,7 +46,7 @@ from pydantic import BaseModel
 from agentic_core.judges.llm.options import DEFAULT_TIMEOUT_S, LLM_OPTIONS
 
 if TYPE_CHECKING:
-    from agentic_core.judges.spec import LLMSpec
+    from agentic_core.judges.llm.spec_fields import LLMSpecFields
 
 ADAPT_REPLIES = 3
 """The first replies (to calls that waited for no abandoned one) whose latency sets an adaptive timeout."""
@@ -125,7 +125,7 @@ class CallClock:
             ``timeout_s`` is ``None``) and ``concurrency`` (reported).
     """
 
-    def __init__(self, spec: LLMSpec) -> None:
+    def __init__(self, spec: LLMSpecFields) -> None:
         self.configured_s = float(DEFAULT_TIMEOUT_S if spec.timeout_s is None else spec.timeout_s)
         self.timeout_s = self.configured_s
         self.adaptive = (spec.timeout_s is None) if spec.adaptive_timeout is None else spec.adaptive_timeout

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # One BLAS thread per xdist worker, set before numpy loads OpenBLAS (the servers and processes tests start
+    # inherit it): the workers already take one core each, and OpenBLAS's own threads (one per core, spinning
+    # while they wait for work) made the statistics tests spend 1.5x the CPU time on a 2-core machine.
+    for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_threads, "1")
 
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records

@@ -19,7 +19,8 @@ export AGENTIC_MYPY_PASSED="$mypy_stamp"
 set +e
 # Two or more workers (one per core), a test file per worker at a time: files that share a module-level setup keep
 # it, and the suite takes about half the time on the 2-core machines CI runs on. PYTEST_WORKERS=0 runs it serially.
-.venv/bin/python -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile "$@"
+# The long files start first (tests/scheduling.py), in the order the collection gives: xdist must not re-sort it.
+.venv/bin/python -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
 rc=$?
 set -e
 if [ "$rc" -eq 5 ]; then

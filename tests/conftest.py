@@ -20,8 +20,14 @@ from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records
 from agentic_core.io.samples import load_sample
 from agentic_core.result import EvaluationResult
+from tests.scheduling import heavy_files_first
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long files first (tests/scheduling.py): xdist hands them out in this order under test.sh."""
+    items[:] = heavy_files_first(items)
 
 
 SEEDS = ROOT / "sample_data" / "seed_examples.json"

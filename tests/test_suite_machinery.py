@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.scheduling import file_of, heavy_files_first
+
 ROOT = Path(__file__).resolve().parents[1]
 
 _BLAS_THREADS = """
@@ -34,3 +38,47 @@ def test_an_xdist_worker_runs_numpy_on_one_blas_thread() -> None:
     assert threads and set(threads) == {1}, threads
     if (os.cpu_count() or 1) > 1:  # outside xdist the library keeps its own default (one thread per core)
         assert max(_blas_threads(None)) > 1
+
+
+class _Test:
+    def __init__(self, nodeid: str, *markers: str) -> None:
+        self.nodeid, self.markers = nodeid, markers
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return name if name in self.markers else None
+
+
+def test_long_files_start_first_and_each_file_keeps_its_tests_in_order() -> None:
+    items = [
+        _Test("tests/a/test_many.py::t1"),
+        _Test("tests/a/test_many.py::t2"),
+        _Test("tests/a/test_many.py::t3"),
+        _Test("tests/b/test_one.py::only"),
+        _Test("tests/test_linear_shapes.py::t1"),  # listed in LONG_FILES
+        _Test("tests/e2e/test_page.py::first", "browser"),
+        _Test("tests/c/test_two.py::x"),
+        _Test("tests/c/test_two.py::y", "slow"),
+        _Test("tests/e2e/test_page.py::second", "browser"),
+    ]
+    ordered = [t.nodeid for t in heavy_files_first(items)]
+    assert ordered == [
+        "tests/e2e/test_page.py::first",
+        "tests/e2e/test_page.py::second",
+        "tests/c/test_two.py::x",
+        "tests/c/test_two.py::y",
+        "tests/test_linear_shapes.py::t1",
+        "tests/a/test_many.py::t1",
+        "tests/a/test_many.py::t2",
+        "tests/a/test_many.py::t3",
+        "tests/b/test_one.py::only",
+    ]
+
+
+def test_the_suite_is_collected_long_files_first_and_test_sh_keeps_that_order(request: pytest.FixtureRequest) -> None:
+    # The collection this very run made: the browser files, then the long ones, each file's tests together.
+    files = list(dict.fromkeys(file_of(item) for item in request.session.items))
+    assert files == list(dict.fromkeys(file_of(item) for item in heavy_files_first(request.session.items)))
+    assert "--no-loadscope-reorder" in (ROOT / "test.sh").read_text(encoding="utf-8")
+    browser = [f for f in files if f.startswith("tests/e2e/")]
+    if browser and len(files) > len(browser):
+        assert set(files[: len(browser)]) == set(browser), files[: len(browser) + 1]

@@ -16,6 +16,10 @@ bash scripts/setup_env.sh requirements-dev.txt
 mypy_stamp="$(.venv/bin/python -m tests.typecheck_stamp)"
 .venv/bin/mypy
 export AGENTIC_MYPY_PASSED="$mypy_stamp"
+# Bytecode caches on for the tests, even where PYTHONDONTWRITEBYTECODE is set (into the __pycache__ folders git
+# ignores): without them each worker rewrites the asserts of all ~300 test modules again (12 s of CPU) and every
+# process a test starts (CLI, servers, the dashboard) compiles the product again.
+unset PYTHONDONTWRITEBYTECODE
 set +e
 # Two or more workers (one per core), a test file per worker at a time: files that share a module-level setup keep
 # it, and the suite takes about half the time on the 2-core machines CI runs on. PYTEST_WORKERS=0 runs it serially.

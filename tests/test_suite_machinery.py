@@ -82,3 +82,12 @@ def test_the_suite_is_collected_long_files_first_and_test_sh_keeps_that_order(re
     browser = [f for f in files if f.startswith("tests/e2e/")]
     if browser and len(files) > len(browser):
         assert set(files[: len(browser)]) == set(browser), files[: len(browser) + 1]
+
+
+def test_test_sh_runs_pytest_with_bytecode_caches() -> None:
+    # Each worker imports every test module, and pytest rewrites their asserts: ~12 s of CPU per worker and run
+    # that a cache folder keeps (pytest writes it only where Python may write bytecode).
+    commands = [line.strip() for line in (ROOT / "test.sh").read_text(encoding="utf-8").splitlines()]
+    unset = commands.index("unset PYTHONDONTWRITEBYTECODE")
+    pytest_run = next(i for i, line in enumerate(commands) if line.startswith(".venv/bin/python -m pytest"))
+    assert unset < pytest_run

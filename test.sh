@@ -11,11 +11,20 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt
 fi
 bash scripts/setup_env.sh requirements-dev.txt
 .venv/bin/ruff check .
+# mypy's fingerprint of the tree it is about to check, exported once it passed: tests/test_typecheck.py then does
+# not run the same check a second time (a plain pytest run, or a file edited since, still runs it).
+mypy_stamp="$(.venv/bin/python -m tests.typecheck_stamp)"
 .venv/bin/mypy
+export AGENTIC_MYPY_PASSED="$mypy_stamp"
+# Bytecode caches on for the tests, even where PYTHONDONTWRITEBYTECODE is set (into the __pycache__ folders git
+# ignores): without them each worker rewrites the asserts of all ~300 test modules again (12 s of CPU) and every
+# process a test starts (CLI, servers, the dashboard) compiles the product again.
+unset PYTHONDONTWRITEBYTECODE
 set +e
 # Two or more workers (one per core), a test file per worker at a time: files that share a module-level setup keep
 # it, and the suite takes about half the time on the 2-core machines CI runs on. PYTEST_WORKERS=0 runs it serially.
-.venv/bin/python -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile "$@"
+# The long files start first (tests/scheduling.py), in the order the collection gives: xdist must not re-sort it.
+.venv/bin/python -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
 rc=$?
 set -e
 if [ "$rc" -eq 5 ]; then

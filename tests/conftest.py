@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,12 +10,25 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # One BLAS thread per xdist worker, set before numpy loads OpenBLAS (the servers and processes tests start
+    # inherit it): the workers already take one core each, and OpenBLAS's own threads (one per core, spinning
+    # while they wait for work) made the statistics tests spend 1.5x the CPU time on a 2-core machine.
+    for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_threads, "1")
+
 from agentic_core.evaluate import evaluate
 from agentic_core.io.loader import load_records
 from agentic_core.io.samples import load_sample
 from agentic_core.result import EvaluationResult
+from tests.scheduling import heavy_files_first
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long files first (tests/scheduling.py): xdist hands them out in this order under test.sh."""
+    items[:] = heavy_files_first(items)
 
 
 SEEDS = ROOT / "sample_data" / "seed_examples.json"

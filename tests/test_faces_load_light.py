@@ -23,6 +23,9 @@ FACES = (
 HEAVY = (
     "langchain", "langchain_core", "onnxruntime", "ray", "openai", "anthropic", "fastapi", "streamlit", "tokenizers",
     "opentelemetry", "google.protobuf",
+    # Most of a second for every process that imports the core (each command, each dashboard server): only the
+    # planner's shifted populations and the sign-flip test with many values use them.
+    "scipy.stats", "scipy.signal", "scipy.optimize",
 )  # fmt: skip
 
 

@@ -372,7 +372,7 @@ def _hierarchical_bounds(n: bytes, c: bytes, m: bytes, ks: bytes, level: float) 
         np.frombuffer(n, dtype=np.int64), np.frombuffer(c, dtype=np.int64), counts, np.arange(counts.size)
     )
     k_arr = np.frombuffer(ks, dtype=np.int64)
-    summary = population_summary(hyper_posterior(dist, k_arr, level), k_arr, level)
+    summary = population_summary(hyper_posterior(dist, k_arr, level), k_arr, level, ("pass_at", "pass_pow"))
     low = np.concatenate([summary["pass_at"][1], summary["pass_pow"][1]])
     high = np.concatenate([summary["pass_at"][2], summary["pass_pow"][2]])
     low.flags.writeable = False
@@ -445,7 +445,7 @@ def _bayesian(
     notes: list[str] = []
     if size > 1 and target == "population":
         post = hyper_posterior(dist, ks, level)
-        summary = population_summary(post, ks, level)
+        summary = population_summary(post, ks, level, ("pass_at", "pass_pow"))
         both = np.concatenate([summary["pass_at"], summary["pass_pow"]], axis=1)
         if post.truncated:
             notes.append(

@@ -21,11 +21,12 @@ truncation of the hyperprior, and the result says so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from agentic_core.stats.counts import DistinctPairs, FloatArray, IntArray
+from agentic_core.stats.counts import BoolArray, DistinctPairs, FloatArray, IntArray
 
 U_RANGE = (-12.0, 12.0)
 """Range of log(alpha / beta) searched by the coarse pass (a population mean from 6e-6 to 1 - 6e-6)."""
@@ -38,7 +39,9 @@ BOUND_TOLERANCE = 1e-4
 """The fine grid is doubled until no interval bound's estimated error exceeds this."""
 # The fine grid covers all but this much posterior mass (split between the tails of each axis).
 _TAIL_MASS = 1e-7
-# Cells holding this much mass in all are left out of the quantiles (see population_summary).
+SUMMARY_NAMES = ("pass_at", "pass_pow", "p")
+"""The population quantities :func:`population_summary` reports: pass@k, pass^k and the mean p."""
+# Cells holding this much mass in all are left out of the quantiles (see HyperPosterior.quantile_cells).
 _NEGLIGIBLE = 1e-9
 
 
@@ -62,11 +65,32 @@ class HyperPosterior:
     truncated: bool
     u_edges: FloatArray
     v_edges: FloatArray
+    # The interval bounds already read off this grid, by (quantity, k, level): the refinement loop reads k = 1
+    # and the largest k on the final grid, and the curve then asks for them again (half its time, before).
+    known_bounds: dict[tuple[str, int, float], FloatArray] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def cells(self) -> int:
         """Cells per axis."""
         return int(self.u_edges.size - 1)
+
+    @functools.cached_property
+    def quantile_cells(self) -> tuple[BoolArray, FloatArray]:
+        """The cells the quantiles are read from and their renormalised weights (see :func:`population_summary`).
+
+        The lightest cells, together holding at most ``_NEGLIGIBLE`` of the mass, can move a quantile's level by
+        at most that much: leaving them out halves the sorting. Computed once per grid, for every quantity.
+        """
+        order = np.argsort(self.weight)
+        light = np.cumsum(self.weight[order]) <= _NEGLIGIBLE
+        mass = np.ones(self.weight.size, dtype=bool)
+        mass[order[light]] = False
+        return mass, self.weight[mass] / self.weight[mass].sum()
+
+    @functools.cached_property
+    def corners(self) -> tuple[FloatArray, FloatArray]:
+        """(alpha, beta) at every cell corner, u-major (where :func:`_cell_ranges` reads the values)."""
+        return _alpha_beta(self.u_edges, self.v_edges)
 
 
 def _count_above(values: IntArray, multiplicity: IntArray, top: int) -> FloatArray:
@@ -188,8 +212,7 @@ def hyper_posterior(pairs: DistinctPairs, ks: IntArray, level: float) -> HyperPo
         u_edges = _edges(box[0], box[1], coarse.sum(axis=1), cells)
         v_edges = _edges(box[2], box[3], coarse.sum(axis=0), cells)
         post = posterior_on_grid(pairs, u_edges, v_edges, truncated)
-        summary = population_summary(post, check, level)
-        bounds = np.concatenate([summary["pass_at"][1:].ravel(), summary["pass_pow"][1:].ravel()])
+        bounds = np.concatenate([_bounds(post, check, level, name).ravel() for name in ("pass_at", "pass_pow")])
         # The spread quantiles converge quadratically in the grid step, so halving the step removes
         # about 3/4 of the error: the finer grid's error is about a third of the change.
         if previous is not None and float(np.max(np.abs(bounds - previous))) / 3.0 < BOUND_TOLERANCE:
@@ -200,19 +223,33 @@ def hyper_posterior(pairs: DistinctPairs, ks: IntArray, level: float) -> HyperPo
         cells *= 2
 
 
+def _k_major_values(alpha: FloatArray, beta: FloatArray, ks: IntArray, names: tuple[str, ...]) -> dict[str, FloatArray]:
+    """Population pass@k and pass^k (rows: ks) and mean p (one row) at (alpha, beta) points, one row per value.
+
+    Built k-major, shape ``(len(ks), points)``: the running products then run over whole rows of points (a
+    short cumulative product along each point's row was most of the time), with the same multiplications in
+    the same order as a point-major product, so every value is the same to the last bit.
+    """
+    out: dict[str, FloatArray] = {}
+    if "p" in names:
+        out["p"] = np.asarray((alpha / (alpha + beta))[None, :], dtype=np.float64)
+    if "pass_at" not in names and "pass_pow" not in names:
+        return out
+    steps = np.arange(int(ks.max()), dtype=np.float64)[:, None]
+    total = alpha + beta + steps
+    rows = ks - 1
+    if "pass_at" in names:
+        out["pass_at"] = np.asarray(1.0 - np.cumprod((beta + steps) / total, axis=0)[rows], dtype=np.float64)
+    if "pass_pow" in names:
+        out["pass_pow"] = np.asarray(np.cumprod((alpha + steps) / total, axis=0)[rows], dtype=np.float64)
+    return out
+
+
 def _values(alpha: FloatArray, beta: FloatArray, ks: IntArray) -> dict[str, FloatArray]:
     """Population pass@k and pass^k (columns: ks) and mean p (one column) at (alpha, beta) points."""
-    kmax = int(ks.max())
-    steps = np.arange(kmax, dtype=np.float64)
-    total = alpha[:, None] + beta[:, None] + steps
-    cols = ks - 1
-    miss = np.cumprod((beta[:, None] + steps) / total, axis=1)
-    hit = np.cumprod((alpha[:, None] + steps) / total, axis=1)
-    return {
-        "pass_at": np.asarray(1.0 - miss[:, cols], dtype=np.float64),
-        "pass_pow": np.asarray(hit[:, cols], dtype=np.float64),
-        "p": np.asarray((alpha / (alpha + beta))[:, None], dtype=np.float64),
-    }
+    # The transposed view is Fortran-ordered, like the point-major table this was once indexed from: the posterior
+    # mean's matrix product (population_summary) takes the same BLAS path and gives the same last bit.
+    return {name: rows.T for name, rows in _k_major_values(alpha, beta, ks, SUMMARY_NAMES).items()}
 
 
 def population_values(post: HyperPosterior, ks: IntArray) -> dict[str, FloatArray]:
@@ -220,17 +257,17 @@ def population_values(post: HyperPosterior, ks: IntArray) -> dict[str, FloatArra
     return _values(post.alpha, post.beta, ks)
 
 
-def _cell_ranges(post: HyperPosterior, ks: IntArray) -> dict[str, tuple[FloatArray, FloatArray]]:
-    """Per cell, the lowest and highest value over its four corners (the values are smooth in a cell)."""
-    alpha, beta = _alpha_beta(post.u_edges, post.v_edges)
+def _cell_ranges(post: HyperPosterior, ks: IntArray, name: str) -> tuple[FloatArray, FloatArray]:
+    """Per k (rows) and cell, the lowest and highest value over its four corners (the values are smooth in a cell)."""
+    alpha, beta = post.corners
     side = post.cells + 1
-    out = {}
-    for name, values in _values(alpha, beta, ks).items():
-        grid = values.reshape(side, side, -1)
-        corners = np.stack([grid[:-1, :-1], grid[1:, :-1], grid[:-1, 1:], grid[1:, 1:]])
-        cols = grid.shape[2]
-        out[name] = (corners.min(axis=0).reshape(-1, cols), corners.max(axis=0).reshape(-1, cols))
-    return out
+    grid = _k_major_values(alpha, beta, ks, (name,))[name]
+    grid = grid.reshape(grid.shape[0], side, side)
+    a, b, c, d = grid[:, :-1, :-1], grid[:, 1:, :-1], grid[:, :-1, 1:], grid[:, 1:, 1:]
+    rows = grid.shape[0]
+    low = np.minimum(np.minimum(a, b), np.minimum(c, d)).reshape(rows, -1)
+    high = np.maximum(np.maximum(a, b), np.maximum(c, d)).reshape(rows, -1)
+    return low, high
 
 
 def spread_quantiles(low: FloatArray, high: FloatArray, weight: FloatArray, qs: FloatArray) -> FloatArray:
@@ -253,30 +290,39 @@ def spread_quantiles(low: FloatArray, high: FloatArray, weight: FloatArray, qs: 
     return np.asarray(np.interp(qs, cdf, points), dtype=np.float64)
 
 
-def population_summary(post: HyperPosterior, ks: IntArray, level: float) -> dict[str, FloatArray]:
+def _bounds(post: HyperPosterior, ks: IntArray, level: float, name: str) -> FloatArray:
+    """Equal-tailed bounds of one population quantity, shape ``(2, len(ks))`` (one column for ``p``).
+
+    Each k's bounds are read once per grid and level (``post.known_bounds``): they depend on that k alone.
+    """
+    keys = [0] if name == "p" else [int(k) for k in ks]
+    todo = [j for j, k in enumerate(keys) if (name, k, level) not in post.known_bounds]
+    if todo:
+        tail = (1.0 - level) / 2.0
+        qs = np.array([tail, 1.0 - tail])
+        mass, weight = post.quantile_cells
+        low, high = _cell_ranges(post, ks[todo] if name != "p" else ks, name)
+        for row, j in enumerate(todo):
+            post.known_bounds[(name, keys[j], level)] = spread_quantiles(low[row, mass], high[row, mass], weight, qs)
+    return np.stack([post.known_bounds[(name, k, level)] for k in keys], axis=1)
+
+
+def population_summary(
+    post: HyperPosterior, ks: IntArray, level: float, names: tuple[str, ...] = SUMMARY_NAMES
+) -> dict[str, FloatArray]:
     """Posterior mean and equal-tailed bounds of the population pass@k, pass^k and mean p.
+
+    Args:
+        post: The grid posterior.
+        ks: The k values (columns of pass@k and pass^k).
+        level: The interval level.
+        names: The quantities wanted (of :data:`SUMMARY_NAMES`); each costs a sort of the grid's cells.
 
     Returns:
         ``{"pass_at": (3, len(ks)), "pass_pow": (3, len(ks)), "p": (3, 1)}``: rows mean, low, high.
     """
-    tail = (1.0 - level) / 2.0
-    qs = np.array([tail, 1.0 - tail])
-    centres = population_values(post, ks)
-    # The lightest cells, together holding at most _NEGLIGIBLE of the mass, can move a quantile's
-    # level by at most that much: leaving them out halves the sorting, most of this function's time.
-    order = np.argsort(post.weight)
-    light = np.cumsum(post.weight[order]) <= _NEGLIGIBLE
-    mass = np.ones(post.weight.size, dtype=bool)
-    mass[order[light]] = False
-    weight = post.weight[mass] / post.weight[mass].sum()
-    out: dict[str, FloatArray] = {}
-    for name, (low, high) in _cell_ranges(post, ks).items():
-        mean = post.weight @ centres[name]
-        bounds = np.stack(
-            [spread_quantiles(low[mass, j], high[mass, j], weight, qs) for j in range(low.shape[1])], axis=1
-        )
-        out[name] = np.vstack([mean[None, :], bounds])
-    return out
+    centres = {name: rows.T for name, rows in _k_major_values(post.alpha, post.beta, ks, names).items()}
+    return {name: np.vstack([(post.weight @ centres[name])[None, :], _bounds(post, ks, level, name)]) for name in names}
 
 
 def population_draws(

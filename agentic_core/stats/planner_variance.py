@@ -35,9 +35,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import betaln, digamma, expit, gammaln
-from scipy.stats import binom
 
 from agentic_core.errors import SettingsError
 from agentic_core.settings import Estimator, Mode, Target
@@ -250,6 +248,8 @@ def scored_counts(n: int, scored: float) -> tuple[IntArray, FloatArray]:
     """
     if scored >= 1.0:
         return np.array([n], dtype=np.int64), np.ones(1)
+    from scipy.stats import binom  # here: scipy.stats takes half a second to import, and most runs never plan
+
     m = np.arange(n + 1, dtype=np.int64)
     chance = binom.pmf(m, n, scored)
     keep = chance > 1e-12 * chance.max()
@@ -420,6 +420,8 @@ def shifted_population(pop: TaskPopulation, metric: str, k: int, difference: flo
     def moved(step: float) -> TaskPopulation:
         # expit on both sides: neither parameter loses its digits when the mean nears 0 or 1.
         return TaskPopulation(total * expit(logit + step), total * expit(-logit - step), pop.weight, source)
+
+    from scipy.optimize import brentq  # here, like scipy.stats above: only a shifted population needs it
 
     step = brentq(lambda x: value_and_between(moved(x), metric, k)[0] - goal, -60.0, 60.0, xtol=1e-12)
     return moved(float(step))

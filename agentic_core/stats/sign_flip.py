@@ -20,8 +20,6 @@ from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.signal import fftconvolve
-from scipy.stats import binom
 
 ENUMERATE = 16
 """Up to this many non-zero differences, all 2^m sign patterns are counted."""
@@ -48,6 +46,11 @@ def _lattice(sizes: NDArray[np.float64]) -> int | None:
 
 def _subset_sums(steps: NDArray[np.int64]) -> NDArray[np.float64]:
     """P(sum of the steps picked = s) for s = 0..total, each step picked with probability 1/2."""
+    # Imported here: scipy.stats and scipy.signal take most of a second to import, for every process that loads the
+    # statistics (the command line, each dashboard server), while only a sign-flip test with many values needs them.
+    from scipy.signal import fftconvolve
+    from scipy.stats import binom
+
     pmf = np.ones(1)
     values, counts = np.unique(steps, return_counts=True)
     for value, count in zip(values.tolist(), counts.tolist(), strict=True):

@@ -7,13 +7,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from streamlit.components.v2 import manifest_scanner
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from agentic_core.io.samples import SAMPLES
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard.py")
+STREAMLIT_SCAN = manifest_scanner.scan_component_manifests
+"""Streamlit's own scan of the installed packages for components (replaced for the session below)."""
 OpenApp = Callable[..., AppTest]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _components_scanned_once() -> Iterator[None]:
+    """Every ``AppTest`` scans the installed packages for Streamlit components (parsing the metadata of each, about
+    0.35 s of CPU): the packages do not change during a session, so the first scan's result serves every app."""
+    found = STREAMLIT_SCAN()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(manifest_scanner, "scan_component_manifests", lambda max_workers=None: list(found))
+        yield
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from agentic_core.stats import dataset_curve, posterior_samples
 from agentic_core.stats.counts import distinct_pairs
 from agentic_core.stats.hierarchical import (
     BOUND_TOLERANCE,
+    HyperPosterior,
     _box,
     _grid,
     _weights,
@@ -129,3 +130,61 @@ def test_population_draws_agree_with_the_exact_summary() -> None:
     assert point.pass_pow_k == pytest.approx(mean, abs=1e-12)
     assert point.pass_pow_k_ci is not None
     assert point.pass_pow_k_ci[0] <= exact_low + 1e-12 and exact_high - 1e-12 <= point.pass_pow_k_ci[1]
+
+
+def _reference_summary(post: HyperPosterior, ks: np.ndarray, level: float) -> dict[str, np.ndarray]:
+    """The summary as it was first written: point-major tables, every quantity and bound computed afresh."""
+    def values(alpha: np.ndarray, beta: np.ndarray) -> dict[str, np.ndarray]:
+        steps = np.arange(int(ks.max()), dtype=np.float64)
+        total = alpha[:, None] + beta[:, None] + steps
+        miss = np.cumprod((beta[:, None] + steps) / total, axis=1)
+        hit = np.cumprod((alpha[:, None] + steps) / total, axis=1)
+        return {"pass_at": 1.0 - miss[:, ks - 1], "pass_pow": hit[:, ks - 1], "p": (alpha / (alpha + beta))[:, None]}
+
+    uu, vv = np.meshgrid(post.u_edges, post.v_edges, indexing="ij")
+    mean_p = 1.0 / (1.0 + np.exp(-uu.ravel()))
+    side = post.cells + 1
+    order = np.argsort(post.weight)
+    mass = np.ones(post.weight.size, dtype=bool)
+    mass[order[np.cumsum(post.weight[order]) <= 1e-9]] = False
+    weight = post.weight[mass] / post.weight[mass].sum()
+    tail = (1.0 - level) / 2.0
+    corner_values = values(mean_p * np.exp(vv.ravel()), (1.0 - mean_p) * np.exp(vv.ravel()))
+    out = {}
+    for name, centre in values(post.alpha, post.beta).items():
+        grid = corner_values[name].reshape(side, side, -1)
+        corners = np.stack([grid[:-1, :-1], grid[1:, :-1], grid[:-1, 1:], grid[1:, 1:]])
+        low = corners.min(axis=0).reshape(-1, grid.shape[2])
+        high = corners.max(axis=0).reshape(-1, grid.shape[2])
+        qs = np.array([tail, 1 - tail])
+        bounds = [spread_quantiles(low[mass, j], high[mass, j], weight, qs) for j in range(low.shape[1])]
+        out[name] = np.vstack([(post.weight @ centre)[None, :], np.stack(bounds, axis=1)])
+    return out
+
+
+@pytest.mark.parametrize(
+    ("tasks", "attempts", "shape", "ks"),
+    [
+        (30, 3, (0.5, 0.5), [1, 3]),
+        (10, 8, (2.0, 5.0), [1, 2, 3, 4]),
+        (100, 16, (0.5, 0.5), [2, 8, 16]),
+        (7, 1, (1.0, 1.0), [1]),
+    ],
+)
+def test_the_summary_is_the_straightforward_formula_to_the_last_bit(
+    tasks: int, attempts: int, shape: tuple[float, float], ks: list[int]
+) -> None:
+    # The summary reads k-major tables and reuses the bounds the grid's refinement read (k = 1 and the largest k):
+    # the same numbers, bit for bit, as computing every table and bound afresh (the coverage simulations and every
+    # seeded figure stay exactly where they were). Levels and k sets in any order, after each other, on one grid.
+    rng = np.random.default_rng(tasks * attempts)
+    pairs = distinct_pairs(np.full(tasks, attempts), rng.binomial(attempts, rng.beta(*shape, tasks)))
+    k_arr = np.array(ks)
+    post = hyper_posterior(pairs, k_arr, 0.95)
+    largest = np.array([int(k_arr.max())])
+    for level, wanted in ((0.95, k_arr), (0.9, k_arr), (0.95, k_arr[::-1].copy()), (0.95, largest)):
+        ours, reference = population_summary(post, wanted, level), _reference_summary(post, wanted, level)
+        for name in reference:
+            assert ours[name].tobytes() == reference[name].tobytes(), (name, level, wanted)
+        one = population_summary(post, wanted, level, ("pass_pow",))
+        assert list(one) == ["pass_pow"] and one["pass_pow"].tobytes() == reference["pass_pow"].tobytes()

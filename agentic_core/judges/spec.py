@@ -340,7 +340,9 @@ OfflineSpec = Annotated[
     LearnedSpec | HybridSpec | LexicalSpec | EmbeddingSpec | DatasetSpec, Field(discriminator="judge")
 ]
 """The specs of the judges that need no key and no network."""
-_OFFLINE = [cls.judge_name() for cls in get_args(get_args(OfflineSpec)[0])]
+OFFLINE_JUDGES: tuple[str, ...] = tuple(cls.judge_name() for cls in get_args(get_args(OfflineSpec)[0]))
+"""The offline judges' names, in the order interfaces list them (the endpoint's ``config.judge``, the live path,
+the cascade's first stage)."""
 
 
 class CascadeSpec(JudgeSpecBase):
@@ -384,10 +386,11 @@ class CascadeSpec(JudgeSpecBase):
             name = value.judge
         elif isinstance(value, dict):
             name = value.get("judge")
-        if name not in _OFFLINE:
+        if name not in OFFLINE_JUDGES:
             shown = name if isinstance(name, str) else type(value).__name__
             fix = f"use {DEFAULT_JUDGE}"
-            raise JudgeConfigError("offline", f"must be one of the offline judges {', '.join(_OFFLINE)}", shown, fix)
+            rule = f"must be one of the offline judges {', '.join(OFFLINE_JUDGES)}"
+            raise JudgeConfigError("offline", rule, shown, fix)
         return {"judge": name} if isinstance(value, str) else value
 
     def build(self) -> Judge:

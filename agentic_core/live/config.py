@@ -8,7 +8,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from agentic_core.errors import SettingsError
-from agentic_core.judges.spec import DEFAULT_JUDGE, SPECS
+from agentic_core.judges.spec import DEFAULT_JUDGE, OFFLINE_JUDGES
 
 DEFAULT_IDLE_S = 30.0
 """Seconds without a span after which a conversation is complete."""
@@ -22,7 +22,7 @@ DEFAULT_BATCH_CONVERSATIONS = 200
 
 def live_judges() -> list[str]:
     """The judges the live path may use: the offline ones (an LLM judge needs a connector per request)."""
-    return [name for name, spec in SPECS.items() if spec.offline]
+    return list(OFFLINE_JUDGES)
 
 
 class LiveConfig(BaseModel):

@@ -27,7 +27,7 @@ from pydantic import SecretStr
 
 from agentic_core.errors import JudgeConfigError, SettingsError
 from agentic_core.judges.llm.options import LLM_OPTIONS
-from agentic_core.judges.spec import DEFAULT_JUDGE, SPECS, CascadeSpec, JudgeSpecBase, LLMSpec, judge_spec
+from agentic_core.judges.spec import DEFAULT_JUDGE, OFFLINE_JUDGES, CascadeSpec, JudgeSpecBase, LLMSpec, judge_spec
 from agentic_core.service.config import ServiceConfig
 from agentic_core.service.objects import json_object
 
@@ -361,14 +361,13 @@ def default_judge(name: str | None) -> ConnectorJudge:
     Raises:
         JudgeConfigError: ``config.judge`` names no offline judge (the message lists them).
     """
-    offline = [n for n, spec in SPECS.items() if spec.offline]
     if name is None:
         default = judge_spec(DEFAULT_JUDGE)
         return ConnectorJudge(offline_judge(default), "offline default judge (no connector)", True, spec=default)
-    if name not in offline:
+    if name not in OFFLINE_JUDGES:
         raise JudgeConfigError(
             "config.judge",
-            f"must be one of the offline judges {', '.join(offline)} (an LLM judge comes from connector), or "
+            f"must be one of the offline judges {', '.join(OFFLINE_JUDGES)} (an LLM judge comes from connector), or "
             f"{CASCADE} with a connector",
             name,
             f"pick one of the listed judges, or send a connector for an LLM judge (with config.judge {CASCADE}: "
@@ -459,7 +458,7 @@ def nothing_scored_fix(chosen: ConnectorJudge, failed: bool) -> tuple[int, str]:
             return 502, "check the connector's model, key and base_url"
         return 422, "use a connector model that gives verdicts, or set config.unscored_as_incorrect"
     if failed:
-        offline = ", ".join(n for n, spec in SPECS.items() if spec.offline)
+        offline = ", ".join(OFFLINE_JUDGES)
         return 422, (
             f"the {chosen.source} could not judge this data: fix what the first reason names, choose another "
             f"offline judge with config.judge ({offline}), or send a connector for an LLM judge"

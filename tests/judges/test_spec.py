@@ -297,3 +297,12 @@ def test_a_spec_is_frozen_and_hashable() -> None:
         spec.model = "other"  # type: ignore[misc]
     assert {spec: 1}[LLMSpec(**OLLAMA)] == 1  # the endpoint keeps one offline judge per spec
     assert isinstance(LLMSpec(**SERVER).api_key, SecretStr)
+
+
+def test_the_offline_judges_are_the_cascades_first_stages_and_the_specs_marked_offline() -> None:
+    from agentic_core.judges.spec import OFFLINE_JUDGES, SPECS
+
+    # One list (the endpoint's config.judge, the live path, the cascade's first stage) and the flag the CLI and
+    # the Run page read must name the same judges.
+    marked = tuple(name for name, spec in SPECS.items() if spec.offline)
+    assert marked == OFFLINE_JUDGES and "llm" not in marked and "cascade" not in marked

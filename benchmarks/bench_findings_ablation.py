@@ -33,13 +33,11 @@ of findings is read off them.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -53,21 +51,11 @@ from agentic_core.judges.offline.embedding import similarities  # noqa: E402
 from agentic_core.judges.offline.features import DETECTORS, FEATURES, feature_matrix  # noqa: E402
 from benchmarks.judge_accuracy import DEFAULT_DEVSET  # noqa: E402
 from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
+from scripts import fit_learned_judge as FIT  # noqa: E402  (the ablation fits with the fit script's very functions)
 
 HOLDOUT = ROOT / "sample_data" / "judge_holdout_v2.jsonl"
 
 
-def _fit_script() -> ModuleType:
-    """``scripts/fit_learned_judge.py`` as a module: the ablation fits with its very functions."""
-    spec = importlib.util.spec_from_file_location("fit_learned_judge", ROOT / "scripts" / "fit_learned_judge.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fit_learned_judge", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-FIT = _fit_script()
 
 
 def groups() -> dict[str, tuple[str, ...]]:

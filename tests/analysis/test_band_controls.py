@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import numpy as np
@@ -86,22 +85,15 @@ def test_overridden_interactions_are_no_controls_business() -> None:
     assert "abstains on" not in controls.threshold_note
 
 
-def _fit_script() -> object:
-    path = HOLDOUT_PATH.parents[4] / "scripts" / "fit_learned_judge.py"
-    spec = importlib.util.spec_from_file_location("fit_learned_judge", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("band", [(0.0683, 0.9317), (0.2, 0.8), (0.5, 0.5), (0.07, 0.93)])
 def test_holdout_figures_match_the_fit_scripts_own_count(band: tuple[float, float]) -> None:
     # The fit script's `selective` (its own code, which printed the holdout row of RESULTS.md) on the same pairs.
     pairs = holdout_pairs("embedding")
     assert pairs is not None
     p, labels = pairs
-    abstained, accuracy = _fit_script().selective(p, labels.astype(float), band)  # type: ignore[attr-defined]
+    from scripts import fit_learned_judge
+
+    abstained, accuracy = fit_learned_judge.selective(p, labels.astype(float), band)
     figures = holdout_figures("embedding", band, 0.5)
     fresh = HOLDOUT_PATH.parents[4] / "sample_data" / "judge_holdout_v2.jsonl"  # every pair of the fresh holdout
     assert figures is not None and figures.pairs == len(p) == len(fresh.read_text().splitlines())

@@ -43,26 +43,14 @@ def test_no_holdout_pair_is_in_the_devset() -> None:
     assert not [r["id"] for r in holdout if len(str(r["answer"])) > 12 and _fold(r["answer"]) in answers]
 
 
-def _fit_script() -> object:
-    import importlib.util
-    import sys
-
-    spec = importlib.util.spec_from_file_location("fit_learned_judge", ROOT / "scripts" / "fit_learned_judge.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fit_learned_judge", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_fit_refuses_the_holdout_and_any_devset_holding_its_pairs(tmp_path: Path) -> None:
     import pytest
 
-    fit = _fit_script()
+    from scripts import fit_learned_judge as fit
     with pytest.raises(SystemExit, match="fresh holdout"):
-        fit.refuse_holdout(HOLDOUT, _rows(HOLDOUT))  # type: ignore[attr-defined]
+        fit.refuse_holdout(HOLDOUT, _rows(HOLDOUT))
     leaked = tmp_path / "devset.jsonl"
     rows = [*_rows(DEVSET)[:3], _rows(HOLDOUT)[0]]
     with pytest.raises(SystemExit, match="holds pairs of the fresh holdout"):
-        fit.refuse_holdout(leaked, rows)  # type: ignore[attr-defined]
-    fit.refuse_holdout(DEVSET, _rows(DEVSET))  # type: ignore[attr-defined]  # the devset itself is fine
+        fit.refuse_holdout(leaked, rows)
+    fit.refuse_holdout(DEVSET, _rows(DEVSET))  # the devset itself is fine

@@ -64,7 +64,7 @@ from benchmarks.judge_accuracy import DEFAULT_DEVSET, load_devset  # noqa: E402
 
 HOLDOUT = ROOT / "sample_data" / "judge_holdout_v2.jsonl"
 """The fresh holdout: never fitted on (see :func:`refuse_holdout`)."""
-VERSION = "learned-v4"
+VERSION = "learned-v5"
 """Bump when the features or the fitting change (the file's sha256 changes with every refit anyway)."""
 PENALTY = 10.0
 """L2 penalty on the standardised coefficients (``C = 1 / PENALTY``): among 1, 3, 10 and 30, the best out-of-fold

@@ -23,7 +23,8 @@ def agree(answer: str, truth: str, query: str = "q") -> FactAgreement:
         ("A leap year has three hundred sixty-six days.", "366", "number"),  # text2num
         ("Three quarters of the budget.", "75%", "number"),
         ("0.30000000000000004", "0.3", "number"),
-        ("March 14, 2025", "2025-03-14", "date"),  # dateparser
+        ("March 14, 2025", "2025-03-14", "date"),
+        ("Chega a 14 de março de 2025.", "2025-03-14", "date"),  # Portuguese, as the tokenizer's other languages
         ("It landed on 20 July 1969.", "July 1969", "date"),  # the month the reference states
         ("It starts at 4:30 PM.", "16:30", "time"),
         ("Check-out is by 11 a.m.", "11:00", "time"),
@@ -119,7 +120,7 @@ def test_small_amounts_keep_their_significant_figures(answer: str, truth: str) -
 
 def test_two_temperature_scales_are_two_readings() -> None:
     facts = text_facts("38 °C, 100 °F")
-    assert len(facts.keys["amount"]) == 2 and facts.words["amount"] == ("38 degC", "100 degF")
+    assert len(facts.keys["amount"]) == 2 and facts.words["amount"] == ("38 °C", "100 °F")  # as written
     assert all(kelvin < 320 for _, kelvin in facts.keys["amount"])  # not summed to 622 K
     # One reading, in two scales: 100 °F is 37.8 °C, near (issue 38: "the same" is now within 1e-6, "near" 2%).
     both = agree("It was 38 °C.", "38 °C, 100 °F")
@@ -179,21 +180,15 @@ def test_number_words_from_two_up_and_one_in_fractions_still_read() -> None:
     ["1" * 10_000, "1" * 10_000 + "x", "$" + "1" * 10_000 + " million", "Jan 5 " * 2_000, "12/03/2025 " * 1_000],
     ids=["digits", "code", "money", "month-dates", "numeric-dates"],
 )
-def test_any_input_is_read_in_linear_time(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_any_input_is_read_in_linear_time(text: str) -> None:
     import time
 
     from agentic_core.judges.offline import facts
 
-    seen: list[int] = []
-    search = facts._search_dates
-    monkeypatch.setattr(facts, "_search_dates", lambda window: seen.append(len(window)) or search(window))
     facts.text_facts.cache_clear()
     start = time.perf_counter()
     facts.text_facts(text)
-    assert time.perf_counter() - start < 1.5  # took 2-10 s before the digit caps and date windows
-    # dateparser sees a bounded share of the text, however long the text is.
-    cap = facts.MAX_DATE_CANDIDATES * (6 * facts._DATE_WINDOW)
-    assert sum(seen) <= cap, (len(seen), sum(seen))
+    assert time.perf_counter() - start < 1.5  # took 2-10 s before the digit caps and one linear scanner
 
 
 def test_the_judge_identity_names_the_fact_parser() -> None:
@@ -207,8 +202,7 @@ def test_the_judge_identity_names_the_fact_parser() -> None:
 
 
 def test_a_date_states_its_day_and_year_as_numbers() -> None:
-    # dateparser reads "June 10" in one text and not in another ("UA739 on June 10 is booked"):
-    # the date's own numbers still match the other side's bare 10.
+    # A date's own numbers still match the other side's bare 10.
     assert text_facts("It departs at 06:10 on June 10, 2025.").written >= {10.0, 2025.0}
     assert agree("It departs at 06:10 on June 10.", "Booked for the 10th, flight 10.").missing["number"] == 0.0
 

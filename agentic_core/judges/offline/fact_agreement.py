@@ -1,6 +1,6 @@
 """How an answer's facts agree with the reference's: the same, near, missing, another instead, or an extra.
 
-The facts are read by :mod:`agentic_core.judges.offline.facts` (text2num, dateparser, pint); this module compares them,
+The facts are read by :mod:`agentic_core.judges.offline.facts` (the tokenizer's, with pint); this module compares them,
 per kind, the question's facts set aside. Its figures are features of the learned model
 (:mod:`agentic_core.judges.offline.features`): ``number_missing``, ``amount_near``, ``date_conflict``, ...
 """

@@ -11,7 +11,7 @@ A feature is a number (in [0, 1], but for the count of findings) with a name and
   weighs is a coefficient fitted on labelled pairs (``scripts/fit_learned_judge.py``).
 * **fact agreement** (:mod:`agentic_core.judges.offline.facts`): per kind of fact (number, date, time, amount
   with a unit), the share of the reference's facts the answer does not state, and whether it states
-  another one instead; parsed with ``text2num``, ``dateparser`` and ``pint``.
+  another one instead; read off the same tokens as the detectors, converted with ``pint``.
 
 The column order is :data:`FEATURES`; the fitted coefficients name their features, so a model
 file written for another order is refused rather than misread.

@@ -50,11 +50,13 @@ __all__ = [
     "lexical_analysis",
 ]
 
-RULES_VERSION = "lexical-v7"
+RULES_VERSION = "lexical-v8"
 """Version of the analysis; in the offline judges' identity, so a changed analysis never reuses old verdicts
 (v5: detectors only, no caps; v6: Snowball stems, no missing_date, missing_key_term or not_refusal; v7: no
 refusal or missing_time detector, benchmarks/bench_findings_ablation.py, and scale words read by the fact parser's
-reader alone: ``5 mn`` and ``$ 1.2 M`` are no longer millions)."""
+reader alone: ``5 mn`` and ``$ 1.2 M`` are no longer millions; v8: one reader of numbers, dates and times for the
+detectors and the facts, with Portuguese months, ``quarter to 9``, ``m/s``, ``₹``, ISO timestamps, and ``5 in 2010``
+no longer a ratio)."""
 
 # Any change below changes the features: bump RULES_VERSION.
 PRECISION_FLOOR = 0.85

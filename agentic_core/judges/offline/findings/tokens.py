@@ -3,9 +3,10 @@
 The scanner turns text already folded by :func:`agentic_core.judges.offline.findings.text_fold.prepare_text` into
 :class:`Token` objects, each with a canonical key:
 
-* dates in ISO, numeric (``14/03/2025``) and month-name forms (English, French, Spanish, German, with
+* dates in ISO, numeric (``14/03/2025``) and month-name forms (English, French, Spanish, German, Portuguese, with
   abbreviations and ordinals) -> ``(year, month, day)`` with missing parts as ``None``;
-* times (``3pm``, ``3 p.m.``, ``11:45 pm``, ``15:00``, ``9h00``, ``noon``, ``6 in the evening``) -> 24h;
+* times (``3pm``, ``3 p.m.``, ``11:45 pm``, ``15:00``, ``9h00``, ``noon``, ``6 in the evening``, ``quarter to 9``)
+  -> 24h;
 * numbers, with ``42.0`` -> ``42`` and percent (``57 %``, ``57 percent``, ``57 por ciento``);
 * fractions and ratios (``3/4``, ``3 out of 4``, ``1 in 4``) -> their value, keeping both parts;
 * units and currencies attached to their number and canonicalised (``metres`` -> ``m``, ``$`` -> ``usd``),
@@ -46,18 +47,18 @@ TokenKind = Literal["word", "num", "date", "time", "code", "sep"]
 _MONTHS: dict[str, int] = {}
 for _num, _names in enumerate(
     [
-        "january jan janvier enero januar janner",
-        "february feb fevrier febrero februar",
-        "march mar mars marzo marz maerz",
+        "january jan janvier enero januar janner janeiro",
+        "february feb fevrier febrero februar fevereiro",
+        "march mar mars marzo marz maerz marco",
         "april apr avril abril",
-        "may mai mayo",
-        "june jun juin junio juni",
-        "july jul juillet julio juli",
+        "may mai mayo maio",
+        "june jun juin junio juni junho",
+        "july jul juillet julio juli julho",
         "august aug aout agosto",
-        "september sept sep septembre septiembre setiembre",
-        "october oct octobre octubre oktober",
-        "november nov novembre noviembre",
-        "december dec decembre diciembre dezember",
+        "september sept sep septembre septiembre setiembre setembro",
+        "october oct octobre octubre oktober outubro",
+        "november nov novembre noviembre novembro",
+        "december dec decembre diciembre dezember dezembro",
     ],
     start=1,
 ):
@@ -73,6 +74,7 @@ _UNIT_FORMS: list[tuple[str, str, str]] = [
     (r"degrees?|degres?|grados?|grad", "deg", "temperature"),
     (r"km/h|kmh|kph|kilometers?\s+per\s+hour|kilometres?\s+per\s+hour", "km/h", "speed"),
     (r"mph|miles?\s+per\s+hour", "mph", "speed"),
+    (r"m/s|meters?\s+per\s+second|metres?\s+per\s+second", "m/s", "speed"),
     (r"kilometers?|kilometres?|kilometros?|km", "km", "length"),
     (r"centimeters?|centimetres?|cm", "cm", "length"),
     (r"millimeters?|millimetres?|mm", "mm", "length"),
@@ -103,6 +105,9 @@ _UNIT_FORMS: list[tuple[str, str, str]] = [
     (r"pounds?\s+sterling|gbp", "gbp", "currency"),
     (r"yen|jpy", "jpy", "currency"),
     (r"swiss\s+francs?|chf", "chf", "currency"),
+    (r"rupees?|inr", "inr", "currency"),
+    (r"cad", "cad", "currency"),
+    (r"aud", "aud", "currency"),
 ]
 _UNIT_LOOKUP: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(rf"(?:{form})\Z", re.IGNORECASE), canon, fam) for form, canon, fam in _UNIT_FORMS
@@ -110,7 +115,7 @@ _UNIT_LOOKUP: list[tuple[re.Pattern[str], str, str]] = [
 _UNIT_FAMILY: dict[str, str] = {canon: fam for _, canon, fam in _UNIT_FORMS}
 _UNIT_RE = "|".join(form for form, _, _ in _UNIT_FORMS)
 _CURRENCY_SYMBOLS: dict[str, str] = {
-    "us$": "usd", "$": "usd", "€": "eur", "£": "gbp", "¥": "jpy",
+    "us$": "usd", "$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "₹": "inr",
     "usd": "usd", "eur": "eur", "gbp": "gbp", "jpy": "jpy", "chf": "chf",
 }
 
@@ -182,7 +187,8 @@ _NUM = r"\d+(?:\.\d+)?"
 _SCANNER = re.compile(
     rf"""
       (?P<ws>\s+(?!-\s))
-    | (?P<word>(?!noon|midday|midi\b|midnight|minuit)[^\W\d](?:\w|'(?=\w))*(?<=[^\W\d_])
+    | (?P<word>(?!noon|midday|midi\b|midnight|minuit|(?:quarter|half)\s+(?:past|to)\s+\d)
+        [^\W\d](?:\w|'(?=\w))*(?<=[^\W\d_])
         (?![\w$])(?!\.?,?\s+(?:de\s+)?\d))
     | (?=[-\d])(?:
         (?P<D>(?P<iso>(?<!\d)\d{{4}})-(?P<iso_m>\d{{1,2}})-(?P<iso_d>\d{{1,2}})(?!\d))
@@ -194,7 +200,7 @@ _SCANNER = re.compile(
           (?P<tc_p>in\s+the\s+morning|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night|tonight)\b)
       | (?P<T2>(?P<ta_h>(?<![\d.])(?:1[0-2]|0?\d))(?:[:.](?P<ta_m>[0-5]\d))?\s*(?P<ta_p>am|pm)\b)
       | (?P<T5>(?P<t_h>(?<![\d.])(?:[01]?\d|2[0-3]))(?::|h(?=\d\d))(?P<t_m>[0-5]\d)(?::[0-5]\d)?(?![\d]))
-      | (?P<F>(?P<f_a>(?<![\w./])\d{{1,4}})(?:/|\s+out\s+of\s+|\s+in\s+)(?P<f_b>\d{{1,4}})
+      | (?P<F>(?P<f_a>(?<![\w./])\d{{1,4}})(?:/|\s+out\s+of\s+|\s+in\s+(?=\d{{1,3}}(?!\d)))(?P<f_b>\d{{1,4}})
           (?![\w/]|\.\d|\s*(?:{_UNIT_RE}|%)(?![^\W\d_])))
       | (?P<P>(?P<pct>(?<![\w.])-?{_NUM})\s*
           (?:%|percent\b|per\s+cent\b|pct\b|por\s+ciento\b|pour\s+cent\b|prozent\b))
@@ -206,9 +212,10 @@ _SCANNER = re.compile(
           (?:,?\s+(?P<mdy_y>\d{{4}})(?!\d))?)
       | (?P<D6>(?P<my_m>\b(?:{_MONTH_RE}))\.?,?\s+(?:de\s+)?(?P<my_y>\d{{4}})(?!\d))
       | (?P<T3>(?P<noon>\bnoon|\bmidday|\bmidi)\b)
+      | (?P<T6>\b(?P<q>quarter|half)\s+(?P<dir>past|to)\s+(?P<qh>1[0-2]|0?[1-9])(?![\d:]))
       | (?P<T4>(?P<midnight>\bmidnight|\bminuit)\b)
       )
-    | (?P<C>(?P<cur_sym>us\$|\$|€|£|¥|\b(?:usd|eur|gbp|jpy|chf)\b)\s*(?P<cur_num>-?{_NUM})(?![\d]))
+    | (?P<C>(?P<cur_sym>us\$|\$|€|£|¥|₹|\b(?:usd|eur|gbp|jpy|chf|inr|cad|aud)\b)\s*(?P<cur_num>-?{_NUM})(?![\d]))
     | (?P<code>\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b)
     | (?P<word2>[^\W\d](?:\w|'(?=\w))*)
     | (?P<sep>[.;:!?]|,|\s-\s|\bbut\b|\bhowever\b|\bpero\b|\bmais\b|\baber\b|\bsondern\b)
@@ -216,7 +223,7 @@ _SCANNER = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _DATE_GROUPS = frozenset({"D", "D2", "D3", "D4", "D5", "D6"})
-_TIME_GROUPS = frozenset({"T", "T2", "T3", "T4", "T5"})
+_TIME_GROUPS = frozenset({"T", "T2", "T3", "T4", "T5", "T6"})
 
 
 def _canon_unit(raw: str | None) -> str | None:
@@ -301,6 +308,10 @@ def _time_token(match: re.Match[str]) -> Token | None:
         h, m = 0, 0
     elif g("t_h"):
         h, m = int(g("t_h")), int(g("t_m"))
+    elif g("qh"):  # "quarter to 9" is 8:45, "half past 9" 9:30
+        offset = 15 if g("q").lower() == "quarter" else 30
+        minutes = int(g("qh")) * 60 + (-offset if g("dir").lower() == "to" else offset)
+        h, m = divmod(minutes % 1440, 60)
     else:
         return None
     return Token("time", f"{h:02d}:{m:02d}", match.group(0), value=float(h * 60 + m))

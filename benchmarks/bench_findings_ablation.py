@@ -298,6 +298,8 @@ def elimination_table(
     data: Data, feats: Sequence[str], kept: Sequence[str], removed: Sequence[Row], boot: int
 ) -> list[str]:
     """The order of elimination, and the model left against the whole one."""
+    if not removed:  # nothing to compare: the whole model is what is left
+        return [f"Nothing left out: each of the {len(feats)} features earns its place."]
     lines = [
         "| round | left out | holdout: log-loss change [95%] | holdout: ROC-AUC change [95%] | "
         "devset OOF: log-loss change [95%] | devset OOF: ROC-AUC change [95%] |",

@@ -75,6 +75,7 @@ _NOT_UNITS = frozenset(
 ``in`` is an inch only right after an amount in feet (``5 ft 11 in``)."""
 _GLUED_UNIT = re.compile(r"(\d{1,30}(?:\.\d{1,30})?)([A-Za-z°µ][A-Za-z°µ/²³0-9]*)")
 """A code that is a number glued to a unit (``25C``, ``5kWh``); the tokenizer reads ``14A`` alike, a seat."""
+_TEMPERATURE = "[temperature]"
 _JOINERS = frozenset({",", "and"})
 """What may stand between the parts of one amount (``2 hours and 30 minutes``)."""
 
@@ -147,10 +148,23 @@ def _unit(word: str) -> Any | None:
     return units.Unit(word)
 
 
-def _quantity(value: float, unit: Any) -> Any | None:
+@lru_cache(maxsize=1024)
+def _dimension(unit: Any) -> tuple[str, float]:
+    """``unit``'s dimension and its size in base units (``km`` -> ``("[length]", 1000.0)``; memoised: pint's
+    conversions are slow and a text's units are few). A temperature's size means nothing (its scale has an offset)."""
+    base = _units().Quantity(1.0, unit).to_base_units()
+    return str(base.dimensionality), float(base.magnitude)
+
+
+def _in_base(value: float, unit: Any) -> float | None:
     """``value`` in ``unit`` in its base units, or ``None`` when the conversion leaves the finite floats."""
-    quantity = _units().Quantity(value, unit).to_base_units()
-    return quantity if math.isfinite(float(quantity.magnitude)) else None
+    dimension, size = _dimension(unit)
+    # An offset scale (°C, °F) is converted by pint; any other unit is a factor.
+    if dimension == _TEMPERATURE:
+        base = float(_units().Quantity(value, unit).to_base_units().magnitude)
+    else:
+        base = value * size
+    return base if math.isfinite(base) else None
 
 
 def _is_joiner(tok: Token) -> bool:
@@ -177,11 +191,11 @@ def _amounts(tokens: tuple[Token, ...]) -> Iterator[tuple[int, int, Any, str, fl
             yield i, i, _unit(glued.group(2)), tok.raw, float(glued.group(1))
 
 
-def _amount_runs(tokens: tuple[Token, ...]) -> list[tuple[Any, str, float, set[int]]]:
-    """Each amount as ``(quantity in base units, words, its first number, indexes of its numbers)``: adjacent ones
-    of one dimension, the larger unit first, summed (``2 hours 30 minutes``, ``5 ft 11 in``)."""
+def _amount_runs(tokens: tuple[Token, ...]) -> list[tuple[tuple[str, float], str, float, set[int]]]:
+    """Each amount as ``((dimension, value in base units), words, its first number, indexes of its numbers)``:
+    adjacent ones of one dimension, the larger unit first, summed (``2 hours 30 minutes``, ``5 ft 11 in``)."""
     units = _units()
-    runs: list[tuple[Any, str, float, set[int], Any, int]] = []  # ... and the last unit and the last token
+    runs: list[tuple[tuple[str, float], str, float, set[int], Any, int]] = []  # ... its last unit and last token
     for i, end, unit, said, value in _amounts(tokens):
         last = runs[-1] if runs else None
         follows = last is not None and all(_is_joiner(t) for t in tokens[last[5] + 1 : i])
@@ -189,21 +203,22 @@ def _amount_runs(tokens: tuple[Token, ...]) -> list[tuple[Any, str, float, set[i
             if not (follows and last is not None and last[4] == units.foot):
                 continue
             unit = units.inch
-        quantity = _quantity(value, unit)
-        if quantity is None:
+        base = _in_base(value, unit)
+        if base is None:
             continue
+        dimension, size = _dimension(unit)
         if (
             follows
             and last is not None
-            and last[0].dimensionality == quantity.dimensionality
+            and last[0][0] == dimension
             # Temperatures never add up: "38 °C, 100 °F" are two readings, and an offset scale has no sum.
-            and str(quantity.dimensionality) != "[temperature]"
-            and units.Quantity(1, unit) < units.Quantity(1, last[4])
+            and dimension != _TEMPERATURE
+            and size < _dimension(last[4])[1]
         ):
-            runs[-1] = (last[0] + quantity, f"{last[1]} {said}", last[2], last[3] | {i}, unit, end)
+            runs[-1] = ((dimension, last[0][1] + base), f"{last[1]} {said}", last[2], last[3] | {i}, unit, end)
         else:
-            runs.append((quantity, said, value, {i}, unit, end))
-    return [(q, said, value, at) for q, said, value, at, _, _ in runs]
+            runs.append(((dimension, base), said, value, {i}, unit, end))
+    return [(amount, said, value, at) for amount, said, value, at, _, _ in runs]
 
 
 @lru_cache(maxsize=4096)
@@ -227,8 +242,9 @@ def text_facts(text: str) -> Facts:
 
     amounts = _amount_runs(tokens)
     in_amount: set[int] = set().union(*(at for *_, at in amounts))
-    for quantity, said, value, _ in amounts:
-        add("amount", (str(quantity.dimensionality), float(f"{float(quantity.magnitude):.12g}")), said)
+    for (dimension, base), said, value, _ in amounts:
+        # Significant figures, not decimals: 6 decimals of kilograms made 5 µg equal to 50 µg.
+        add("amount", (dimension, float(f"{base:.12g}")), said)
         written.add(value)
     for i, tok in enumerate(tokens):
         if tok.kind == "date" and tok.dates:

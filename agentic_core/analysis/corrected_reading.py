@@ -223,7 +223,12 @@ def judge_values(result: EvaluationResult, agg: Aggregated) -> np.ndarray:
 
 class MatchedLabels(BaseModel):
     """Per conversation of a run, its human label (NaN when none), inclusion probability and design, and the
-    labels that match nothing."""
+    labels that match nothing.
+
+    ``label_conv`` and ``label_why`` go label by label (in the order given): the conversation each label matched
+    (-1 for none) and why it matched none (``""`` when it matched), for a face that reports labels against two
+    runs (``compare --labels``).
+    """
 
     human: list[float]
     inclusion_by_conv: list[float]
@@ -231,6 +236,14 @@ class MatchedLabels(BaseModel):
     unmatched: int
     unmatched_examples: list[str]
     partial: int
+    label_conv: list[int] = []
+    label_why: list[str] = []
+
+
+def label_name(label: HumanLabel) -> str:
+    """A label's item as the unmatched examples name it: ``session_id[/assistant_id][#qa_id]``."""
+    name = label.session_id + (f"/{label.assistant_id}" if label.assistant_id else "")
+    return name + (f"#{label.qa_id}" if label.qa_id else "")
 
 
 def match_labels(result: EvaluationResult, labels: Sequence[HumanLabel]) -> MatchedLabels:
@@ -249,15 +262,17 @@ def match_labels(result: EvaluationResult, labels: Sequence[HumanLabel]) -> Matc
     inclusion = np.full(n_conv, np.nan)
     designs = [""] * n_conv
     unmatched: list[str] = []
-    for label in labels:
-        name = label.session_id + (f"/{label.assistant_id}" if label.assistant_id else "")
-        name += f"#{label.qa_id}" if label.qa_id else ""
+    label_conv = [-1] * len(labels)
+    label_why = [""] * len(labels)
+    for i, label in enumerate(labels):
         convs = by_session.get(label.session_id, [])
         if label.assistant_id is not None:
             convs = [c for c in convs if assistants[c] == label.assistant_id]
         if len(convs) != 1:
-            why = "no such conversation" if not convs else "session id of several conversations: give assistant_id"
-            unmatched.append(f"{name} ({why})")
+            label_why[i] = (
+                "no such conversation" if not convs else "session id of several conversations: give assistant_id"
+            )
+            unmatched.append(f"{label_name(label)} ({label_why[i]})")
             continue
         c = convs[0]
         if label.qa_id is None:
@@ -265,12 +280,14 @@ def match_labels(result: EvaluationResult, labels: Sequence[HumanLabel]) -> Matc
         else:
             hits = np.flatnonzero(qa_ids[starts[c] : ends[c]] == label.qa_id)
             if hits.size == 0:
-                unmatched.append(f"{name} (no interaction with this qa_id in the conversation)")
+                label_why[i] = "no interaction with this qa_id in the conversation"
+                unmatched.append(f"{label_name(label)} ({label_why[i]})")
                 continue
             if label.label:
                 right_rows[starts[c] + hits] = True
             else:
                 wrong[c] = True
+        label_conv[i] = c
         if label.inclusion is not None:
             inclusion[c] = label.inclusion
         designs[c] = designs[c] or label.design
@@ -286,6 +303,8 @@ def match_labels(result: EvaluationResult, labels: Sequence[HumanLabel]) -> Matc
         unmatched=len(unmatched),
         unmatched_examples=unmatched[:_UNMATCHED_SHOWN],
         partial=partial,
+        label_conv=label_conv,
+        label_why=label_why,
     )
 
 

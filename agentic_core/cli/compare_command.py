@@ -4,6 +4,8 @@ A and B are data files (loaded and judged here, with ``--judge`` and the cache) 
 (reopened from the run history; no judge is called). ``--assistants X,Y`` compares assistant X of A
 with assistant Y of B (of A when B is omitted). ``--json`` prints :meth:`RunComparison.to_json`. When a run carries
 human labels, one line gives the success rate's difference corrected for the judge's errors (issue 37).
+``--labels FILE`` (repeatable, as ``evaluate``'s) gives both runs labels from files: read before any judging, added
+after a stored run's own, and how many matched A and B (and which matched neither) said on stderr.
 """
 
 from __future__ import annotations
@@ -11,19 +13,24 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
 from agentic_core.analysis.compare_runs import RunComparison, Side, compare_sides, leaderboard_of
 from agentic_core.analysis.gate import gate_passed, worse_than_baseline
+from agentic_core.analysis.given_labels import labels_on_sides, with_given_labels
 from agentic_core.cli.evaluate_command import judge_loaded, settings_from_args
 from agentic_core.cli.gate_options import EXIT_GATE
+from agentic_core.cli.label_options import labels_from_args
 from agentic_core.cli.parser import EXIT_NOTHING_SCORED, EXIT_OK
 from agentic_core.common.frame_columns import PASS_METRICS, ResultCols
 from agentic_core.errors import SettingsError
 from agentic_core.result import EvaluationResult
 from agentic_core.stats.leaderboard import Leaderboard
+
+if TYPE_CHECKING:
+    from agentic_core.data.labels import HumanLabel
 
 Opened = tuple[EvaluationResult, str, str | None]
 """A reference opened: its result, its name and its stored run id (``None`` for a file)."""
@@ -40,13 +47,18 @@ def _judge_file(path: str, args: argparse.Namespace, stderr: TextIO) -> Evaluati
     return judge_loaded(loaded, args, stderr)
 
 
-def _open(ref: str, args: argparse.Namespace, stderr: TextIO, opened: dict[str, Opened]) -> Opened:
-    """A file or a stored run: (result, label, run id); each reference is judged or opened once."""
+def _open(
+    ref: str, args: argparse.Namespace, stderr: TextIO, opened: dict[str, Opened], labels: list[HumanLabel]
+) -> Opened:
+    """A file or a stored run: (result, label, run id); each reference is judged or opened once.
+
+    ``labels`` (``--labels`` files) are added after the run's own, as ``evaluate`` adds them.
+    """
     if ref in opened:
         return opened[ref]
     path = Path(ref)
     if path.is_file():
-        opened[ref] = (_judge_file(ref, args, stderr), path.name, None)
+        opened[ref] = (with_given_labels(_judge_file(ref, args, stderr), labels), path.name, None)
         return opened[ref]
     from agentic_core.runs import RunStore
 
@@ -57,7 +69,7 @@ def _open(ref: str, args: argparse.Namespace, stderr: TextIO, opened: dict[str, 
             f"give a JSON / JSONL file or a run id from 'python -m agentic_core runs list' (history: {store.path})",
             show=False,
         )  # fmt: skip
-    opened[ref] = (store.open(ref), store.meta(ref).name, ref)
+    opened[ref] = (with_given_labels(store.open(ref), labels), store.meta(ref).name, ref)
     return opened[ref]
 
 
@@ -67,8 +79,8 @@ def _nothing_scored(result: EvaluationResult) -> bool:
     return not result.overrides and bool(np.isnan(scores).all())
 
 
-def _sides(args: argparse.Namespace, stderr: TextIO) -> tuple[Side, Side]:
-    """The two sides the arguments name."""
+def _sides(args: argparse.Namespace, stderr: TextIO, labels: list[HumanLabel]) -> tuple[Side, Side]:
+    """The two sides the arguments name, with the ``--labels`` files' labels."""
     assistants: list[str | None] = [None, None]
     if args.assistants:
         parts = [p.strip() for p in args.assistants.split(",")]
@@ -81,7 +93,7 @@ def _sides(args: argparse.Namespace, stderr: TextIO) -> tuple[Side, Side]:
     refs = (args.a, args.b or args.a)
     sides = []
     for ref, assistant, default in zip(refs, assistants, ("A", "B"), strict=True):
-        result, name, run_id = _open(ref, args, stderr, opened)
+        result, name, run_id = _open(ref, args, stderr, opened, labels)
         settings = settings_from_args(args, result.recommended_threshold)
         sides.append(Side(result, settings, label=assistant or name or default, assistant=assistant, run_id=run_id))
     a, b = sides
@@ -148,7 +160,12 @@ def run_compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
     if args.leaderboard:
         if args.b is not None:
             raise SettingsError("--leaderboard", "ranks the assistants of one run", args.b, "drop B")
-        result, _, _ = _open(args.a, args, stderr, {})
+        if args.labels:  # the leaderboard has no corrected reading: labels given here would be dropped unsaid
+            raise SettingsError(
+                "--labels", "corrects the difference of two runs; the leaderboard ranks by the judge's verdicts",
+                args.labels[0], "drop --labels, or compare two assistants with --assistants X,Y",
+            )  # fmt: skip
+        result, _, _ = _open(args.a, args, stderr, {}, [])
         names = [p.strip() for p in args.assistants.split(",")] if args.assistants else None
         board = leaderboard_of(result, settings_from_args(args, result.recommended_threshold), names)
         if args.json:
@@ -157,7 +174,11 @@ def run_compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
         else:
             print_leaderboard(board, stdout)
         return EXIT_OK
-    a, b = _sides(args, stderr)
+    labels = labels_from_args(args, stderr)  # a bad --labels file costs no judge call, as in evaluate
+    a, b = _sides(args, stderr, labels)
+    if labels:  # every label accounted for: matched on A, on B, or named as matching neither
+        for line in labels_on_sides(labels, a, b).lines(a.label, b.label):
+            print(line, file=stderr)
     for side in (a, b):
         if _nothing_scored(side.result):
             print(f"error: nothing could be scored in {side.label}: fix the judge or choose another", file=stderr)

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agentic_core.agentic_metrics.compute import parse_metrics
-from agentic_core.analysis.corrected_reading import merged_labels
 from agentic_core.analysis.corrected_words import conversations_counted
+from agentic_core.analysis.given_labels import with_given_labels
 from agentic_core.analysis.nothing_scored import why_llm_scored_nothing, why_nothing_scored
 from agentic_core.cli.engine_options import engine_keywords
 from agentic_core.cli.format_options import FormatDefaultsDocument, apply_format_defaults, chosen
@@ -309,7 +309,7 @@ def run_evaluate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     loaded.raise_if_empty()
     format_applied = apply_format_defaults(args, loaded, stderr)  # before judging: it may choose the judge
     result = judge_loaded(loaded, args, stderr, metrics=metrics, goal_judge=args.goal_judge)
-    result.labels = merged_labels(result.labels, labels)  # stored with the run; the corrected reading uses them
+    with_given_labels(result, labels)  # stored with the run; the corrected reading uses them
     for warning in result.judge_run.warnings + (result.agentic.warnings if result.agentic else []):
         print(f"warning: {warning}", file=stderr)
     if result.agentic is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agentic_core.analysis.gate import GATE_METRICS, WORSE_CONFIDENCE, below_bounds, parse_bounds, parse_gate_metrics
+from agentic_core.cli.label_options import COMPARE_LABELS_HELP, add_label_options
 from agentic_core.errors import SettingsError
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ def add_compare_parser(sub: argparse._SubParsersAction, evaluate: argparse.Argum
             shared = cmp.add_argument_group(group.title)
             for action in group._group_actions:
                 shared._add_action(action)
+    labels = cmp.add_argument_group("human labels")
+    add_label_options(labels, COMPARE_LABELS_HELP)
     out = cmp.add_argument_group("output and CI gate")
     out.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     out.add_argument(

@@ -181,9 +181,11 @@ def estimate_calls(
     return len(unique) - len(hits | packed_keys(keys))
 
 
-async def stream_verdicts(judge: Judge, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
+async def stream_verdicts(
+    judge: Judge, items: Sequence[JudgeItem], chunk_size: int = CHUNK_SIZE
+) -> AsyncGenerator[tuple[int, Verdict], None]:
     """``(index, verdict)`` pairs as the judge completes them: its own ``ajudge_stream`` when it has one,
-    else ``ajudge`` on :data:`CHUNK_SIZE` items at a time.
+    else ``ajudge`` on ``chunk_size`` items at a time.
 
     Raises:
         RuntimeError: the judge returned another number of verdicts than items.
@@ -194,8 +196,8 @@ async def stream_verdicts(judge: Judge, items: Sequence[JudgeItem]) -> AsyncGene
             async for pair in pairs:
                 yield pair
         return
-    for start in range(0, len(items), CHUNK_SIZE):
-        chunk = items[start : start + CHUNK_SIZE]
+    for start in range(0, len(items), chunk_size):
+        chunk = items[start : start + chunk_size]
         verdicts = await judge.ajudge(chunk)
         if len(verdicts) != len(chunk):
             raise RuntimeError(

@@ -112,17 +112,11 @@ _SERVER_NAMES = frozenset({"InternalServerError", "ServiceUnavailableError", "Ov
 _CONNECTION_NAMES = frozenset({"APIConnectionError", "TransportError", "ConnectError"})
 
 
-def cause_of_error(exc: BaseException, *, format_refused: bool = False) -> UnscoredCause:
-    """Why a call that failed for good leaves its item unscored.
-
-    Args:
-        exc: The exception of the last attempt.
-        format_refused: Whether the judge read it as the server refusing the reply format
-            (:func:`is_format_refused`, which the judge checks only while the format is negotiable).
-    """
+def cause_of_error(exc: BaseException) -> UnscoredCause:
+    """Why a call that failed for good (``exc``: the exception of the last attempt) leaves its item unscored."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     status = status_code_of(exc)
-    if format_refused or (status is not None and is_format_refused(exc)):
+    if status is not None and is_format_refused(exc):
         return UnscoredCause.REFUSED_FORMAT
     if isinstance(exc, TimeoutError) or names & _TIMEOUT_NAMES or status in (408, 504):
         return UnscoredCause.TIMED_OUT

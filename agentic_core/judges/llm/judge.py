@@ -378,7 +378,6 @@ class LLMJudge:
     ) -> Verdict:
         """An unscored verdict of ``cause`` (by default: a reply that is not a judgement); the error is
         scrubbed of secrets (then clipped, never before)."""
-        self.stats.failures += 1
         usage = usage_of(*replies)
         return Verdict(
             score=None,

@@ -150,11 +150,6 @@ class JudgeCache:
         """Whether the file could only be opened for reading (new verdicts are not kept)."""
         return self._read_only
 
-    @property
-    def persistent(self) -> bool:
-        """Whether verdicts outlive this process."""
-        return self._path is not None
-
     def __repr__(self) -> str:
         return f"JudgeCache({str(self._path) if self._path else ':memory:'})"
 

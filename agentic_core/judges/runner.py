@@ -39,11 +39,8 @@ from agentic_core.judges.base import (
 from agentic_core.judges.cache import JudgeCache, cache_key
 from agentic_core.judges.llm.timing import CallReport, report_of
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
-from agentic_core.judges.packs import packed_keys, packed_verdicts
-
-# status_counts lived here first: importers of the runner keep finding it.
-from agentic_core.judges.verdict_counts import STATUSES
-from agentic_core.judges.verdict_counts import status_counts as status_counts
+from agentic_core.judges.packs import packed_verdicts
+from agentic_core.judges.verdict_counts import STATUSES, status_counts
 
 CacheMode = Literal["use", "refresh", "off"]
 CACHE_MODES: tuple[str, str, str] = ("use", "refresh", "off")
@@ -178,7 +175,7 @@ def estimate_calls(
         hits = cache.contains_many(keys)
     except (CacheError, sqlite3.Error):
         hits = set()
-    return len(unique) - len(hits | packed_keys(keys))
+    return len(unique) - len(hits.union(packed_verdicts(keys)))
 
 
 async def stream_verdicts(

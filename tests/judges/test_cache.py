@@ -152,7 +152,7 @@ def test_wal_mode_and_no_secret_columns(tmp_path: Path) -> None:
 
 def test_in_memory_cache() -> None:
     cache = JudgeCache.in_memory()
-    assert cache.path is None and not cache.persistent
+    assert cache.path is None
     cache.put_many([("k", ok())])
     assert set(cache.get_many(["k"])) == {"k"}
 
@@ -199,7 +199,7 @@ def test_unwritable_location_falls_back_to_memory_with_warning(tmp_path: Path) -
     cache = JudgeCache(blocker / "cache.sqlite3")
     cache.put_many([("k", ok())])
     assert set(cache.get_many(["k"])) == {"k"}
-    assert cache.path is None and not cache.persistent
+    assert cache.path is None
     (warning,) = cache.drain_warnings()
     assert "cannot be opened for writing" in warning and ENV_VAR in warning and "in-memory" in warning
 
@@ -230,7 +230,7 @@ rows = [(f"w{worker}-{i}", Verdict(score=0.5)) for i in range(n)]
 rows += [(f"shared-{i}", Verdict(score=0.25)) for i in range(n // 4)]
 for start in range(0, len(rows), batch):
     cache.put_many(rows[start : start + batch], judge=f"worker{worker}")
-if cache.warnings or not cache.persistent:
+if cache.warnings or cache.path is None:
     sys.exit(f"worker {worker}: {cache.warnings}")
 cache.close()
 """
@@ -291,7 +291,7 @@ def test_a_lock_held_while_opening_is_waited_for_not_taken_for_unwritable(tmp_pa
     try:
         cache = JudgeCache(path, busy_timeout_s=10)
         assert set(cache.get_many(["k"])) == {"k"}
-        assert cache.persistent and cache.warnings == []
+        assert cache.path is not None and cache.warnings == []
     finally:
         release.join()
         holder.close()
@@ -307,7 +307,7 @@ def test_a_lock_never_released_falls_back_with_a_lock_message(tmp_path: Path) ->
     try:
         cache = JudgeCache(path, busy_timeout_s=0.2)
         assert cache.get_many(["k"]) == {}
-        assert not cache.persistent
+        assert cache.path is None
         assert "locked by another process" in cache.warnings[0]
     finally:
         holder.execute("COMMIT")

@@ -102,7 +102,7 @@ def test_a_cache_from_a_newer_version_is_refused_and_never_emptied(tmp_path: Pat
     cache = JudgeCache(path)
     assert cache.get_many(["k1"]) == {}  # not read: another version's layout is not guessed at
     cache.put_many([("new", Verdict(score=0.5))])
-    assert not cache.persistent
+    assert cache.path is None  # in memory
     (warning,) = cache.drain_warnings()
     assert "newer workbench" in warning and f"cache schema {SCHEMA_VERSION + 1}" in warning
     assert ENV_VAR in warning and "in-memory" in warning
@@ -133,7 +133,7 @@ cache = JudgeCache(Path(sys.argv[1]))
 hits = cache.get_many([f"k{i}" for i in range(5)])
 stored = cache.put_many([("new", Verdict(score=0.5, reasoning="new"))])
 print(json.dumps({"hits": len(hits), "stored": stored, "read_only": cache.read_only,
-                  "persistent": cache.persistent, "warnings": cache.warnings}))
+                  "persistent": cache.path is not None, "warnings": cache.warnings}))
 """
 
 

@@ -419,7 +419,7 @@ class JudgeCache:
 
         Args:
             entries: ``(key, verdict)`` pairs (keys from :func:`cache_key`).
-            judge: The judge fingerprint, stored for maintenance (``clear(judge=...)``).
+            judge: The judge fingerprint, stored beside each verdict.
 
         Returns:
             How many verdicts were stored.
@@ -470,26 +470,6 @@ class JudgeCache:
 
         return self._run("writing", write)
 
-    def count(self, judge: str | None = None) -> int:
-        """Number of cached verdicts (of one judge fingerprint, or all)."""
-        if judge is None:
-            return self._run(
-                "counting", lambda c: int(c.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0])
-            )
-        return self._run(
-            "counting",
-            lambda c: int(c.execute("SELECT COUNT(*) FROM verdicts WHERE judge = ?", (judge,)).fetchone()[0]),
-        )
-
     def __len__(self) -> int:
-        return self.count()
-
-    def clear(self, judge: str | None = None) -> int:
-        """Delete cached verdicts (of one judge fingerprint, or all); returns how many."""
-
-        def delete(conn: sqlite3.Connection) -> int:
-            if judge is None:
-                return conn.execute("DELETE FROM verdicts").rowcount
-            return conn.execute("DELETE FROM verdicts WHERE judge = ?", (judge,)).rowcount
-
-        return self._run("clearing", delete)
+        """Number of cached verdicts."""
+        return self._run("counting", lambda c: int(c.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]))

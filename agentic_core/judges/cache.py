@@ -19,9 +19,8 @@ Robustness:
       ``<name>.corrupt-<timestamp>`` and rebuilt empty; the run goes on and a warning is
       collected in :attr:`JudgeCache.warnings` for the user.
     * An unwritable location falls back to an in-memory cache with a warning (results are then
-      not kept for the next run) unless ``fallback_to_memory=False``, which raises
-      :class:`~agentic_core.errors.CacheError` instead. The default favours finishing the run:
-      losing the cache costs money on the next run, aborting costs the whole run now.
+      not kept for the next run): losing the cache costs money on the next run, aborting would
+      cost the whole run now.
     * A read-only file is opened read-only: its verdicts are used, new ones are not kept (a
       warning says so).
     * A file written by a newer version (a higher schema number) is left untouched and refused
@@ -106,8 +105,6 @@ class JudgeCache:
 
     Args:
         path: The database file; default :func:`default_cache_path`; :data:`MEMORY` for none.
-        fallback_to_memory: On an unwritable location, warn and keep an in-memory cache
-            (default) instead of raising :class:`CacheError`.
         busy_timeout_s: How long a writer waits for another writer's lock.
 
     Thread-safe (one connection behind a lock); several processes may share one file.
@@ -117,7 +114,6 @@ class JudgeCache:
         self,
         path: Path | str | None = None,
         *,
-        fallback_to_memory: bool = True,
         busy_timeout_s: float = 30.0,
     ) -> None:
         self._path: Path | None
@@ -127,7 +123,6 @@ class JudgeCache:
             self._path = None
         else:
             self._path = Path(path).expanduser()
-        self.fallback_to_memory = fallback_to_memory
         self.busy_timeout_s = busy_timeout_s
         self.warnings: list[str] = []
         self._conn: sqlite3.Connection | None = None
@@ -322,7 +317,7 @@ class JudgeCache:
         )
 
     def _unwritable(self, exc: BaseException) -> sqlite3.Connection:
-        """Handle a location we cannot use: raise, or warn and continue in memory."""
+        """Handle a location we cannot use: warn and continue in memory."""
         if isinstance(exc, NewerCacheError):
             problem = (
                 f"was written by a newer workbench (cache schema {exc.version}; this one knows up to "
@@ -335,8 +330,6 @@ class JudgeCache:
         else:
             problem = f"cannot be opened for writing ({exc})"
             fix = f"make {self._path} writable, or set {ENV_VAR} to a writable file path"
-        if not self.fallback_to_memory:
-            raise CacheError(f"judge cache {self._path}", problem, fix=fix, show=False) from exc
         self.warnings.append(
             f"judge cache {self._path} {problem}; using an in-memory cache, so this run's verdicts "
             f"will not be kept for the next run. Fix: {fix}"

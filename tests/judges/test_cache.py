@@ -203,15 +203,6 @@ def test_unwritable_location_falls_back_to_memory_with_warning(tmp_path: Path) -
     assert "cannot be opened for writing" in warning and ENV_VAR in warning and "in-memory" in warning
 
 
-def test_unwritable_location_strict_raises_cache_error_with_fix(tmp_path: Path) -> None:
-    blocker = tmp_path / "not-a-folder"
-    blocker.write_text("x")
-    cache = JudgeCache(blocker / "cache.sqlite3", fallback_to_memory=False)
-    with pytest.raises(CacheError) as info:
-        cache.get_many(["k"])
-    assert ENV_VAR in info.value.fix and "not-a-folder" in str(info.value)
-
-
 # -- concurrency ----------------------------------------------------------------------------------
 
 

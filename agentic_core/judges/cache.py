@@ -140,11 +140,6 @@ class JudgeCache:
         """The database file, or ``None`` when the cache is in memory."""
         return self._path
 
-    @property
-    def read_only(self) -> bool:
-        """Whether the file could only be opened for reading (new verdicts are not kept)."""
-        return self._read_only
-
     def __repr__(self) -> str:
         return f"JudgeCache({str(self._path) if self._path else ':memory:'})"
 

@@ -121,7 +121,7 @@ from agentic_core.judges.cache import JudgeCache
 cache = JudgeCache(Path(sys.argv[1]))
 hits = cache.get_many([f"k{i}" for i in range(5)])
 stored = cache.put_many([("new", Verdict(score=0.5, reasoning="new"))])
-print(json.dumps({"hits": len(hits), "stored": stored, "read_only": cache.read_only,
+print(json.dumps({"hits": len(hits), "stored": stored, "read_only": cache._read_only,
                   "persistent": cache.path is not None, "warnings": cache.warnings}))
 """
 

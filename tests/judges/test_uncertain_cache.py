@@ -87,7 +87,7 @@ def test_a_schema_1_cache_that_can_only_be_read_is_read_as_it_is(tmp_path: Path)
     conn.close()
     cache = JudgeCache(path)
     # What the cache does when the file cannot be written (root can write any file: called directly).
-    assert cache._open_read_only() is not None and cache.read_only
+    assert cache._open_read_only() is not None and cache._read_only
     old = cache.get_many(["old"])["old"]
     assert (old.score, old.status, old.probability) == (1.0, "cached", None)
     cache.close()

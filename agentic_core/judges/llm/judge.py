@@ -310,7 +310,6 @@ class LLMJudge:
             use = self._asker(self._steps[step], schema) or self._model
             if self.rate_limiter is not None:
                 await self.rate_limiter.aacquire()
-            self.stats.requests += 1
             ticket = clock.start(retry=attempt > 0)
             retry_helps: bool | None = None  # for a timeout: whether a retry can help (the clock decides)
             try:

@@ -25,7 +25,8 @@ from agentic_core.io.load_report import LoadReport
 from agentic_core.judges.base import Judge, fitted_band
 from agentic_core.judges.cache import JudgeCache
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
-from agentic_core.judges.runner import CacheMode, JudgeRun, status_counts
+from agentic_core.judges.runner import CacheMode, JudgeRun
+from agentic_core.judges.verdict_counts import status_counts
 from agentic_core.result import EvaluationResult
 
 log = logging.getLogger(__name__)

@@ -100,7 +100,6 @@ class MetricJudge:
                        input_tokens=tokens[0], output_tokens=tokens[1])
 
     def _failed(self, error: str, started: float, message: AIMessage | None = None) -> Verdict:
-        self.stats.failures += 1
         tokens = usage_of(message)
         return Verdict(score=None, status="failed", error=self.base._scrub(error)[:4000],
                        latency_s=time.perf_counter() - started, input_tokens=tokens[0], output_tokens=tokens[1])

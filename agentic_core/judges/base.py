@@ -155,11 +155,6 @@ def fitted_band(judge: object) -> FittedBand | None:
     return value if isinstance(value, FittedBand) else None
 
 
-def is_uncertain(verdict: Verdict) -> bool:
-    """Whether the judge abstained on this item."""
-    return verdict.status == "uncertain"
-
-
 class JudgeIdentity(BaseModel):
     """What produced a score: recorded with every result and used as the cache key.
 

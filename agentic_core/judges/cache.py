@@ -19,9 +19,8 @@ Robustness:
       ``<name>.corrupt-<timestamp>`` and rebuilt empty; the run goes on and a warning is
       collected in :attr:`JudgeCache.warnings` for the user.
     * An unwritable location falls back to an in-memory cache with a warning (results are then
-      not kept for the next run) unless ``fallback_to_memory=False``, which raises
-      :class:`~agentic_core.errors.CacheError` instead. The default favours finishing the run:
-      losing the cache costs money on the next run, aborting costs the whole run now.
+      not kept for the next run): losing the cache costs money on the next run, aborting would
+      cost the whole run now.
     * A read-only file is opened read-only: its verdicts are used, new ones are not kept (a
       warning says so).
     * A file written by a newer version (a higher schema number) is left untouched and refused
@@ -106,8 +105,6 @@ class JudgeCache:
 
     Args:
         path: The database file; default :func:`default_cache_path`; :data:`MEMORY` for none.
-        fallback_to_memory: On an unwritable location, warn and keep an in-memory cache
-            (default) instead of raising :class:`CacheError`.
         busy_timeout_s: How long a writer waits for another writer's lock.
 
     Thread-safe (one connection behind a lock); several processes may share one file.
@@ -117,7 +114,6 @@ class JudgeCache:
         self,
         path: Path | str | None = None,
         *,
-        fallback_to_memory: bool = True,
         busy_timeout_s: float = 30.0,
     ) -> None:
         self._path: Path | None
@@ -127,7 +123,6 @@ class JudgeCache:
             self._path = None
         else:
             self._path = Path(path).expanduser()
-        self.fallback_to_memory = fallback_to_memory
         self.busy_timeout_s = busy_timeout_s
         self.warnings: list[str] = []
         self._conn: sqlite3.Connection | None = None
@@ -144,16 +139,6 @@ class JudgeCache:
     def path(self) -> Path | None:
         """The database file, or ``None`` when the cache is in memory."""
         return self._path
-
-    @property
-    def read_only(self) -> bool:
-        """Whether the file could only be opened for reading (new verdicts are not kept)."""
-        return self._read_only
-
-    @property
-    def persistent(self) -> bool:
-        """Whether verdicts outlive this process."""
-        return self._path is not None
 
     def __repr__(self) -> str:
         return f"JudgeCache({str(self._path) if self._path else ':memory:'})"
@@ -327,7 +312,7 @@ class JudgeCache:
         )
 
     def _unwritable(self, exc: BaseException) -> sqlite3.Connection:
-        """Handle a location we cannot use: raise, or warn and continue in memory."""
+        """Handle a location we cannot use: warn and continue in memory."""
         if isinstance(exc, NewerCacheError):
             problem = (
                 f"was written by a newer workbench (cache schema {exc.version}; this one knows up to "
@@ -340,8 +325,6 @@ class JudgeCache:
         else:
             problem = f"cannot be opened for writing ({exc})"
             fix = f"make {self._path} writable, or set {ENV_VAR} to a writable file path"
-        if not self.fallback_to_memory:
-            raise CacheError(f"judge cache {self._path}", problem, fix=fix, show=False) from exc
         self.warnings.append(
             f"judge cache {self._path} {problem}; using an in-memory cache, so this run's verdicts "
             f"will not be kept for the next run. Fix: {fix}"
@@ -424,7 +407,7 @@ class JudgeCache:
 
         Args:
             entries: ``(key, verdict)`` pairs (keys from :func:`cache_key`).
-            judge: The judge fingerprint, stored for maintenance (``clear(judge=...)``).
+            judge: The judge fingerprint, stored beside each verdict.
 
         Returns:
             How many verdicts were stored.
@@ -475,26 +458,6 @@ class JudgeCache:
 
         return self._run("writing", write)
 
-    def count(self, judge: str | None = None) -> int:
-        """Number of cached verdicts (of one judge fingerprint, or all)."""
-        if judge is None:
-            return self._run(
-                "counting", lambda c: int(c.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0])
-            )
-        return self._run(
-            "counting",
-            lambda c: int(c.execute("SELECT COUNT(*) FROM verdicts WHERE judge = ?", (judge,)).fetchone()[0]),
-        )
-
     def __len__(self) -> int:
-        return self.count()
-
-    def clear(self, judge: str | None = None) -> int:
-        """Delete cached verdicts (of one judge fingerprint, or all); returns how many."""
-
-        def delete(conn: sqlite3.Connection) -> int:
-            if judge is None:
-                return conn.execute("DELETE FROM verdicts").rowcount
-            return conn.execute("DELETE FROM verdicts WHERE judge = ?", (judge,)).rowcount
-
-        return self._run("clearing", delete)
+        """Number of cached verdicts."""
+        return self._run("counting", lambda c: int(c.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]))

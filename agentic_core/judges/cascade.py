@@ -17,9 +17,9 @@ An offline verdict whose score falls on a different side of the cascade's thresh
 than of the offline judge's own threshold is not taken as decided (its pass or fail would flip
 under the cascade): it goes to the LLM, and its reasoning says why.
 
-The counts (:class:`CascadeCounts`) are kept by the judge for its last call and over its lifetime,
-and can be read back from any run's verdicts by :func:`cascade_counts` (cache hits, Ray workers and
-runs reloaded from the history included), which is what the CLI, the endpoint and the Run page show.
+The counts (:class:`CascadeCounts`) are read back from any run's verdicts by :func:`cascade_counts`
+(cache hits, Ray workers and runs reloaded from the history included), which is what the CLI, the
+endpoint and the Run page show.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ chunk by chunk instead of all at the end."""
 
 
 class CascadeCounts(BaseModel):
-    """Who decided, over interactions (or items, for the judge's own counters).
+    """Who decided, over interactions.
 
     Attributes:
         decided_offline: Decided by the offline judge (it was sure).
@@ -177,10 +177,6 @@ class CascadeJudge:
     Args:
         offline: An offline judge; the items it returns with status ``uncertain`` go to ``llm``.
         llm: The LLM judge (any :class:`~agentic_core.judges.base.Judge`).
-
-    Attributes:
-        last: The counts of the last call (updated while it runs).
-        totals: The counts over the judge's lifetime.
     """
 
     calls_llm, reads_texts = True, True
@@ -195,8 +191,6 @@ class CascadeJudge:
         # threshold than at its own is sent to the LLM too (see the module docstring).
         self.recommended_threshold = float(llm.recommended_threshold)
         self.cacheable = bool(offline.cacheable and llm.cacheable)
-        self.last = CascadeCounts()
-        self.totals = CascadeCounts()
         self.identity = JudgeIdentity(
             kind="cascade",
             model=llm.identity.model,
@@ -245,24 +239,14 @@ class CascadeJudge:
 
     async def ajudge_stream(self, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
         """``(index, verdict)`` pairs: the offline judge's sure ones chunk by chunk, then the LLM's as they come."""
-        self.last = CascadeCounts()
         uncertain: list[tuple[int, Verdict, str]] = []  # (index, offline verdict, why it goes to the LLM)
-        for start in range(0, len(items), OFFLINE_CHUNK):
-            chunk = items[start : start + OFFLINE_CHUNK]
-            verdicts = await self.offline.ajudge(chunk)
-            if len(verdicts) != len(chunk):
-                raise RuntimeError(
-                    f"offline judge {self.offline.identity.label()} returned {len(verdicts)} verdicts "
-                    f"for {len(chunk)} items"
-                )
-            for offset, verdict in enumerate(verdicts):
-                index = start + offset
+        async with contextlib.aclosing(stream_verdicts(self.offline, items, OFFLINE_CHUNK)) as offline_stream:
+            async for index, verdict in offline_stream:
                 routed = self._route(verdict)
                 if routed is None:
                     yield index, self._offline_verdict(verdict)
                 else:
                     uncertain.append((index, verdict, routed))
-        self._count(sent_to_llm=len(uncertain))
         if not uncertain:
             return
         async with contextlib.aclosing(stream_verdicts(self.llm, [items[i] for i, _, _ in uncertain])) as stream:
@@ -288,20 +272,13 @@ class CascadeJudge:
     def _offline_verdict(self, verdict: Verdict) -> Verdict:
         p = _p_text(verdict.probability)
         if verdict.status == "failed" or verdict.score is None:
-            self._count(offline_failed=1)
             return verdict.model_copy(
                 update={"reasoning": f"{OFFLINE_FAILED_PREFIX}; not sent to the LLM. {verdict.reasoning}".strip()}
             )
-        self._count(decided_offline=1)
         return verdict.model_copy(update={"reasoning": f"{OFFLINE_PREFIX} ({p}): {verdict.reasoning}"})
 
     def _llm_verdict(self, offline: Verdict, why: str, verdict: Verdict) -> Verdict:
         prefix = f"{LLM_PREFIX} ({_p_text(offline.probability)}: {why}); LLM: "
-        self._count(
-            llm_failed=int(verdict.status == "failed"),
-            llm_input_tokens=verdict.input_tokens or 0,
-            llm_output_tokens=verdict.output_tokens or 0,
-        )
         if verdict.status == "failed" or verdict.score is None:
             # Unscored, never the offline probability as a fallback score.
             return verdict.model_copy(
@@ -315,9 +292,3 @@ class CascadeJudge:
         return verdict.model_copy(
             update={"reasoning": prefix + verdict.reasoning, "latency_s": verdict.latency_s + offline.latency_s}
         )
-
-    def _count(self, **fields: int) -> None:
-        # In place (a model per item would cost more than the offline judge's own work).
-        for name, value in fields.items():
-            for counts in (self.last, self.totals):
-                setattr(counts, name, getattr(counts, name) + value)

@@ -64,13 +64,12 @@ class RunSnapshot(BaseModel):
     cancel_requested: bool
 
 
-def measured_rate(samples: Sequence[tuple[float, int]], window_s: float = RATE_WINDOW_S) -> float | None:
-    """Items per second from ``(time, done)`` samples, over the last ``window_s`` seconds.
+def measured_rate(samples: Sequence[tuple[float, int]]) -> float | None:
+    """Items per second from ``(time, done)`` samples, over the last :data:`RATE_WINDOW_S` seconds.
 
     Args:
         samples: Progress samples, oldest first; the first is the moment judging started (after
             the cache answered what it could, so cache hits do not inflate the rate).
-        window_s: How far back the rate looks.
 
     Returns:
         The rate, or ``None`` with fewer than two samples or less than :data:`MIN_MEASURE_S`
@@ -83,7 +82,7 @@ def measured_rate(samples: Sequence[tuple[float, int]], window_s: float = RATE_W
         return None
     first = samples[0]
     for sample in samples:
-        if t_last - sample[0] <= window_s:
+        if t_last - sample[0] <= RATE_WINDOW_S:
             first = sample
             break
     span = t_last - first[0]

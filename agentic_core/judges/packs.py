@@ -65,12 +65,6 @@ def _shipped_verdict(row: dict[str, Any]) -> Verdict:
     return Verdict(score=float(row["score"]), reasoning=str(row["reasoning"]), status="cached", probability=probability)
 
 
-def packed_keys(keys: Iterable[str]) -> set[str]:
-    """Which of ``keys`` the shipped verdicts answer."""
-    entries = _entries()
-    return {key for key in keys if key in entries}
-
-
 def packed_verdicts(keys: Iterable[str]) -> dict[str, Verdict]:
     """The shipped verdicts (status ``cached``; abstentions ``uncertain``) of those ``keys`` that have one."""
     entries = _entries()

@@ -27,21 +27,15 @@ class RunPlan:
     """The cost of judging a set of items with one judge and cache mode.
 
     Attributes:
-        items: Items (interactions) to judge.
         distinct: Distinct items (identical items are judged once).
         calls: Distinct items the judge will be asked about (cache hits excluded).
-        cached: Distinct items the cache will answer.
         without_score: Items carrying no ``score`` of their own (the ``dataset`` judge leaves
             them unscored).
-        uses_cache: Whether this judge reads and writes the cache at all.
     """
 
-    items: int
     distinct: int
     calls: int
-    cached: int
     without_score: int
-    uses_cache: bool
 
 
 def plan_run(
@@ -59,20 +53,12 @@ def plan_run(
         The plan. A cache that cannot be read counts as empty (the estimate is then an upper bound).
     """
     distinct = estimate_calls(judge, items, None, "off")
-    uses_cache = judge.cacheable and cache_mode != "off"
-    if uses_cache and cache_mode == "use":
+    if judge.cacheable and cache_mode == "use":
         with JudgeCache(cache_path) as cache:
             calls = estimate_calls(judge, items, cache, cache_mode)
     else:
         calls = distinct
-    return RunPlan(
-        items=len(items),
-        distinct=distinct,
-        calls=calls,
-        cached=distinct - calls,
-        without_score=sum(item.score is None for item in items),
-        uses_cache=uses_cache,
-    )
+    return RunPlan(distinct=distinct, calls=calls, without_score=sum(item.score is None for item in items))
 
 
 @lru_cache(maxsize=16)

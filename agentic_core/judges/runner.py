@@ -39,11 +39,8 @@ from agentic_core.judges.base import (
 from agentic_core.judges.cache import JudgeCache, cache_key
 from agentic_core.judges.llm.timing import CallReport, report_of
 from agentic_core.judges.monitor import RunCancelled, RunMonitor
-from agentic_core.judges.packs import packed_keys, packed_verdicts
-
-# status_counts lived here first: importers of the runner keep finding it.
-from agentic_core.judges.verdict_counts import STATUSES
-from agentic_core.judges.verdict_counts import status_counts as status_counts
+from agentic_core.judges.packs import packed_verdicts
+from agentic_core.judges.verdict_counts import STATUSES, status_counts
 
 CacheMode = Literal["use", "refresh", "off"]
 CACHE_MODES: tuple[str, str, str] = ("use", "refresh", "off")
@@ -178,12 +175,14 @@ def estimate_calls(
         hits = cache.contains_many(keys)
     except (CacheError, sqlite3.Error):
         hits = set()
-    return len(unique) - len(hits | packed_keys(keys))
+    return len(unique) - len(hits.union(packed_verdicts(keys)))
 
 
-async def stream_verdicts(judge: Judge, items: Sequence[JudgeItem]) -> AsyncGenerator[tuple[int, Verdict], None]:
+async def stream_verdicts(
+    judge: Judge, items: Sequence[JudgeItem], chunk_size: int = CHUNK_SIZE
+) -> AsyncGenerator[tuple[int, Verdict], None]:
     """``(index, verdict)`` pairs as the judge completes them: its own ``ajudge_stream`` when it has one,
-    else ``ajudge`` on :data:`CHUNK_SIZE` items at a time.
+    else ``ajudge`` on ``chunk_size`` items at a time.
 
     Raises:
         RuntimeError: the judge returned another number of verdicts than items.
@@ -194,8 +193,8 @@ async def stream_verdicts(judge: Judge, items: Sequence[JudgeItem]) -> AsyncGene
             async for pair in pairs:
                 yield pair
         return
-    for start in range(0, len(items), CHUNK_SIZE):
-        chunk = items[start : start + CHUNK_SIZE]
+    for start in range(0, len(items), chunk_size):
+        chunk = items[start : start + chunk_size]
         verdicts = await judge.ajudge(chunk)
         if len(verdicts) != len(chunk):
             raise RuntimeError(
@@ -485,11 +484,11 @@ def _relay(updates: queue.SimpleQueue[tuple[int, int]], progress: ProgressFn | N
         progress(*latest)
 
 
-def judge_sync(judge: Judge, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
+def judge_sync(judge: Judge, items: Sequence[JudgeItem]) -> list[Verdict]:
     """Run ``judge.ajudge`` from synchronous code (CLI, notebooks, tests), without a cache.
 
     Uses :func:`run_judge_sync`, which keeps one long-lived event loop: a fresh ``asyncio.run`` per
     call would break chat-model clients whose HTTP connections stay bound to the loop of their
     first call.
     """
-    return run_judge_sync(judge, items, cache=None, cache_mode="off", progress=progress).verdicts
+    return run_judge_sync(judge, items, cache=None, cache_mode="off").verdicts

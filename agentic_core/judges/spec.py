@@ -320,10 +320,6 @@ class LLMSpec(JudgeSpecBase):
         """
         return resolve_api_key(self.provider_entry, self.api_key, self.api_key_env)
 
-    def secret(self) -> str | None:
-        """The key given in clear (for masking it out of error messages), or ``None``."""
-        return secret_text(self.api_key)
-
     def build(self) -> LLMJudge:
         """An :class:`~agentic_core.judges.llm.judge.LLMJudge` of this spec over the provider's chat model.
 

@@ -124,7 +124,6 @@ class VerdictCounts(BaseModel):
         judged: Scored verdicts (judged now or taken from the cache).
         uncertain: Abstentions (unscored, the reason starts with ``uncertain``).
         failed: Judge failures (unscored).
-        total: All verdicts.
         causes: Unscored verdicts by cause (every cause present), or empty when only status counts were
             given (a stored ``counts`` mapping).
     """
@@ -132,7 +131,6 @@ class VerdictCounts(BaseModel):
     judged: int
     uncertain: int
     failed: int
-    total: int
     causes: dict[str, int] = Field(default_factory=dict)
 
     @property
@@ -212,7 +210,6 @@ def verdict_counts(source: Mapping[str, int] | Any) -> VerdictCounts:
         judged=count.get("ok", 0) + count.get("cached", 0),
         uncertain=count.get("uncertain", 0),
         failed=count.get("failed", 0),
-        total=sum(count.values()),
         causes=causes,
     )
 

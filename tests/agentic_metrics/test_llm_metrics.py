@@ -127,7 +127,7 @@ def test_structured_output_is_read_from_the_tool_call() -> None:
         "id": "call_1"}])
     model = StructuredFakeChatModel(messages=iter([message]))
     judge = MetricJudge(fast_judge(model, use_structured_output=True), TOPIC_TASK)
-    assert judge.base.structured and judge._schema["title"] == "TopicOutput"
+    assert judge.base.reply_format != "text" and judge._schema["title"] == "TopicOutput"
     [verdict] = compute_agentic_metrics(
         [conv("one", [("Why is the sky blue?", "Rayleigh scattering.")], topics=["science"])],
         fast_judge(StructuredFakeChatModel(messages=iter([message])), use_structured_output=True),

@@ -85,7 +85,7 @@ def test_with_the_users_timeout_calls_queued_behind_an_abandoned_one_wait_it_out
     timeouts = judge.clock.timeouts
     assert timeouts >= 1 and run.retries == timeouts  # each timed-out call retried once, and counted
     assert server.stats.received == 12 + run.retries and server.stats.abandoned == timeouts
-    assert judge.timeout_s == 1.8  # the user's timeout is never adapted
+    assert judge.clock.timeout_s == 1.8  # the user's timeout is never adapted
     assert judge.clock.server_stops is False  # the call queued behind the abandoned one waited for it
     said = " ".join(run.warnings)
     assert "the server kept working on a call abandoned at its timeout" in said and "lowered from 8 to 1" in said
@@ -117,6 +117,6 @@ def test_the_client_timeout_is_only_a_backstop_behind_the_judges_own() -> None:
     # The judge cancels its calls itself; the HTTP client's timeout must not fire first (a timeout that
     # adapts to 4 x the first replies would otherwise be cut at the client's 60 s).
     judge = LLMSpec(provider="openai-compatible", model="local", base_url="http://127.0.0.1:9/v1").build()
-    assert judge.timeout_s == 60 and not judge.clock.explicit
+    assert judge.clock.timeout_s == 60 and not judge.clock.explicit
     assert judge._model.request_timeout >= 10 * 600  # type: ignore[attr-defined]
     assert judge._model.max_retries == 0  # type: ignore[attr-defined]  # no repeat behind the judge's back

@@ -96,7 +96,7 @@ def test_one_bad_reply_is_one_unscored_item_and_every_good_verdict_is_cached(
     assert failed.score is None and reason in (failed.error or "")
     assert run.verdicts[57] is failed
     failed.model_dump_json().encode("utf-8")  # every writer downstream accepts the error text
-    assert cache.count() == 99
+    assert len(cache) == 99
 
 
 def test_an_unexpected_error_while_reading_one_reply_costs_that_item_only(
@@ -115,7 +115,7 @@ def test_an_unexpected_error_while_reading_one_reply_costs_that_item_only(
         run = run_judge_sync(_judge(server, KEY_A), make_items(100), cache=cache)
     assert run.counts["ok"] == 99 and run.counts["failed"] == 1
     assert "could not be read (RecursionError" in (run.verdicts[57].error or "")
-    assert cache.count() == 99
+    assert len(cache) == 99
 
 
 def test_a_huge_reasoning_is_clipped_with_a_note(tmp_path: Path) -> None:

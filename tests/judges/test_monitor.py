@@ -39,8 +39,8 @@ def test_rate_is_items_over_seconds_since_judging_started() -> None:
 def test_rate_looks_at_the_last_window_only() -> None:
     # Fast at first (100/s for 10 s), then a rate limit: 1 per second for the last 40 s.
     samples = [(0.0, 0), (10.0, 1000)] + [(10.0 + t, 1000 + t) for t in range(1, 41)]
-    assert measured_rate(samples, window_s=30.0) == pytest.approx(1.0)
-    assert eta_seconds(500, measured_rate(samples, window_s=30.0)) == pytest.approx(500.0)
+    assert measured_rate(samples) == pytest.approx(1.0)
+    assert eta_seconds(500, measured_rate(samples)) == pytest.approx(500.0)
 
 
 def test_no_rate_before_it_can_be_measured() -> None:

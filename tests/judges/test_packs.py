@@ -9,7 +9,7 @@ import pytest
 from agentic_core.evaluate import judge_items
 from agentic_core.io.samples import SAMPLES, load_sample
 from agentic_core.judges.cache import JudgeCache, cache_key
-from agentic_core.judges.packs import packed_keys, packed_verdicts
+from agentic_core.judges.packs import packed_verdicts
 from agentic_core.judges.registry import DEFAULT_JUDGE, build_judge
 from agentic_core.judges.runner import estimate_calls, run_judge_sync
 
@@ -21,7 +21,7 @@ def test_shipped_verdicts_are_what_the_default_judge_says_now(sample: str) -> No
     judge = build_judge(DEFAULT_JUDGE)
     items = judge_items(load_sample(sample).conversations)
     keys = [cache_key(judge.identity.fingerprint(), item) for item in items]
-    assert packed_keys(keys) == set(keys), REWRITE
+    assert set(packed_verdicts(keys)) == set(keys), REWRITE
     fresh = run_judge_sync(judge, items, cache=None, cache_mode="off").verdicts
     shipped = packed_verdicts(keys)
     for key, verdict in zip(keys, fresh, strict=True):
@@ -52,4 +52,4 @@ def test_another_judge_finds_no_shipped_verdict() -> None:
     # The key hashes the judge's fingerprint: a lexical-only judge cannot pick up hybrid verdicts.
     other = build_judge("lexical")
     items = judge_items(load_sample("support").conversations)
-    assert packed_keys(cache_key(other.identity.fingerprint(), item) for item in items) == set()
+    assert packed_verdicts(cache_key(other.identity.fingerprint(), item) for item in items) == {}

@@ -218,7 +218,7 @@ def test_the_chat_model_and_the_judge_take_every_option_from_the_spec() -> None:
     # The client's timeout is only a backstop behind the judge's own: the factor times the longest wait.
     assert model.request_timeout == BACKSTOP_FACTOR * max(120.0, 30.0)
     assert (judge.concurrency, judge.max_retries, judge.max_tokens, judge.reply_format) == (3, 2, 99, "text")
-    assert judge.timeout_s == 30.0 and judge.clock.explicit and judge.rate_limiter is not None
+    assert judge.clock.timeout_s == 30.0 and judge.clock.explicit and judge.rate_limiter is not None
     assert judge.identity.model == "m" and judge.identity.params["temperature"] == 0.3
 
 

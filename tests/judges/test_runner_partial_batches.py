@@ -33,6 +33,6 @@ def test_one_verdict_the_cache_refuses_leaves_every_other_verdict_cached(
     cache = JudgeCache(tmp_path / "c.sqlite3")
     run = run_judge_sync(FakeJudge(score), make_items(100), cache=cache)
     assert run.counts["ok"] == 100 and run.verdicts[57].score == 0.25
-    assert cache.count() == 99
+    assert len(cache) == 99
     (warning,) = [w for w in run.warnings if "could not be stored" in w]
     assert "1 verdict(s)" in warning and "ValueError: cannot store this one" in warning

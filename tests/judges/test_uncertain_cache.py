@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_core.judges.base import JudgeItem, Verdict, is_uncertain, uncertain_verdict
+from agentic_core.judges.base import JudgeItem, Verdict, uncertain_verdict
 from agentic_core.judges.cache import SCHEMA_VERSION, JudgeCache
 from agentic_core.judges.monitor import RunMonitor
 from agentic_core.judges.packs import pack_rows, packed_verdicts, write_pack
@@ -23,8 +23,7 @@ def _items(n: int) -> list[JudgeItem]:
 def test_an_abstention_is_unscored_with_its_probability_and_reason() -> None:
     v = uncertain_verdict(0.55, "cosine 0.7, token overlap 0.4", "between 0.30 and 0.80")
     assert v.score is None and v.status == "uncertain" and v.probability == 0.55
-    assert v.error == "uncertain: between 0.30 and 0.80" and is_uncertain(v)
-    assert not is_uncertain(Verdict(score=None, status="failed", error="boom"))
+    assert v.error == "uncertain: between 0.30 and 0.80"
 
 
 def test_abstentions_are_cached_and_served_back_uncertain_not_judged_again(tmp_path: Path) -> None:
@@ -44,7 +43,7 @@ def test_abstentions_are_cached_and_served_back_uncertain_not_judged_again(tmp_p
     for before, after in zip(first.verdicts, second.verdicts, strict=True):
         assert after.probability == before.probability  # the sure verdicts keep theirs too
         assert after.reasoning == before.reasoning
-        if is_uncertain(before):
+        if before.status == "uncertain":
             assert after.status == "uncertain" and after.score is None and after.error == before.error
         else:
             assert after.status == "cached" and after.score == before.score
@@ -88,7 +87,7 @@ def test_a_schema_1_cache_that_can_only_be_read_is_read_as_it_is(tmp_path: Path)
     conn.close()
     cache = JudgeCache(path)
     # What the cache does when the file cannot be written (root can write any file: called directly).
-    assert cache._open_read_only() is not None and cache.read_only
+    assert cache._open_read_only() is not None and cache._read_only
     old = cache.get_many(["old"])["old"]
     assert (old.score, old.status, old.probability) == (1.0, "cached", None)
     cache.close()
@@ -132,6 +131,7 @@ def test_shipped_verdicts_keep_abstentions(tmp_path: Path, monkeypatch: pytest.M
     for key, verdict in shipped.items():
         original = by_key[key]
         assert verdict.probability == original.probability
-        assert verdict.status == ("uncertain" if is_uncertain(original) else "cached")
-        assert verdict.score == original.score and verdict.error == (original.error if is_uncertain(original) else None)
+        abstained = original.status == "uncertain"
+        assert verdict.status == ("uncertain" if abstained else "cached")
+        assert verdict.score == original.score and verdict.error == (original.error if abstained else None)
     write_pack([], target)  # leaves the packs' memo empty for the next test

@@ -141,7 +141,7 @@ def test_the_classes_own_names_are_accepted() -> None:
     assert judge.identity.model == "gpt-x"
     assert judge.identity.params["base_url"] == "http://127.0.0.1:9/v1"
     assert judge.identity.params["provider"] == "openai-compatible"  # its own server: not OpenAI's
-    assert (judge.timeout_s, judge.max_retries, judge.concurrency) == (12.0, 1, 4)
+    assert (judge.clock.timeout_s, judge.max_retries, judge.concurrency) == (12.0, 1, 4)
     assert chosen.warnings == []
 
 

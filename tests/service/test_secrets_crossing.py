@@ -83,7 +83,7 @@ def test_one_broken_judge_reply_is_one_unscored_interaction_in_a_200(
     assert reply.status == 200, reply.json_text()
     doc = json.loads(reply.json_text())
     assert doc["judge"]["counts"] == {"ok": 3, "failed": 1, "cached": 0, "uncertain": 0}
-    assert service._judge_cache().count() == 3
+    assert len(service._judge_cache()) == 3
 
 
 def test_a_key_seen_in_a_refused_request_is_masked_in_later_answers(
@@ -101,4 +101,4 @@ def test_a_key_seen_in_a_refused_request_is_masked_in_later_answers(
         reply = service.run(json.dumps(_with_connector(seed_request, judge_server, KEY_B)))
     assert reply.status == 200
     assert KEY_A not in reply.json_text() and "I remember ***" in reply.json_text()
-    assert service._judge_cache().count() == 4
+    assert len(service._judge_cache()) == 4

@@ -6,6 +6,7 @@ import pytest
 from pydantic import SecretStr
 
 from agentic_core.common import ResultCols
+from agentic_core.common.secrets import secret_text
 from agentic_core.errors import JudgeConfigError
 from agentic_core.evaluate import evaluate
 from agentic_core.io import load_sample
@@ -22,11 +23,11 @@ def test_the_form_values_become_the_llm_spec_with_the_key_hidden(monkeypatch: py
     assert settings.concurrency == 4 and isinstance(settings.concurrency, int)
     assert settings.max_tokens == 256 and settings.timeout_s == 30.0
     keyed = views.llm_settings("openai-compatible", "m", "http://h/v1", "sk-secret-1", LIMITS)
-    assert keyed.secret() == "sk-secret-1"
+    assert secret_text(keyed.api_key) == "sk-secret-1"
     assert "sk-secret-1" not in repr(keyed) and "sk-secret-1" not in keyed.model_dump_json()
     monkeypatch.setenv("GROQ_API_KEY", "sk-from-the-environment")  # an empty key field: the variable's key
     given = views.llm_settings("groq", "m", "http://h/v1", "", {**LIMITS, "rps": 2.5})
-    assert given.api_key is None and given.secret() is None
+    assert given.api_key is None
     assert given.base_url == "http://h/v1" and given.rps == 2.5
 
 
@@ -34,7 +35,7 @@ def test_each_form_field_fills_the_spec_field_of_its_own_name() -> None:
     # A distinct value in every field: an option filled from the wrong field (timeout_s from rps, say) differs.
     limits = {"concurrency": 3, "rps": 2.5, "timeout_s": 7.0, "max_tokens": 99}
     spec = views.llm_settings("openai-compatible", "m-1", "http://h/v1", "sk-7", limits)
-    assert isinstance(spec, LLMSpec) and isinstance(spec.api_key, SecretStr) and spec.secret() == "sk-7"
+    assert isinstance(spec, LLMSpec) and isinstance(spec.api_key, SecretStr) and secret_text(spec.api_key) == "sk-7"
     assert (spec.provider, spec.model, spec.base_url) == ("openai-compatible", "m-1", "http://h/v1")
     assert {name: getattr(spec, name) for name in limits} == limits
 

@@ -12,24 +12,16 @@ import random
 from agentic_core.common.text_normal import squeeze
 from agentic_core.judges.causes import UnscoredCause
 
-# Exception class names (anywhere in the MRO) that mean "try again": rate limits, overload and
-# transport failures of the provider SDKs we support.
-_RETRYABLE_NAMES = frozenset(
-    {
-        "RateLimitError",  # openai, groq, anthropic
-        "APIConnectionError",  # openai, groq, anthropic (APITimeoutError derives from it)
-        "APITimeoutError",
-        "InternalServerError",
-        "ServiceUnavailableError",
-        "OverloadedError",  # anthropic 529
-        "ResourceExhausted",  # google.api_core 429
-        "ServiceUnavailable",  # google.api_core 503
-        "DeadlineExceeded",  # google.api_core 504
-        "TooManyRequests",  # google.api_core 429
-        "TransportError",  # httpx (ConnectError, ReadTimeout, RemoteProtocolError, ...)
-        "TimeoutException",  # httpx
-    }
-)
+# Exception class names (anywhere in the MRO) of the provider SDKs we support, by what they mean: openai, groq
+# and anthropic (APITimeoutError derives from APIConnectionError; OverloadedError is anthropic's 529),
+# google.api_core (ResourceExhausted and TooManyRequests 429, ServiceUnavailable 503, DeadlineExceeded 504) and
+# httpx (TransportError: ConnectError, ReadTimeout, RemoteProtocolError, ...; TimeoutException).
+_TIMEOUT_NAMES = frozenset({"APITimeoutError", "TimeoutException", "DeadlineExceeded", "ReadTimeout"})
+_RATE_NAMES = frozenset({"RateLimitError", "ResourceExhausted", "TooManyRequests"})
+_SERVER_NAMES = frozenset({"InternalServerError", "ServiceUnavailableError", "OverloadedError", "ServiceUnavailable"})
+_CONNECTION_NAMES = frozenset({"APIConnectionError", "TransportError", "ConnectError"})
+_RETRYABLE_NAMES = _TIMEOUT_NAMES | _RATE_NAMES | _SERVER_NAMES | _CONNECTION_NAMES
+"""The names that mean "try again": timeouts, rate limits, overload and transport failures."""
 MAX_RETRY_AFTER_S = 60.0
 """The longest ``Retry-After`` hint honoured; a server asking for more gets this."""
 
@@ -106,23 +98,11 @@ def is_retryable(exc: BaseException) -> bool:
     return any(cls.__name__ in _RETRYABLE_NAMES for cls in type(exc).__mro__)
 
 
-_TIMEOUT_NAMES = frozenset({"APITimeoutError", "TimeoutException", "DeadlineExceeded", "ReadTimeout"})
-_RATE_NAMES = frozenset({"RateLimitError", "ResourceExhausted", "TooManyRequests"})
-_SERVER_NAMES = frozenset({"InternalServerError", "ServiceUnavailableError", "OverloadedError", "ServiceUnavailable"})
-_CONNECTION_NAMES = frozenset({"APIConnectionError", "TransportError", "ConnectError"})
-
-
-def cause_of_error(exc: BaseException, *, format_refused: bool = False) -> UnscoredCause:
-    """Why a call that failed for good leaves its item unscored.
-
-    Args:
-        exc: The exception of the last attempt.
-        format_refused: Whether the judge read it as the server refusing the reply format
-            (:func:`is_format_refused`, which the judge checks only while the format is negotiable).
-    """
+def cause_of_error(exc: BaseException) -> UnscoredCause:
+    """Why a call that failed for good (``exc``: the exception of the last attempt) leaves its item unscored."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     status = status_code_of(exc)
-    if format_refused or (status is not None and is_format_refused(exc)):
+    if status is not None and is_format_refused(exc):
         return UnscoredCause.REFUSED_FORMAT
     if isinstance(exc, TimeoutError) or names & _TIMEOUT_NAMES or status in (408, 504):
         return UnscoredCause.TIMED_OUT

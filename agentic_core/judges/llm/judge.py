@@ -153,23 +153,13 @@ class LLMJudge:
         # Never the model's repr: the judge's repr may end up in logs.
         return f"LLMJudge({self.identity.label()}, concurrency={self.concurrency})"
 
-    @property
-    def timeout_s(self) -> float:
-        """The per-call timeout now (it adapts when the user did not set one)."""
-        return self.clock.timeout_s
-
     def call_report(self) -> CallReport:
         """What the calls showed about the server so far (the runner records it with the run)."""
         return self.clock.report()
 
     @property
-    def structured(self) -> bool:
-        """Whether replies are read through the model's structured output (now: it may be negotiated down)."""
-        return self._steps[self._step] != "text"
-
-    @property
     def reply_format(self) -> str:
-        """The reply format in use: ``json_schema``, ``json_object`` or ``text``."""
+        """The reply format in use: ``json_schema``, ``json_object`` or ``text`` (it may be negotiated down)."""
         return self._steps[self._step]
 
     def messages(self, item: JudgeItem) -> list[BaseMessage]:
@@ -305,16 +295,11 @@ class LLMJudge:
             self._askers[key] = format_runnable(self._model, step, schema)
         return self._askers[key]
 
-    async def _call(
-        self,
-        messages: list[BaseMessage],
-        runnable: Runnable[Any, Any] | None = None,
-        schema: dict[str, Any] = REPLY_SCHEMA,
-    ) -> Any:
+    async def _call(self, messages: list[BaseMessage], schema: dict[str, Any] = REPLY_SCHEMA) -> Any:
         """One model call, with its timeout and retries: the reply, or a :class:`_CallFailure`.
 
         The agentic metrics call the same model, with the same retries, rate limit, counters and
-        negotiated format, for their own ``schema``; a ``runnable`` given is used as it is.
+        negotiated format, for their own ``schema``.
         """
         attempt = 0
         clock = self.clock
@@ -322,10 +307,9 @@ class LLMJudge:
             pacer = self._pacer
             started = await pacer.acquire() if pacer is not None else 0.0
             step = self._step  # read once a slot is free: an earlier call may have settled it
-            use = runnable if runnable is not None else self._asker(self._steps[step], schema) or self._model
+            use = self._asker(self._steps[step], schema) or self._model
             if self.rate_limiter is not None:
                 await self.rate_limiter.aacquire()
-            self.stats.requests += 1
             ticket = clock.start(retry=attempt > 0)
             retry_helps: bool | None = None  # for a timeout: whether a retry can help (the clock decides)
             try:
@@ -337,7 +321,7 @@ class LLMJudge:
                     await pacer.release(started, replied=True)
                     if clock.server_stops and was_measuring is None:
                         await pacer.reopen()  # the server stops on a hang-up: one at a time is not needed
-                self._settled = self._settled or runnable is None
+                self._settled = True
                 return result
             except CallTimeout as exc:
                 error: Exception = TimeoutError(str(exc))
@@ -351,7 +335,7 @@ class LLMJudge:
                 await pacer.release(
                     started, replied=False, timed_out=retry_helps is not None, serialise=clock.server_stops is not True
                 )
-            if runnable is None and not self._settled and step + 1 < len(self._steps) and is_format_refused(error):
+            if not self._settled and step + 1 < len(self._steps) and is_format_refused(error):
                 self._step_down(step, error)
                 continue
             retryable = retry_helps if retry_helps is not None else is_retryable(error)
@@ -393,7 +377,6 @@ class LLMJudge:
     ) -> Verdict:
         """An unscored verdict of ``cause`` (by default: a reply that is not a judgement); the error is
         scrubbed of secrets (then clipped, never before)."""
-        self.stats.failures += 1
         usage = usage_of(*replies)
         return Verdict(
             score=None,

@@ -18,17 +18,13 @@ class JudgeStats:
     """Counters over the judge's lifetime (the runner reports differences per run).
 
     Attributes:
-        requests: Model calls made, retries and re-asks included.
         retries: Calls that were repeats after a retryable error.
         reasks: Items asked a second time because the first reply held several different
             verdicts (see :data:`~agentic_core.judges.llm.prompt.REASK_PROMPT`).
-        failures: Items that ended ``failed``.
     """
 
-    requests: int = 0
     retries: int = 0
     reasks: int = 0
-    failures: int = 0
 
 
 def sanitise_url(url: str | None) -> str | None:

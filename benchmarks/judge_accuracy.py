@@ -49,12 +49,10 @@ sys.path.insert(0, str(ROOT))
 from agentic_core.judges.base import Judge, JudgeItem  # noqa: E402
 from agentic_core.judges.runner import judge_sync  # noqa: E402
 from benchmarks.results_file import Recorder, add_results_arguments  # noqa: E402
+from scripts.devset import DEFAULT_DEVSET, NAMED_SPLITS, load_devset  # noqa: E402
 
-DEFAULT_DEVSET = ROOT / "sample_data" / "judge_devset.jsonl"
 DEFAULT_THRESHOLD = 0.7
 SPLITS = ("dev", "test", "holdout", "all")
-NAMED_SPLITS = ("dev", "test", "holdout")
-"""Values a record's optional ``split`` field may take."""
 
 JUDGES: list[tuple[str, str, str]] = [
     ("lexical", "agentic_core.judges.offline.learned", "LexicalJudge"),
@@ -68,36 +66,6 @@ JUDGES: list[tuple[str, str, str]] = [
 # --------------------------------------------------------------------------------------------------
 # Data
 # --------------------------------------------------------------------------------------------------
-
-
-def load_devset(path: Path) -> list[dict[str, Any]]:
-    """Read the labelled devset.
-
-    Args:
-        path: A JSONL file of ``{id, query, answer, ground_truth, label, category}`` records, each
-            with an optional ``split`` (``dev``, ``test`` or ``holdout``).
-
-    Returns:
-        The records in file order.
-
-    Raises:
-        ValueError: A record is missing a field, has a label other than 0 / 1 or an unknown split.
-    """
-    records = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            rec = json.loads(line)
-            missing = {"id", "query", "answer", "ground_truth", "label", "category"} - rec.keys()
-            if missing:
-                raise ValueError(f"{path} line {lineno}: missing fields {sorted(missing)}")
-            if rec["label"] not in (0, 1):
-                raise ValueError(f"{path} line {lineno}: label must be 0 or 1 (got {rec['label']!r})")
-            if rec.get("split", "dev") not in NAMED_SPLITS:
-                raise ValueError(f"{path} line {lineno}: split must be one of {NAMED_SPLITS} (got {rec['split']!r})")
-            records.append(rec)
-    return records
 
 
 def split_devset(records: Sequence[dict[str, Any]]) -> dict[str, str]:

@@ -60,7 +60,7 @@ from agentic_core.judges.offline.embedding import similarities  # noqa: E402
 from agentic_core.judges.offline.features import DETECTORS, FEATURES, feature_matrix  # noqa: E402
 from agentic_core.judges.offline.holdout import HOLDOUT_PATH  # noqa: E402
 from agentic_core.judges.offline.learned import MODEL_PATH, load_models  # noqa: E402
-from benchmarks.judge_accuracy import DEFAULT_DEVSET, load_devset  # noqa: E402
+from scripts.devset import DEFAULT_DEVSET, load_devset  # noqa: E402
 
 HOLDOUT = ROOT / "sample_data" / "judge_holdout_v2.jsonl"
 """The fresh holdout: never fitted on (see :func:`refuse_holdout`)."""

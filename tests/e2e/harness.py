@@ -13,8 +13,12 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentic_core.runs import RunStore
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -114,6 +118,19 @@ def streamlit_server(
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """A running dashboard shared by browser modules (the ``dashboard`` fixture of ``tests/e2e/conftest.py``).
+
+    Attributes:
+        url: Its base URL on 127.0.0.1.
+        store: Its run history: a run saved here opens at ``{url}/<page>?run=<id>``.
+    """
+
+    url: str
+    store: RunStore
 
 
 @contextlib.contextmanager

@@ -71,7 +71,10 @@ def main() -> None:
         for launcher, label in ((True, "bash start.sh (python -m ui.launch)"), (False, "streamlit run app.py")):
             # A fresh machine: the built-in sample, the default judge, an empty cache each time.
             fresh = {"AGENTIC_CACHE_PATH": str(Path(tmp) / f"fresh-{launcher}.sqlite3")}
-            with streamlit_server(fresh, Path(tmp) / "fresh.log", 300, launcher=launcher) as url, chromium() as ctx:
+            with (
+                streamlit_server(fresh, Path(tmp) / "fresh.log", 300, launcher=launcher) as url,
+                chromium(reduced_motion=False) as ctx,  # what a user waits for, animations included
+            ):
                 rows.append((f"built-in sample, empty cache, {label}: first session", *_session(ctx, url)))
                 rows.append((f"built-in sample, empty cache, {label}: second session", *_session(ctx, url)))
         if args.sample_only:
@@ -86,7 +89,10 @@ def main() -> None:
             "AGENTIC_CACHE_PATH": str(Path(tmp) / "cache.sqlite3"),
         }
         for launcher, label in ((True, "bash start.sh (python -m ui.launch)"), (False, "streamlit run app.py")):
-            with streamlit_server(env, Path(tmp) / "streamlit.log", 300, launcher=launcher) as url, chromium() as ctx:
+            with (
+                streamlit_server(env, Path(tmp) / "streamlit.log", 300, launcher=launcher) as url,
+                chromium(reduced_motion=False) as ctx,
+            ):
                 first = _session(ctx, url)
                 second = _session(ctx, url)
                 rows.append((f"{args.conversations:,} conversations, {label}: first session", *first))

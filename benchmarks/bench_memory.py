@@ -90,7 +90,7 @@ def measure(data: Path, sessions: int, sweep: int, tmp: Path) -> dict[str, float
     }
     pid: list[int] = []
     readings: dict[str, float] = {}
-    with streamlit_server(env, tmp / f"server-{sweep}.log", 300, pid=pid) as url, chromium() as ctx:
+    with streamlit_server(env, tmp / f"server-{sweep}.log", 300, pid=pid) as url, chromium(reduced_motion=False) as ctx:
         first = ctx.new_page()
         open_page(first, f"{url}/", "Overview", timeout_ms=300_000)
         first.close()

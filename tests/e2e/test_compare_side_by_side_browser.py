@@ -3,25 +3,29 @@
 Two stored runs of the same tasks (``tests/report/test_compare_answers.py``'s: a task flipped to worse, two to
 better, one wrong on both sides, two attempts per side on most). In Chromium: the filters list their tasks, both
 answers show with their verdicts and the word diff, the URL follows every choice, and opening that URL in a new
-page (a new session) shows the same view. Same harness as ``test_browser.py``; skipped where Chromium is absent.
+page (a new session) shows the same view. Same harness as ``test_browser.py``, on the shared dashboard of
+``tests/e2e/conftest.py``; skipped where Chromium is absent.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 from tests.e2e.harness import (
+    Dashboard,
     chromium,
     docs_screenshot_dir,
     open_page,
     require_chromium,
-    streamlit_server,
     wait_idle,
 )
+
+if TYPE_CHECKING:
+    from agentic_core.runs import RunStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -30,11 +34,9 @@ require_chromium()  # a failure under AGENTIC_REQUIRE_BROWSER=1 (CI), else a ski
 SHOTS = docs_screenshot_dir() or Path(__file__).resolve().parent / "screenshots"
 
 
-def _store(path: Path) -> tuple[str, str]:
-    from agentic_core.runs import RunStore
+def _store(store: RunStore) -> tuple[str, str]:
     from tests.report.test_compare_answers import A_RUN, B_RUN, _run
 
-    store = RunStore(path)
     return store.save(_run("v1", A_RUN), "before").id, store.save(_run("v2", B_RUN), "after").id
 
 
@@ -58,13 +60,11 @@ def _main_text(page: Any) -> str:
     return str(page.locator("[data-testid='stMain']").inner_text())
 
 
-def test_filters_and_a_deep_link_open_the_same_side_by_side_view(tmp_path: Path) -> None:
+def test_filters_and_a_deep_link_open_the_same_side_by_side_view(dashboard: Dashboard) -> None:
     SHOTS.mkdir(exist_ok=True)
-    runs = tmp_path / "runs.sqlite3"
-    run_a, run_b = _store(runs)
-    env = {"AGENTIC_CACHE_PATH": str(tmp_path / "cache.sqlite3"), "AGENTIC_RUNS_PATH": str(runs),
-           "AGENTIC_DEFAULT_JUDGE": "dataset"}
-    with streamlit_server(env, tmp_path / "streamlit.log") as url, chromium() as context:
+    run_a, run_b = _store(dashboard.store)
+    url = dashboard.url
+    with chromium() as context:
         page = context.new_page()
         open_page(page, f"{url}/compare?run_a={run_a}&run_b={run_b}", "Compare", 180_000)
         assert page.locator("[data-testid='stException']").count() == 0

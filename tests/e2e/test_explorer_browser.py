@@ -1,36 +1,28 @@
 """Real browser: a deep link opens a stored run's conversation with its filters; highlights and the word diff show.
 
-Same harness as ``test_browser.py`` (Debian's Chromium, ``streamlit run app.py`` on 127.0.0.1); skipped
-where Chromium is absent.
+Same harness as ``test_browser.py`` (Debian's Chromium), on the shared dashboard of ``tests/e2e/conftest.py``;
+skipped where Chromium is absent.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.e2e.harness import chromium, open_page, require_chromium, streamlit_server, wait_idle
+from tests.e2e.harness import Dashboard, chromium, open_page, require_chromium, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 require_chromium()  # a failure under AGENTIC_REQUIRE_BROWSER=1 (CI), else a skip
 
 
-def test_deep_link_filter_highlight_and_diff(tmp_path: Path) -> None:
+def test_deep_link_filter_highlight_and_diff(dashboard: Dashboard) -> None:
     from agentic_core.evaluate import evaluate
     from agentic_core.io.samples import SAMPLES, load_sample
-    from agentic_core.runs import RunStore
 
-    runs = tmp_path / "runs.sqlite3"
     result = evaluate(load_sample("travel"), "dataset", cache_mode="off")
-    run_id = RunStore(runs).save(result, SAMPLES["travel"].title).id
-    env = {
-        "AGENTIC_CACHE_PATH": str(tmp_path / "cache.sqlite3"),
-        "AGENTIC_RUNS_PATH": str(runs),
-        "AGENTIC_DEFAULT_JUDGE": "dataset",
-    }
-    with streamlit_server(env, tmp_path / "streamlit.log") as url, chromium() as context:
+    run_id = dashboard.store.save(result, SAMPLES["travel"].title).id
+    url = dashboard.url
+    with chromium() as context:
         page = context.new_page()
         open_page(page, f"{url}/explorer?run={run_id}&conversation=trv-011&q=lisbon", "Explorer", 180_000)
         assert page.locator("[data-testid='stException']").count() == 0

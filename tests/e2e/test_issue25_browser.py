@@ -1,7 +1,7 @@
 """Real browser, issue 25: what a newcomer sees must not mislead.
 
-Same harness as ``test_browser.py`` (Debian's Chromium, ``streamlit run app.py`` on 127.0.0.1); skipped
-where Chromium is absent. One server per module (the pages under test differ only by their URL).
+Same harness as ``test_browser.py`` (Debian's Chromium), on the shared dashboard of ``tests/e2e/conftest.py`` (the
+pages under test differ only by their URL); skipped where Chromium is absent.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import chromium, metric_value, open_page, require_chromium, streamlit_server
+from tests.e2e.harness import Dashboard, chromium, metric_value, open_page, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -19,42 +19,32 @@ require_chromium()  # a failure under AGENTIC_REQUIRE_BROWSER=1 (CI), else a ski
 
 
 STORED: dict[str, str] = {}
-"""Runs stored before the server starts, by name -> run id (for deep links)."""
+"""Runs stored in the dashboard's history, by name -> run id (for deep links)."""
 
 
 @pytest.fixture(scope="module")
-def travel_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
-    """(base URL, browser context) of a dashboard whose first run is the single-attempt Travel sample.
-
-    The run history holds a tau-bench run (``STORED["tau"]``), judged by its rewards.
-    """
+def travel_app(dashboard: Dashboard) -> Iterator[tuple[str, Any]]:
+    """(base URL, browser context) of the dashboard, whose history holds the single-attempt Travel sample judged by
+    its dataset scores (twice: ``STORED["travel-1"]``, ``STORED["travel-2"]``) and a tau-bench run
+    (``STORED["tau"]``), judged by its rewards."""
     from agentic_core.evaluate import evaluate
     from agentic_core.io.loader import load_paths
     from agentic_core.io.samples import SAMPLES
-    from agentic_core.runs import RunStore
     from tests.e2e.harness import ROOT
 
-    tmp = tmp_path_factory.mktemp("issue25")
     tau = evaluate(load_paths([ROOT / "sample_data" / "tau_bench_airline.json"]), "dataset", cache_mode="off")
-    store = RunStore(tmp / "runs.sqlite3")
-    STORED["tau"] = store.save(tau, "tau_bench_airline.json").id
+    STORED["tau"] = dashboard.store.save(tau, "tau_bench_airline.json").id
     travel = evaluate(load_paths([SAMPLES["travel"].path]), "dataset", cache_mode="off")
-    STORED["travel-1"] = store.save(travel, SAMPLES["travel"].title).id
-    STORED["travel-2"] = store.save(travel, SAMPLES["travel"].title).id
-    env = {
-        "AGENTIC_CACHE_PATH": str(tmp / "cache.sqlite3"),
-        "AGENTIC_RUNS_PATH": str(tmp / "runs.sqlite3"),
-        "AGENTIC_DEFAULT_JUDGE": "dataset",
-        "AGENTIC_DEFAULT_DATA": str(SAMPLES["travel"].path),
-    }
-    with streamlit_server(env, tmp / "streamlit.log") as url, chromium() as context:
-        yield url, context
+    STORED["travel-1"] = dashboard.store.save(travel, SAMPLES["travel"].title).id
+    STORED["travel-2"] = dashboard.store.save(travel, SAMPLES["travel"].title).id
+    with chromium() as context:
+        yield dashboard.url, context
 
 
 def test_single_attempt_data_shows_pass_at_1_only(travel_app: tuple[str, Any]) -> None:
     url, context = travel_app
     page = context.new_page()
-    open_page(page, url, "Overview", 180_000)
+    open_page(page, f"{url}/?run={STORED['travel-1']}", "Overview", 180_000)
     assert page.locator("[data-testid='stException']").count() == 0
     labels = page.locator("[data-testid='stMetricLabel']").all_inner_texts()
     k_label = next(label.strip() for label in labels if label.strip().startswith("pass@"))
@@ -167,7 +157,7 @@ def test_glossary_anchor_lands_on_its_entry_and_has_contents(travel_app: tuple[s
 def test_calibration_does_not_offer_the_samples_threshold_for_another_run(travel_app: tuple[str, Any]) -> None:
     url, context = travel_app
     page = context.new_page()
-    open_page(page, f"{url}/calibration", "Calibration", 180_000)
+    open_page(page, f"{url}/calibration?run={STORED['travel-1']}", "Calibration", 180_000)
     assert page.locator("[data-testid='stException']").count() == 0
     button = page.get_by_role("button", name="Use it")
     assert button.count() == 1 and button.is_disabled()

@@ -4,7 +4,8 @@ corrected interval (issue 37).
 The corrected value needs 20 labelled tasks, so the state is prepared first: the labelled support sample without
 its own ``human_label`` values (28 tasks x 2 attempts, one turn each), stored as a run whose queue's first 22
 tasks (44 items) already hold their people's labels, given as the queue gives them. Five keys then label the
-next items. Same harness as ``test_browser.py`` (Debian's Chromium); skipped where Chromium is absent.
+next items. Same harness as ``test_browser.py`` (Debian's Chromium), on the shared dashboard of
+``tests/e2e/conftest.py``; skipped where Chromium is absent.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import chromium, open_page, require_chromium, streamlit_server, wait_idle
+from tests.e2e.harness import Dashboard, chromium, open_page, require_chromium, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -32,11 +33,10 @@ def _progress(page: object) -> str:
     return str(page.locator("[data-testid='stProgress']").inner_text().strip())  # type: ignore[attr-defined]
 
 
-def test_five_keyboard_labels_survive_a_reload_and_move_the_interval(tmp_path: Path) -> None:
+def test_five_keyboard_labels_survive_a_reload_and_move_the_interval(tmp_path: Path, dashboard: Dashboard) -> None:
     from agentic_core.analysis import aggregate, label_queue, queue_label
     from agentic_core.evaluate import evaluate
     from agentic_core.io.samples import SAMPLES
-    from agentic_core.runs import RunStore
     from agentic_core.settings import make_settings
 
     truth: dict[str, int] = {}
@@ -50,8 +50,7 @@ def test_five_keyboard_labels_survive_a_reload_and_move_the_interval(tmp_path: P
     data = tmp_path / "unlabelled_support.jsonl"
     data.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = evaluate(data, "dataset", cache_mode="off")
-    runs = tmp_path / "runs.sqlite3"
-    store = RunStore(runs)
+    store = dashboard.store
     run_id = store.save(result, "Support answers, labels removed").id
     queue = label_queue(result, aggregate(result, make_settings()), [], seed=0)
     first = set(queue.tasks[:PRELABELLED_TASKS])
@@ -59,12 +58,8 @@ def test_five_keyboard_labels_survive_a_reload_and_move_the_interval(tmp_path: P
     store.add_labels(run_id, given)
     total = len(queue.items)
 
-    env = {
-        "AGENTIC_CACHE_PATH": str(tmp_path / "cache.sqlite3"),
-        "AGENTIC_RUNS_PATH": str(runs),
-        "AGENTIC_DEFAULT_JUDGE": "dataset",
-    }
-    with streamlit_server(env, tmp_path / "streamlit.log") as url, chromium() as context:
+    url = dashboard.url
+    with chromium() as context:
         page = context.new_page()
         open_page(page, f"{url}/review?run={run_id}", "Review queue", 180_000)
         assert page.locator("[data-testid='stException']").count() == 0

@@ -1,17 +1,17 @@
 """Real browser: a slow LLM run shows progress, ETA and partial results, is cancelled, and its partial run kept.
 
 The LLM judge talks to an OpenAI-compatible stand-in on 127.0.0.1 that answers each request after
-0.1 s (no network). Same harness as ``test_browser.py``; skipped where Chromium is absent.
+0.1 s (no network). Same harness as ``test_browser.py``, on the shared dashboard of ``tests/e2e/conftest.py``
+(its active data on a first visit: the built-in support sample); skipped where Chromium is absent.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import chromium, open_page, require_chromium, streamlit_server, wait_idle
+from tests.e2e.harness import Dashboard, chromium, open_page, require_chromium, wait_idle
 from tests.fakes import OpenAIStandIn
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -19,20 +19,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 require_chromium()  # a failure under AGENTIC_REQUIRE_BROWSER=1 (CI), else a skip
 
 
-def test_cancel_a_slow_run_and_keep_the_partial_run(tmp_path: Path) -> None:
-    from agentic_core.io.samples import SAMPLES
-
-    env = {
-        "AGENTIC_CACHE_PATH": str(tmp_path / "cache.sqlite3"),
-        "AGENTIC_RUNS_PATH": str(tmp_path / "runs.sqlite3"),
-        "AGENTIC_DEFAULT_JUDGE": "dataset",
-        "AGENTIC_DEFAULT_DATA": str(SAMPLES["support"].path),
-    }
-    with (
-        OpenAIStandIn(latency_s=0.1) as server,
-        streamlit_server(env, tmp_path / "streamlit.log") as url,
-        chromium() as context,
-    ):
+def test_cancel_a_slow_run_and_keep_the_partial_run(dashboard: Dashboard) -> None:
+    url = dashboard.url
+    with OpenAIStandIn(latency_s=0.1) as server, chromium() as context:
         page = context.new_page()
         open_page(page, f"{url}/run", "Run", 180_000)
         page.get_by_text("LLM judge", exact=True).click()

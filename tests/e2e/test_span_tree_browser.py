@@ -3,17 +3,21 @@ fits a 390 px phone.
 
 The OpenTelemetry sample (``sample_data/otel_traces.json`` with its golden set) is judged by the lexical judge and
 stored; a deep link opens its conversation whose first tool call failed. Same harness as ``test_browser.py``
-(Debian's Chromium, ``streamlit run app.py`` on 127.0.0.1); skipped where Chromium is absent, never in CI.
+(Debian's Chromium), on the shared dashboard of ``tests/e2e/conftest.py``; skipped where Chromium is absent, never
+in CI.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.e2e.harness import chromium, docs_screenshot_dir, open_page, require_chromium, streamlit_server
+from tests.e2e.harness import Dashboard, chromium, docs_screenshot_dir, open_page, require_chromium
+
+if TYPE_CHECKING:
+    from agentic_core.runs import RunStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -24,13 +28,12 @@ SHOTS = docs_screenshot_dir() or Path(__file__).resolve().parent / "screenshots"
 RED = "rgb(214, 39, 40)"
 
 
-def _store_traced_run(path: Path) -> str:
+def _store_traced_run(store: RunStore) -> str:
     from agentic_core import evaluate
     from agentic_core.io.otel_load import load_otel
-    from agentic_core.runs import RunStore
 
     report = load_otel([SAMPLES / "otel_traces.json"], references=SAMPLES / "otel_references.jsonl")
-    return RunStore(path).save(evaluate(report, "lexical", cache_mode="off"), "trip-helper traces").id
+    return store.save(evaluate(report, "lexical", cache_mode="off"), "trip-helper traces").id
 
 
 def _overflow(page: Any) -> dict[str, int]:
@@ -48,14 +51,12 @@ def _overflow(page: Any) -> dict[str, int]:
     ))
 
 
-def test_the_span_tree_folds_shows_bars_the_answer_and_the_error_and_fits_a_phone(tmp_path: Path) -> None:
+def test_the_span_tree_folds_shows_bars_the_answer_and_the_error_and_fits_a_phone(dashboard: Dashboard) -> None:
     SHOTS.mkdir(exist_ok=True)
-    runs = tmp_path / "runs.sqlite3"
-    run_id = _store_traced_run(runs)
-    env = {"AGENTIC_CACHE_PATH": str(tmp_path / "cache.sqlite3"), "AGENTIC_RUNS_PATH": str(runs),
-           "AGENTIC_DEFAULT_JUDGE": "lexical"}
+    run_id = _store_traced_run(dashboard.store)
+    url = dashboard.url
     link = f"/explorer?run={run_id}&conversation=otel-train-bergen"
-    with streamlit_server(env, tmp_path / "streamlit.log") as url, chromium() as context:
+    with chromium() as context:
         page = context.new_page()
         open_page(page, url + link, "Explorer", 180_000)
         assert page.locator("[data-testid='stException']").count() == 0

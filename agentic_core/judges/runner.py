@@ -484,11 +484,12 @@ def _relay(updates: queue.SimpleQueue[tuple[int, int]], progress: ProgressFn | N
         progress(*latest)
 
 
-def judge_sync(judge: Judge, items: Sequence[JudgeItem]) -> list[Verdict]:
-    """Run ``judge.ajudge`` from synchronous code (CLI, notebooks, tests), without a cache.
+def judge_sync(judge: Judge, items: Sequence[JudgeItem], progress: ProgressFn | None = None) -> list[Verdict]:
+    """Run ``judge.ajudge`` from synchronous code (CLI, notebooks, tests), without a cache; ``progress`` receives
+    ``(done, total)`` as the judge reports it (a notebook's progress bar; the tests of a judge's reporting).
 
     Uses :func:`run_judge_sync`, which keeps one long-lived event loop: a fresh ``asyncio.run`` per
     call would break chat-model clients whose HTTP connections stay bound to the loop of their
     first call.
     """
-    return run_judge_sync(judge, items, cache=None, cache_mode="off").verdicts
+    return run_judge_sync(judge, items, cache=None, cache_mode="off", progress=progress).verdicts

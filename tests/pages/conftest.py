@@ -35,9 +35,9 @@ def _components_scanned_once() -> Iterator[None]:
 @pytest.fixture(scope="session", autouse=True)
 def _scripts_compiled_once() -> Iterator[None]:
     """Every ``AppTest`` run makes new script caches, so dashboard.py and the page were read, rewritten by Streamlit's
-    magic (a pass over their syntax trees) and compiled on every run: a sixth of the page tests' CPU. A server keeps
-    one cache per process; the session keeps one here, by file and its last change (an edited script is compiled
-    again), holding what Streamlit's own cache compiles."""
+    magic (a pass over their syntax trees) and compiled on every run: about a tenth of the page tests' CPU. A server
+    keeps one cache per process; the session keeps one here, by file and its last change (an edited script is
+    compiled again), holding what Streamlit's own cache compiles."""
     compiled: dict[tuple[str, int, int, bool], Any] = {}
     compile_script = ScriptCache.get_bytecode
 

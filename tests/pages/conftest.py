@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from streamlit import config
 from streamlit.components.v2 import manifest_scanner
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 from agentic_core.io.samples import SAMPLES
@@ -26,6 +29,28 @@ def _components_scanned_once() -> Iterator[None]:
     found = STREAMLIT_SCAN()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(manifest_scanner, "scan_component_manifests", lambda max_workers=None: list(found))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _scripts_compiled_once() -> Iterator[None]:
+    """Every ``AppTest`` run makes new script caches, so dashboard.py and the page were read, rewritten by Streamlit's
+    magic (a pass over their syntax trees) and compiled on every run: about a tenth of the page tests' CPU. A server
+    keeps one cache per process; the session keeps one here, by file and its last change (an edited script is
+    compiled again), holding what Streamlit's own cache compiles."""
+    compiled: dict[tuple[str, int, int, bool], Any] = {}
+    compile_script = ScriptCache.get_bytecode
+
+    def get_bytecode(cache: ScriptCache, script_path: str) -> Any:
+        path = os.path.abspath(script_path)
+        stat = os.stat(path)
+        key = (path, stat.st_mtime_ns, stat.st_size, bool(config.get_option("runner.magicEnabled")))
+        if key not in compiled:
+            compiled[key] = compile_script(cache, script_path)
+        return compiled[key]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ScriptCache, "get_bytecode", get_bytecode)
         yield
 
 

@@ -187,20 +187,35 @@ def _amounts(tokens: tuple[Token, ...]) -> Iterator[tuple[int, int, Any, str, fl
                 unit = _unit(nxt.raw)
                 if unit is not None or nxt.raw == "in":
                     yield i, i + 1, unit, f"{tok.raw} {nxt.raw}", tok.value
-        elif tok.kind == "code" and (glued := _GLUED_UNIT.fullmatch(tok.raw)) and _unit(glued.group(2)) is not None:
-            yield i, i, _unit(glued.group(2)), tok.raw, float(glued.group(1))
+        elif tok.kind == "code" and (glued := _GLUED_UNIT.fullmatch(tok.raw)):
+            glued_unit = _unit(glued.group(2))
+            if glued_unit is not None:
+                yield i, i, glued_unit, tok.raw, float(glued.group(1))
 
 
-def _amount_runs(tokens: tuple[Token, ...]) -> list[tuple[tuple[str, float], str, float, set[int]]]:
-    """Each amount as ``((dimension, value in base units), words, its first number, indexes of its numbers)``:
-    adjacent ones of one dimension, the larger unit first, summed (``2 hours 30 minutes``, ``5 ft 11 in``)."""
+@dataclass(slots=True)
+class _Run:
+    """An amount being read: adjacent parts of one dimension add up (``2 hours 30 minutes``)."""
+
+    dimension: str
+    base: float  # in base units
+    said: str
+    first: float  # the first number as written
+    at: set[int]  # indexes of its numbers
+    unit: Any  # its last part's unit
+    end: int  # index of its last token
+
+
+def _amount_runs(tokens: tuple[Token, ...]) -> list[_Run]:
+    """Each amount: adjacent ones of one dimension, the larger unit first, summed (``2 hours 30 minutes``,
+    ``5 ft 11 in``)."""
     units = _units()
-    runs: list[tuple[tuple[str, float], str, float, set[int], Any, int]] = []  # ... its last unit and last token
+    runs: list[_Run] = []
     for i, end, unit, said, value in _amounts(tokens):
         last = runs[-1] if runs else None
-        follows = last is not None and all(_is_joiner(t) for t in tokens[last[5] + 1 : i])
+        follows = last is not None and all(_is_joiner(t) for t in tokens[last.end + 1 : i])
         if unit is None:  # "in" is an inch only in "5 ft 11 in"; elsewhere the word "in"
-            if not (follows and last is not None and last[4] == units.foot):
+            if not (follows and last is not None and last.unit == units.foot):
                 continue
             unit = units.inch
         base = _in_base(value, unit)
@@ -210,15 +225,18 @@ def _amount_runs(tokens: tuple[Token, ...]) -> list[tuple[tuple[str, float], str
         if (
             follows
             and last is not None
-            and last[0][0] == dimension
+            and last.dimension == dimension
             # Temperatures never add up: "38 °C, 100 °F" are two readings, and an offset scale has no sum.
             and dimension != _TEMPERATURE
-            and size < _dimension(last[4])[1]
+            and size < _dimension(last.unit)[1]
         ):
-            runs[-1] = ((dimension, last[0][1] + base), f"{last[1]} {said}", last[2], last[3] | {i}, unit, end)
+            last.base += base
+            last.said = f"{last.said} {said}"
+            last.at.add(i)
+            last.unit, last.end = unit, end
         else:
-            runs.append(((dimension, base), said, value, {i}, unit, end))
-    return [(amount, said, value, at) for amount, said, value, at, _, _ in runs]
+            runs.append(_Run(dimension, base, said, value, {i}, unit, end))
+    return runs
 
 
 @lru_cache(maxsize=4096)
@@ -241,11 +259,11 @@ def text_facts(text: str) -> Facts:
         words[kind].append(said)
 
     amounts = _amount_runs(tokens)
-    in_amount: set[int] = set().union(*(at for *_, at in amounts))
-    for (dimension, base), said, value, _ in amounts:
+    in_amount: set[int] = set().union(*(run.at for run in amounts))
+    for run in amounts:
         # Significant figures, not decimals: 6 decimals of kilograms made 5 µg equal to 50 µg.
-        add("amount", (dimension, float(f"{base:.12g}")), said)
-        written.add(value)
+        add("amount", (run.dimension, float(f"{run.base:.12g}")), run.said)
+        written.add(run.first)
     for i, tok in enumerate(tokens):
         if tok.kind == "date" and tok.dates:
             year, month, day = tok.dates[0]
